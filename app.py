@@ -1,0 +1,19 @@
+"""TrainingRoom's Streamlit app: ``streamlit run app.py`` (or ``bash scripts/app.sh``).
+
+This file only wires pages together. Each page is a thin script in ``ui/`` that
+displays what ``sim`` computes; no simulation logic lives here or in a page.
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="TrainingRoom", page_icon=":material/model_training:", layout="wide")
+
+#: The app's pages, in menu order. To add a page, add its ``st.Page`` here.
+PAGES = [
+    st.Page("ui/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page(
+        "ui/scenario_page.py", title="Scenario", icon=":material/description:", url_path="scenario"
+    ),
+]
+
+st.navigation(PAGES).run()

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Install what the tests need (into .venv, once), make sure Chromium is there, then run
+# every check: ruff, mypy, the model/unit tests (2 workers), and the browser tests
+# (serial, in a real Chromium). Runs every step, prints a summary, and exits non-zero
+# if any step failed. CI (.ci/run) calls exactly this script.
+#
+# Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
+# TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run.
+set -euo pipefail
+# shellcheck source=scripts/_venv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+cd "$ROOT"
+started=$SECONDS
+
+# A browser test that cannot run is a failure here, never a skip.
+export TRAININGROOM_REQUIRE_BROWSER=1
+export TRAININGROOM_CHROMIUM="${TRAININGROOM_CHROMIUM:-/usr/bin/chromium}"
+
+ensure_chromium() {
+    [[ -x "$TRAININGROOM_CHROMIUM" ]] && return 0
+    [[ "$TRAININGROOM_CHROMIUM" == /usr/bin/chromium ]] \
+        || die "TRAININGROOM_CHROMIUM=$TRAININGROOM_CHROMIUM is not an executable file."
+    local how="install Debian's Chromium as root: apt-get update && apt-get install -y chromium"
+    command -v apt-get >/dev/null 2>&1 \
+        || die "Chromium is missing at /usr/bin/chromium and apt-get is not available. Install Chromium and set TRAININGROOM_CHROMIUM=/path/to/chromium. (Playwright cannot download browsers here.)"
+    local sudo=()
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 \
+            || die "Chromium is missing at /usr/bin/chromium, and we are not root and have no sudo: $how"
+        sudo=(sudo)
+    fi
+    say "Installing Chromium with apt-get (needed by the browser tests)"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update \
+        && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
+        || die "apt-get could not install chromium: $how"
+    [[ -x /usr/bin/chromium ]] || die "apt-get ran but /usr/bin/chromium is still missing: $how"
+}
+
+failures=()
+
+# step NAME COMMAND...: run a check, time it, and remember a failure instead of stopping.
+step() {
+    local name="$1" t0=$SECONDS rc=0
+    shift
+    say "$name"
+    "$@" || rc=$?
+    if ((rc == 0)); then
+        say "$name: passed ($((SECONDS - t0)) s)"
+    else
+        printf '\033[1;31m==> %s: FAILED (exit %d, %d s)\033[0m\n' "$name" "$rc" "$((SECONDS - t0))" >&2
+        failures+=("$name (exit $rc)")
+    fi
+}
+
+# run_pytest EMPTY_OK TIMEOUT ARGS...: pytest under a time limit. Exit 5 (no tests
+# collected) passes only when EMPTY_OK is "yes"; 124 means the time limit struck.
+run_pytest() {
+    local empty_ok="$1" limit="$2" rc=0
+    shift 2
+    timeout --kill-after=30 "$limit" "$VPY" -m pytest "$@" || rc=$?
+    if ((rc == 5)); then
+        if [[ "$empty_ok" == yes ]]; then
+            say "pytest collected no tests here (exit 5); nothing to run"
+            return 0
+        fi
+        printf '\033[1;31mpytest collected no tests (exit 5), and these must run.\033[0m\n' >&2
+    elif ((rc == 124 || rc == 137)); then
+        printf '\033[1;31mpytest did not finish within %s s and was stopped.\033[0m\n' "$limit" >&2
+    fi
+    return "$rc"
+}
+
+ensure_venv "dev,dask"
+ensure_chromium
+
+lint_paths=()
+for p in sim tests app.py ui benchmarks; do
+    [[ -e "$p" ]] && lint_paths+=("$p")
+done
+
+step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
+step "mypy sim" "$VENV/bin/mypy" sim
+step "pytest (everything but the browser tests, 2 workers)" \
+    run_pytest yes "${TRAININGROOM_UNIT_TIMEOUT:-720}" -m "not browser" -n 2
+step "pytest (browser tests in Chromium, serial)" \
+    run_pytest no "${TRAININGROOM_BROWSER_TIMEOUT:-300}" -m browser -p no:xdist \
+    --screenshot only-on-failure --output test-artifacts/playwright
+
+elapsed=$((SECONDS - started))
+if ((${#failures[@]})); then
+    printf '\033[1;31m==> FAILED after %d s:\033[0m\n' "$elapsed" >&2
+    printf '      %s\n' "${failures[@]}" >&2
+    exit 1
+fi
+say "All checks passed in ${elapsed} s (screenshots in test-artifacts/screenshots/)"

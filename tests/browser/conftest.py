@@ -1,0 +1,248 @@
+"""Browser-test harness: the real app in a real Chromium, driven by Playwright.
+
+- The app runs once per session in a ``streamlit run`` subprocess on a free port
+  (``app_url``), its output in ``test-artifacts/streamlit-PORT.log``.
+- Playwright drives Debian's Chromium (``/usr/bin/chromium``, or
+  ``TRAININGROOM_CHROMIUM``); Playwright's own browser downloads are not used.
+- Every test in this folder carries the ``browser`` marker. Without Chromium the
+  tests are skipped, unless ``TRAININGROOM_REQUIRE_BROWSER=1`` (set by
+  ``scripts/test.sh`` and CI), where a missing browser or any skipped browser
+  test makes the run fail.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+CHROMIUM = os.environ.get("TRAININGROOM_CHROMIUM", "/usr/bin/chromium")
+REQUIRE_BROWSER = os.environ.get("TRAININGROOM_REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STARTUP_TIMEOUT_S = 60.0
+RUN_TIMEOUT_MS = 30_000
+
+_skipped: list[str] = []
+
+
+# --- markers and the "a skip is not a pass" rule ---------------------------------------------
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in item.path.resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and "browser" in report.keywords:
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if REQUIRE_BROWSER and _skipped and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if REQUIRE_BROWSER and _skipped:
+        terminalreporter.section("browser tests skipped", red=True, bold=True)
+        terminalreporter.write_line(
+            "TRAININGROOM_REQUIRE_BROWSER=1: a skipped browser test counts as a failure:",
+            red=True,
+        )
+        for nodeid in _skipped:
+            terminalreporter.write_line(f"  {nodeid}", red=True)
+
+
+# --- the browser --------------------------------------------------------------------------
+
+
+def _no_browser(reason: str) -> None:
+    if REQUIRE_BROWSER:
+        pytest.fail(f"{reason} (TRAININGROOM_REQUIRE_BROWSER=1, so this is a failure)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium instead of a Playwright-downloaded build."""
+    if not os.access(CHROMIUM, os.X_OK):
+        _no_browser(
+            f"Chromium not found at {CHROMIUM}: apt-get install -y chromium "
+            "(or set TRAININGROOM_CHROMIUM)"
+        )
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1400, "height": 900}}
+
+
+# --- the app ------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return bool(response.read().decode().strip() == "ok")
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_path = ARTIFACTS / f"streamlit-{port}.log"
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+        "--client.toolbarMode", "minimal",  # as scripts/app.sh: no developer "Deploy" button
+    ]  # fmt: skip
+    with log_path.open("w") as log:
+        # Output to a file: a PIPE nobody reads can fill up and hang the server.
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while not _healthy(url):
+            if proc.poll() is not None:
+                pytest.fail(
+                    f"streamlit exited with code {proc.returncode} before it was healthy; "
+                    f"{log_path}:\n{_tail(log_path)}"
+                )
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"streamlit was not healthy within {STARTUP_TIMEOUT_S:g} s; "
+                    f"{log_path}:\n{_tail(log_path)}"
+                )
+            time.sleep(0.25)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+# --- helpers for tests --------------------------------------------------------------------
+
+
+def wait_for_app(page: Page, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
+    """Wait until the app is connected, its script has finished, and nothing is loading."""
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-connection-state='CONNECTED']",
+        state="attached",
+        timeout=timeout_ms,
+    )
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-script-state='notRunning']",
+        state="attached",
+        timeout=timeout_ms,
+    )
+    expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=timeout_ms)
+
+
+def assert_no_exception(page: Page) -> None:
+    """Fail with the exception's text when the page shows a Streamlit exception box."""
+    boxes = page.get_by_test_id("stException")
+    if boxes.count():
+        pytest.fail("the app shows an exception:\n" + "\n---\n".join(boxes.all_inner_texts()))
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page PNG as ``test-artifacts/screenshots/NAME.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    # Streamlit scrolls inside its main container, so full_page alone captures only the
+    # viewport: grow the viewport to the content's height for the shot, then restore it.
+    size = page.viewport_size or {"width": 1400, "height": 900}
+    content = page.evaluate(
+        "() => Math.max(...Array.from(document.querySelectorAll("
+        "\"[data-testid='stMain'], [data-testid='stSidebarContent']\"), e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], int(content))})
+    try:
+        wait_for_app(page)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
+    return path
+
+
+class AppDriver:
+    """The running app in one browser page, with the helpers above as methods."""
+
+    def __init__(self, page: Page, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    def open(self, path: str = "") -> AppDriver:
+        self.page.goto(f"{self.url}/{path.lstrip('/')}")
+        return self.wait()
+
+    def wait(self) -> AppDriver:
+        wait_for_app(self.page)
+        return self
+
+    def go_to(self, page_title: str) -> AppDriver:
+        """Click a page in the sidebar navigation and wait for it to render."""
+        nav = self.page.get_by_test_id("stSidebarNav")
+        nav.get_by_role("link", name=page_title, exact=True).click()
+        self.page.wait_for_url(f"**/{page_title.lower()}*", timeout=RUN_TIMEOUT_MS)
+        return self.wait()
+
+    def assert_no_exception(self) -> None:
+        assert_no_exception(self.page)
+
+    def screenshot(self, name: str) -> Path:
+        return screenshot(self.page, name)
+
+
+@pytest.fixture
+def app(page: Page, app_url: str) -> AppDriver:
+    """The app, ready to drive: ``app.open()``, ``app.go_to("Scenario")``, ``app.page``."""
+    return AppDriver(page, app_url)

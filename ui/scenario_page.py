@@ -1,0 +1,178 @@
+"""Scenario page: pick or upload a scenario, check it, and show what it asks for.
+
+Everything shown comes from ``sim``: loading and validation (``sim.loading``), the
+organisation graph (``sim.org``) and the compute estimate (``sim.compute``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from sim.compute import estimate_for_scenario
+from sim.loading import ScenarioError, load_text
+from sim.org import OrgGraph
+from sim.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO_DIR = ROOT / "scenarios"
+SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def usd(value: float) -> str:
+    """Dollars, short: $6.00M, $520k, $950."""
+    if abs(value) >= 1e6:
+        return f"${value / 1e6:,.2f}M"
+    if abs(value) >= 1e4:
+        return f"${value / 1e3:,.0f}k"
+    return f"${value:,.0f}"
+
+
+def scientific(value: float) -> str:
+    """A large number as 1.68 × 10²³."""
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def shipped_scenarios() -> list[str]:
+    """File names of the scenarios in ``scenarios/``."""
+    return sorted(p.name for p in SCENARIO_DIR.glob("*.yaml"))
+
+
+def choose_scenario_text() -> tuple[str, str] | None:
+    """The YAML text the user picked and a name for it in messages, or None."""
+    mode = st.radio("Scenario", (SHIPPED, UPLOAD), horizontal=True, key="scenario_mode")
+    if mode == SHIPPED:
+        names = shipped_scenarios()
+        if not names:
+            st.info("There are no scenarios in `scenarios/` yet; upload one instead.")
+            return None
+        name = st.selectbox("Shipped scenario", names, key="scenario_file")
+        path = SCENARIO_DIR / name
+        return path.read_text(encoding="utf-8"), f"scenarios/{name}"
+    upload = st.file_uploader("Scenario file (YAML)", type=["yaml", "yml"], key="scenario_upload")
+    if upload is None:
+        st.info("Choose a scenario file. The shipped ones in `scenarios/` are good templates.")
+        return None
+    try:
+        return upload.getvalue().decode("utf-8"), upload.name
+    except UnicodeDecodeError:
+        st.error(f"{upload.name}: file is not UTF-8 text")
+        return None
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def load(text: str, source: str) -> Scenario:
+    return load_text(text, source)
+
+
+def show_problems(error: ScenarioError) -> None:
+    count = len(error.problems)
+    st.markdown(f"**This scenario has {count} problem{'s' if count != 1 else ''}:**")
+    for problem in error.problems:
+        st.error(str(problem), icon=":material/error:")
+
+
+def show_objective(scenario: Scenario) -> None:
+    objective, budget = scenario.objective, scenario.objective.budget
+    st.subheader("Objective")
+    st.caption(f"Product use: {objective.product_use}")
+    reserve = scenario.levers.reserve_fraction
+    top = st.columns(3)
+    top[0].metric("Deadline", f"{objective.deadline_days:g} days", border=True)
+    top[1].metric("Total budget", usd(budget.total_usd), border=True)
+    top[2].metric(
+        "Held in reserve",
+        usd(reserve * budget.total_usd),
+        help=f"{reserve:.0%} of the total budget (`levers.reserve_fraction`).",
+        border=True,
+    )
+    categories = (
+        ("Compute", budget.compute_usd),
+        ("People", budget.people_usd),
+        ("Data licensing", budget.data_licensing_usd),
+        ("Annotation", budget.annotation_usd),
+    )
+    for column, (label, value) in zip(st.columns(len(categories)), categories, strict=True):
+        column.metric(f"Budget: {label}", usd(value))
+
+    st.markdown("**Capability targets**")
+    kinds = {e.id: e.kind.replace("_", " ") for e in objective.evals}
+    for column, target in zip(st.columns(len(objective.targets)), objective.targets, strict=True):
+        column.metric(
+            target.capability.replace("_", " "),
+            f"≥ {target.threshold:.2f}",
+            help=f"Measured by `{target.eval}`, a {kinds.get(target.eval, 'eval')}.",
+        )
+
+
+def show_org(scenario: Scenario) -> None:
+    graph = OrgGraph(scenario)
+    st.subheader("Organisation")
+    st.graphviz_chart(graph.to_dot(), width="stretch")
+    st.caption(
+        "Orange: core co-design teams; blue: other teams. Solid blue arrows are handoffs, dashed "
+        "green lines communication, dotted grey lines reporting; labels give the latency in days."
+    )
+    unowned = ", ".join(graph.unowned_risks()) or "none"
+    spof = ", ".join(graph.single_points_of_failure()) or "none"
+    st.markdown(f"**Unowned risks:** {unowned}  \n**Single points of failure:** {spof}")
+
+
+def show_compute(scenario: Scenario) -> None:
+    model, cluster = scenario.model, scenario.cluster
+    st.subheader("The training run alone")
+    st.caption(
+        f"{model.params_b:g}B parameters on {model.tokens_b:,.0f}B tokens, "
+        f"{cluster.gpus:,} × {cluster.gpu.upper()} at {cluster.mfu:.0%} MFU: compute only, "
+        "before any people, incidents or decisions."
+    )
+    est = estimate_for_scenario(scenario)
+    row1 = st.columns(4)
+    row1[0].metric("Training compute", f"{scientific(est.flops)} FLOP")
+    row1[1].metric("Ideal wall time", f"{est.ideal_days:,.1f} days")
+    row1[2].metric(
+        "Expected wall time",
+        f"{est.expected_days:,.1f} days",
+        help="With interruptions, restarts and checkpointing.",
+    )
+    row1[3].metric("Effective training time", f"{est.effective_training_time:.1%}")
+    row2 = st.columns(4)
+    row2[0].metric("Ideal GPU-hours", f"{est.ideal_gpu_hours:,.0f}")
+    row2[1].metric("Expected GPU-hours", f"{est.expected_gpu_hours:,.0f}")
+    row2[2].metric(
+        "Compute cost",
+        usd(est.cost_usd),
+        help=f"Against a compute budget of {usd(scenario.objective.budget.compute_usd)}.",
+    )
+    row2[3].metric("Predicted loss", f"{est.predicted_loss:.3f}")
+
+
+def render() -> None:
+    st.title("Scenario")
+    st.write(
+        "A scenario describes one training project: its objective, the model and the cluster, "
+        "the organisation, the plan, the incidents it risks and the levers it starts with."
+    )
+    picked = choose_scenario_text()
+    if picked is None:
+        return
+    text, source = picked
+    try:
+        scenario = load(text, source)
+    except ScenarioError as error:
+        show_problems(error)
+        return
+    st.success(f"{source} is valid.", icon=":material/check_circle:")
+    st.header(scenario.name)
+    if scenario.teaches:
+        st.markdown(scenario.teaches)
+    show_objective(scenario)
+    show_org(scenario)
+    show_compute(scenario)
+
+
+if __name__ == "__main__":
+    render()
