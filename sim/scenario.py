@@ -242,6 +242,9 @@ class Gate(Spec):
 class Plan(Spec):
     workstreams: list[Workstream] = Field(min_length=1)
     gates: list[Gate] = Field(default_factory=list)
+    post_training_team: Identifier | None = Field(
+        None, description="Team that runs post-training rounds (default: holder of 'rollback')."
+    )
 
 
 # --- incidents -----------------------------------------------------------------------------
@@ -401,6 +404,9 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
         if kind not in s.org.decision_rights:
             out.append(("org.decision_rights", f"no team holds the {kind!r} decision right"))
 
+    ptt = s.plan.post_training_team
+    if ptt is not None and ptt not in teams:
+        out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
     known_ws = set(ws_ids)
     graph = nx.DiGraph()
     for i, w in enumerate(s.plan.workstreams):

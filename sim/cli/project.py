@@ -1,7 +1,141 @@
-"""CLI commands (filled in by its own issue work)."""
+"""``run``, ``compare`` and ``bench``: Monte Carlo over whole projects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, table
+from sim.decisions import POLICY_NAMES
+from sim.loading import load_scenario
+from sim.runner import ExecutorName, default_workers, run_designs
+from sim.scenario import Scenario
+from sim.summary import paired, summarize_runs
+
+REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
+SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
+WORKERS = typer.Option(None, "--workers", help="Parallel workers (default: CPU count).")
+EXECUTOR = typer.Option("local", "--executor", help="local (process pool) or dask.")
+SCHEDULER = typer.Option(None, "--scheduler", help="Dask scheduler address (with --executor dask).")
+SET = typer.Option(None, "--set", help="Override a scenario field: PATH=VALUE (repeatable).")
+POLICY = typer.Option("playbook", "--policy", help=f"Decider: {', '.join(POLICY_NAMES)}.")
+
+
+def _check(reps: int, workers: int | None, executor: str, policy: str) -> tuple[int, ExecutorName]:
+    if reps < 1:
+        raise UserError(f"--reps must be at least 1, got {reps}")
+    w = default_workers() if workers is None else workers
+    if w < 1:
+        raise UserError(f"--workers must be at least 1, got {w}")
+    if executor not in ("local", "dask"):
+        raise UserError(f"--executor must be local or dask, got {executor!r}")
+    if policy not in POLICY_NAMES:
+        raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+    return w, executor  # type: ignore[return-value]
+
+
+def _simulate(
+    designs: dict[str, Scenario], reps: int, seed: int, workers: int, executor: ExecutorName,
+    scheduler: str | None, policy: str, quiet: bool,
+) -> dict[str, Any]:
+    if quiet:
+        return run_designs(designs, reps, seed, workers=workers, executor=executor,
+                           scheduler=scheduler, policy=policy)
+    columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True) as bar:
+        task = bar.add_task("run", total=reps * len(designs))
+        return run_designs(
+            designs, reps, seed, workers=workers, executor=executor, scheduler=scheduler,
+            policy=policy, progress=lambda done, total: bar.update(task, completed=done),
+        )
+
+
+def _print_summary(name: str, s: dict[str, Any]) -> None:
+    rows = [
+        ("Schedule (days)", s["schedule_days"]["mean"], s["schedule_days"]["p10"], s["schedule_days"]["p90"]),
+        ("Cost (USD)", s["cost_usd"]["mean"], s["cost_usd"]["p10"], s["cost_usd"]["p90"]),
+        ("Effort (person-days)", s["effort_person_days"]["mean"], s["effort_person_days"]["p10"],
+         s["effort_person_days"]["p90"]),
+        ("Effective training time", *(s["training_run"]["effective_training_time"][k] for k in ("mean", "p10", "p90"))),
+    ]
+    table(f"{name}: {s['reps']} replications, seed {s['seed']}", rows, ("metric", "mean", "P10", "P90"))
+    probs = [(k.replace("p_", "P(").replace("_", " ") + ")", s[k]) for k in ("p_on_time", "p_on_budget", "p_quality_met", "p_success")]
+    table("Objectives", probs, ("objective", "probability"))
+    table("Targets", [(t["eval"], t["threshold"], t["p_met"]) for t in s["targets"]], ("eval", "threshold", "P(met)"))
+
+
+def run(
+    scenario: Path = typer.Argument(..., help="Scenario YAML file."),
+    reps: int = REPS, seed: int = SEED, workers: int | None = WORKERS, executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER, overrides: list[str] | None = SET, policy: str = POLICY,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Play a scenario many times and summarise schedule, cost, quality and risks."""
+    w, ex = _check(reps, workers, executor, policy)
+    sc = load_scenario(scenario, tuple(overrides or ()))
+    frames = _simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
+    summary = summarize_runs(frames["design"], sc, seed)
+    summary["workers"], summary["executor"], summary["policy"] = w, ex, policy
+    if as_json:
+        emit_json(summary)
+    else:
+        _print_summary(sc.name, summary)
+
+
+def compare(
+    scenarios: list[Path] = typer.Argument(..., help="Two or more scenario files (designs)."),
+    reps: int = REPS, seed: int = SEED, workers: int | None = WORKERS, executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER, overrides: list[str] | None = SET, policy: str = POLICY,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Run designs through the same incidents (common random numbers) and compare them."""
+    if len(scenarios) < 2:
+        raise UserError("compare needs at least two scenario files")
+    w, ex = _check(reps, workers, executor, policy)
+    designs: dict[str, Scenario] = {}
+    for path in scenarios:
+        name = path.stem
+        while name in designs:
+            name += "'"
+        designs[name] = load_scenario(path, tuple(overrides or ()))
+    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    names = list(designs)
+    base = names[0]
+    result: dict[str, Any] = {
+        "reps": reps, "seed": seed, "baseline": base,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": {n: paired(frames[base], frames[n], designs[base]) for n in names[1:]},
+    }
+    if as_json:
+        emit_json(result)
+        return
+    for n in names:
+        _print_summary(n, result["designs"][n])
+    for n in names[1:]:
+        rows = [(k, d["mean"], d["low"], d["high"]) for k, d in result["paired"][n].items()]
+        table(f"{n} minus {base} (same replications)", rows, ("metric", "difference", "95% low", "95% high"))
+
+
+def bench(
+    scenario: Path = typer.Argument(Path("scenarios/assistant_7b.yaml"), help="Scenario to time."),
+    reps: int = typer.Option(200, "--reps"), workers: int | None = WORKERS, seed: int = SEED,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Measure the model's speed against a bare SimPy loop on this machine."""
+    from sim.bench import bench as measure
+
+    w, _ = _check(reps, workers, "local", "playbook")
+    result = measure(load_scenario(scenario), reps=reps, workers=w, seed=seed)
+    if as_json:
+        emit_json(result)
+    else:
+        table("Speed", [(k, v) for k, v in result.items() if k != "scenario"], ("measure", "value"))
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    app.command()(guarded(run))
+    app.command()(guarded(compare))
+    app.command()(guarded(bench))

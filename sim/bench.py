@@ -1,0 +1,68 @@
+"""Speed of the model against a bare SimPy loop, measured in the same process and run.
+
+The ratio is bare-SimPy events per second over model events per second: how many
+times more each model event costs than SimPy's own scheduling.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from typing import Any
+
+import numpy as np
+import simpy
+
+from sim.model import ProjectModel
+from sim.runner import run_replications
+from sim.scenario import Scenario
+
+
+def bare_simpy_events_per_second(events: int = 200_000, processes: int = 20) -> float:
+    """Events per second of processes that only wait on timeouts."""
+    env = simpy.Environment()
+    rng = np.random.default_rng(0)
+    gaps = rng.exponential(1.0, size=events)
+    per = events // processes
+
+    def proc(offset: int) -> Generator[simpy.Event, Any, None]:
+        for i in range(per):
+            yield env.timeout(gaps[offset + i])
+
+    for p in range(processes):
+        env.process(proc(p * per))
+    start = time.perf_counter()
+    env.run()
+    return per * processes / (time.perf_counter() - start)
+
+
+def model_events_per_second(scenario: Scenario, reps: int = 50, seed: int = 0) -> float:
+    """Events per second of the full project model, serially, over ``reps`` replications."""
+    events = 0
+    start = time.perf_counter()
+    for rep in range(reps):
+        m = ProjectModel(scenario, seed=seed, replication=rep)
+        m.env.run()
+        events += m.env.events_processed
+    return events / (time.perf_counter() - start)
+
+
+def replications_per_second(scenario: Scenario, reps: int, workers: int, seed: int = 0) -> float:
+    start = time.perf_counter()
+    run_replications(scenario, reps, seed, workers=workers)
+    return reps / (time.perf_counter() - start)
+
+
+def bench(scenario: Scenario, reps: int = 200, workers: int = 2, seed: int = 0) -> dict[str, Any]:
+    bare = bare_simpy_events_per_second()
+    model = model_events_per_second(scenario, reps=min(reps, 100), seed=seed)
+    return {
+        "scenario": scenario.name,
+        "model_events_per_second": model,
+        "bare_simpy_events_per_second": bare,
+        "ratio": bare / model,
+        "replications_per_second": replications_per_second(scenario, reps, workers, seed),
+        "replications_per_second_serial": replications_per_second(scenario, reps, 1, seed),
+        "reps": reps,
+        "workers": workers,
+    }

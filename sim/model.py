@@ -1,0 +1,450 @@
+"""The project model: SimPy processes for workstreams, the run, post-training and release.
+
+One :class:`ProjectModel` is one play of a scenario under one seed. Its phases run
+in order (prepare, ablations, training, post_training, evaluation, release);
+inside each, workstreams are processes over their owners' capacity, handoffs
+travel the org graph, gates may catch hidden defects, and decisions go to the
+holder of the right. docs/model.md describes every mechanic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Generator
+from typing import Any
+
+import simpy
+
+from sim.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
+from sim.incidents import DefectBook, draw_budget_cut, draw_departure_gaps
+from sim.org import OrgGraph
+from sim.quality import (
+    PRODUCT_TRANSFER_LATE,
+    EvalResult,
+    QualityState,
+    chinchilla_loss,
+    data_multiplier,
+    loss_sigma,
+    measure,
+)
+from sim.records import DecisionRecord, Ledger, PhaseSpan, TraceEvent
+from sim.rng import Streams
+from sim.scenario import DECISION_OPTIONS, Scenario, Workstream
+from sim.teams import VARIANT_ATTENTION, TeamState
+from sim.training import TrainingRun
+from sim.units import Days, PersonDays, TeamId
+
+PHASES = ("prepare", "ablations", "training", "post_training", "evaluation", "release")
+#: Longest step of a workstream before its team's capacity is read again.
+WORK_STEP_DAYS = 2.0
+#: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
+HANDOFF_REWORK_BASE = 0.05
+HANDOFF_REWORK_PER_DAY = 0.08
+#: Share of the upstream effort redone on rework.
+REWORK_SHARE = 0.15
+#: Effort spread: lognormal sigma = base + novelty * extra (frontier work is less predictable).
+EFFORT_SIGMA_BASE = 0.10
+EFFORT_SIGMA_NOVELTY = 0.50
+#: Post-training compute per round, as a share of the main run's compute.
+ROUND_COMPUTE_SHARE = 0.005
+#: Ablations happen on the cluster; their calendar time at this share of it.
+ABLATION_CLUSTER_SHARE = 0.5
+#: Caps on repeated responses to an eval gap.
+MAX_EXTRA_ROUNDS = 3
+#: After a run, continuing on fixed data costs this share of the run again.
+CONTINUE_AFTER_FIX_SHARE = 0.25
+#: Extra time per day of political latency for each parallel model variant.
+VARIANT_POLITICS_DAYS = 0.5
+
+
+class CountingEnvironment(simpy.Environment):
+    """A SimPy environment that counts processed events (for ``sim bench``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events_processed = 0
+
+    def step(self) -> None:
+        self.events_processed += 1
+        super().step()
+
+
+class ProjectModel:
+    """A training project played forward under one seed."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int = 0,
+        replication: int = 0,
+        decider: Decider | str = "playbook",
+    ) -> None:
+        self.scenario = s = scenario
+        self.env = CountingEnvironment()
+        self.streams = Streams.for_replication(seed, replication)
+        self.org = OrgGraph(s)
+        lev = s.levers
+        if isinstance(decider, str):
+            decider = make_decider(decider, lev.playbook, self.streams["decisions"])
+        self.decider = decider
+        budget = s.objective.budget
+        self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
+        attention = 1.0 / (1.0 + VARIANT_ATTENTION * (lev.parallel_variants - 1))
+        self.teams = {
+            t.id: TeamState(t, attention=attention if t.core else 1.0) for t in s.org.teams
+        }
+        self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
+        self.trace: list[TraceEvent] = []
+        self.decisions: list[DecisionRecord] = []
+        self.incidents: Counter[str] = Counter()
+        self.phase = "setup"
+        self.phase_spans: list[PhaseSpan] = []
+        self._phase_start = 0.0
+        self._people_charged_to = 0.0
+        self.pending: DecisionPoint | None = None
+        self._pending_event: simpy.Event | None = None
+        self.finished = False
+        self.finish_day: Days | None = None
+        self._draw_uncertainties()
+        self._size_plan()
+        self.run: TrainingRun | None = None
+        self.version = 0
+        self._measured_version = -1
+        self.latest_evals: dict[str, EvalResult] = {}
+        self.main = self.env.process(self._project())
+        self.env.process(self._departures())
+        self.env.process(self._budget_cut())
+        self.env.process(self._scheduled_staffing())
+
+    # --- set-up -------------------------------------------------------------------------------
+
+    def _draw_uncertainties(self) -> None:
+        s = self.scenario
+        sigma = EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty
+        effort = self.streams["effort"]
+        # Mean-one lognormal multipliers, drawn in a fixed order for common random numbers.
+        self.effort_multiplier = {
+            w.id: float(math.exp(sigma * effort.standard_normal() - sigma**2 / 2))
+            for w in s.plan.workstreams
+        }
+        self.round_multipliers = [
+            float(math.exp(sigma * z - sigma**2 / 2)) for z in effort.standard_normal(40)
+        ]
+        handoffs = self.streams["handoffs"]
+        self.rework_draws = {
+            (w.id, d): float(handoffs.random()) for w in s.plan.workstreams for d in w.depends_on
+        }
+        self.loss_error = float(
+            self.streams["quality"].standard_normal()
+            * loss_sigma(s.model.novelty, s.levers.ablation_fraction)
+        )
+        self.cut = draw_budget_cut(s, self.streams["budget"])
+        self.departure_gaps = draw_departure_gaps(s, self.streams["staffing"])
+        safety = self.streams["safety"]
+        self.safety_draw = float(safety.random())
+
+    def _size_plan(self) -> None:
+        """Fit the compute plan inside the compute budget less the reserve."""
+        s, lev = self.scenario, self.scenario.levers
+        self.ablation_fraction = lev.ablation_fraction
+        self.rounds_planned = s.model.post_training_rounds
+        self.rounds_done = 0
+        self.extra_rounds = 0
+        self.product_transfer = 1.0 if lev.product_evals_early else PRODUCT_TRANSFER_LATE
+        self.reserve_left = self.ledger.reserve_usd
+        if lev.strategy == "adapt" and s.model.base_model is not None:
+            self.run_params = s.model.base_model.params_b * 1e9
+            self.tokens_plan = s.model.adapt_tokens_b * 1e9
+        else:
+            self.run_params = s.model.active_b * 1e9
+            self.tokens_plan = s.model.tokens_b * 1e9 / lev.parallel_variants
+        probe = TrainingRun(self, self.run_params, self.tokens_plan, "probe")
+        self.run_usd_per_token = probe.usd_per_day / probe.rate
+        planned = self.planned_compute_usd()
+        available = s.objective.budget.compute_usd * (1.0 - lev.reserve_fraction)
+        self.trimmed_share = 0.0
+        if planned > available > 0:
+            share = available / planned
+            self.trimmed_share = 1.0 - share
+            self.tokens_plan *= share
+        self.data_multiplier = data_multiplier(
+            s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
+        )
+
+    def planned_compute_usd(self) -> float:
+        run = self.tokens_plan * self.run_usd_per_token
+        return run * (1.0 + self.ablation_fraction + ROUND_COMPUTE_SHARE * self.rounds_planned)
+
+    # --- small services the components use ---------------------------------------------------
+
+    def trace_event(
+        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
+        self.trace.append(TraceEvent(self.env.now, kind, summary, team, data or {}))
+
+    def count_incident(self, kind: str) -> None:
+        self.incidents[kind] += 1
+
+    def current_loss(self, tokens: float) -> float:
+        """Pretraining loss after ``tokens`` raw tokens (or the base model's, when adapting)."""
+        s = self.scenario
+        if s.levers.strategy == "adapt" and s.model.base_model is not None:
+            base = s.model.base_model
+            effective = base.tokens_b * 1e9 + tokens * self.data_multiplier
+            return chinchilla_loss(base.params_b * 1e9, effective) + self.loss_error
+        effective = max(1e6, tokens) * self.data_multiplier * self.defects.token_factor(tokens)
+        return chinchilla_loss(self.run_params, effective) + self.loss_error
+
+    def quality_state(self) -> QualityState:
+        s = self.scenario
+        tokens = self.run.tokens if self.run is not None else 0.0
+        focus = None
+        if s.levers.eval_focus == "single":
+            public = [e for e in s.objective.evals if e.kind == "public_benchmark"]
+            focus = public[0].capability if public else None
+        return QualityState(
+            loss=self.current_loss(tokens),
+            rounds=float(self.rounds_done),
+            product_transfer=self.product_transfer,
+            adapted=s.levers.strategy == "adapt",
+            focus_capability=focus,
+            decontaminate=s.levers.decontaminate,
+            contamination_defect=self.defects.contamination_active(),
+        )
+
+    def measure_quality(self) -> dict[str, EvalResult]:
+        s = self.scenario
+        self.latest_evals = measure(
+            s.objective.capabilities, s.objective.evals, self.quality_state(), self.streams["eval_noise"]
+        )
+        self._measured_version = self.version
+        return self.latest_evals
+
+    def missed_targets(self) -> list[str]:
+        return [
+            t.eval
+            for t in self.scenario.objective.targets
+            if t.eval in self.latest_evals and self.latest_evals[t.eval].score < t.threshold
+        ]
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def decision_latency(self, kind: str, detected_by: TeamId) -> Days:
+        org, s = self.org, self.scenario
+        latency = org.signal_latency(detected_by, org.decider(kind))
+        if kind not in s.levers.playbook:
+            latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
+        latency += VARIANT_POLITICS_DAYS * (s.levers.parallel_variants - 1) * (s.org.politics_days > 0)
+        return latency
+
+    def decide(
+        self,
+        kind: str,
+        detected_by: TeamId,
+        summary: str,
+        context: dict[str, Any] | None = None,
+        options: tuple[str, ...] | None = None,
+    ) -> Generator[simpy.Event, Any, str]:
+        """Raise a decision point, wait for it to reach the owner, and get an answer."""
+        options = options or DECISION_OPTIONS[kind]
+        raised = self.env.now
+        latency = self.decision_latency(kind, detected_by)
+        yield self.env.timeout(latency)
+        n_kind = sum(1 for d in self.decisions if d.kind == kind)
+        point = DecisionPoint(
+            index=len(self.decisions),
+            key=f"{kind}#{n_kind}",
+            kind=kind,
+            day=self.env.now,
+            options=options,
+            owner=self.org.decider(kind),
+            detected_by=detected_by,
+            latency_days=latency,
+            summary=summary,
+            context=dict(context or {}),
+        )
+        choice = self.decider.decide(point)
+        by = self.decider.name
+        if choice is None:
+            self.pending = point
+            self._pending_event = self.env.event()
+            choice = yield self._pending_event
+            self.pending, self._pending_event, by = None, None, "player"
+        if choice not in options:
+            raise ValueError(f"{choice!r} is not an option of {point.key}: {', '.join(options)}")
+        self.decisions.append(
+            DecisionRecord(
+                point.index, point.key, kind, self.env.now, raised, point.owner, detected_by,
+                latency, options, str(choice), by, point.context,
+            )
+        )
+        self.trace_event("decision", f"{point.owner} chose {choice}: {summary}", point.owner)
+        return str(choice)
+
+    def answer(self, choice: str) -> None:
+        """Answer the pending decision (the game's human decider)."""
+        if self.pending is None or self._pending_event is None:
+            raise RuntimeError("no decision is waiting")
+        if choice not in self.pending.options:
+            raise ValueError(f"{choice!r} is not an option: {', '.join(self.pending.options)}")
+        self._pending_event.succeed(choice)
+
+    # --- work ---------------------------------------------------------------------------------
+
+    def work(self, team_id: TeamId, effort: PersonDays) -> Generator[simpy.Event, Any, None]:
+        """Spend ``effort`` person-days of ``team_id``'s capacity, shared with its other work."""
+        team = self.teams[team_id]
+        team.active += 1
+        remaining = effort
+        try:
+            while remaining > 1e-9:
+                rate = team.capacity(self.env.now) / team.active
+                dt = min(WORK_STEP_DAYS, remaining / rate)
+                yield self.env.timeout(dt)
+                remaining -= rate * dt
+        finally:
+            team.active -= 1
+
+    def _workstream(
+        self, w: Workstream, done: dict[str, simpy.Event], by_id: dict[str, Workstream]
+    ) -> Generator[simpy.Event, Any, None]:
+        deps = [d for d in w.depends_on if d in done]
+        if deps:
+            yield simpy.AllOf(self.env, [done[d] for d in deps])
+        effort = w.effort_person_days * self.effort_multiplier[w.id]
+        handoff = 0.0
+        for d in w.depends_on:
+            upstream = by_id[d]
+            if upstream.owner == w.owner:
+                continue
+            latency = self.org.signal_latency(upstream.owner, w.owner)
+            handoff = max(handoff, latency)
+            chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
+            if self.rework_draws[(w.id, d)] < chance:
+                effort += REWORK_SHARE * upstream.effort_person_days
+                self.count_incident("handoff_rework")
+                self.trace_event("rework", f"{w.id}: handoff from {d} needed rework", w.owner)
+        if handoff > 0:
+            yield self.env.timeout(handoff)
+        yield from self.work(w.owner, effort)
+        done[w.id].succeed()
+
+    def phase_of(self, w: Workstream) -> str:
+        lev = self.scenario.levers
+        if w.role == "product_evals" and not lev.product_evals_early:
+            return "evaluation"
+        if w.role == "safety_review" and not (lev.safety_from_start and self.org.owner("safety")):
+            return "release"
+        return w.phase
+
+    def _run_workstreams(self, phase: str, *extra: simpy.Process) -> Generator[simpy.Event, Any, None]:
+        ws = [w for w in self.scenario.plan.workstreams if self.phase_of(w) == phase]
+        by_id = {w.id: w for w in self.scenario.plan.workstreams}
+        done = {w.id: self.env.event() for w in ws}
+        procs = [self.env.process(self._workstream(w, done, by_id)) for w in ws]
+        yield simpy.AllOf(self.env, procs + list(extra))
+
+    # --- phases -------------------------------------------------------------------------------
+
+    def _enter(self, phase: str) -> None:
+        if self.phase in PHASES:
+            self.phase_spans.append(PhaseSpan(self.phase, self._phase_start, self.env.now))
+        self.charge_people()
+        self.phase, self._phase_start = phase, self.env.now
+        self.trace_event("phase", f"{phase.replace('_', ' ').capitalize()} begins")
+
+    def charge_people(self) -> None:
+        now = self.env.now
+        for team in self.teams.values():
+            before = team._person_days
+            pd = team.person_days(now) - before
+            self.ledger.charge(now, "people", team.cost_usd(pd), f"{team.id} salaries")
+        self._people_charged_to = now
+
+    def _project(self) -> Generator[simpy.Event, Any, None]:
+        from sim import phases
+
+        for phase in PHASES:
+            self._enter(phase)
+            yield from getattr(phases, phase)(self)
+            yield from phases.gates_after(self, phase)
+        self._finish()
+
+    def _finish(self) -> None:
+        self._enter("done")
+        if self._measured_version != self.version or not self.latest_evals:
+            self.measure_quality()
+        self.finished = True
+        self.finish_day = self.env.now
+        self.trace_event("release", "Model released")
+
+    # --- background incident processes ------------------------------------------------------
+
+    def _departures(self) -> Generator[simpy.Event, Any, None]:
+        dep = self.scenario.incidents.departures
+        if not dep.enabled or dep.per_person_year <= 0:
+            return
+        # Merge each team's departure times, scaled by its starting headcount.
+        events: list[tuple[float, str]] = []
+        for tid, gaps in self.departure_gaps.items():
+            rate = dep.per_person_year / 365.0 * self.teams[tid].spec.headcount
+            t = 0.0
+            for g in gaps:
+                t += g / rate
+                events.append((t, tid))
+        events.sort()
+        for day, tid in events:
+            if day > self.env.now:
+                yield self.env.timeout(day - self.env.now)
+            if self.finished:
+                return
+            self.env.process(self._one_departure(tid))
+
+    def _one_departure(self, tid: TeamId) -> Generator[simpy.Event, Any, None]:
+        dep = self.scenario.incidents.departures
+        team = self.teams[tid]
+        if team.headcount <= 0:
+            return
+        team.leave(self.env.now)
+        self.count_incident("key_person_departure")
+        self.trace_event("departure", f"A {tid} team member left", tid)
+        wait = dep.replacement_days * (1.0 if self.org.owner("staffing") else 2.0)
+        yield self.env.timeout(wait)
+        if not self.finished:
+            team.join(self.env.now)
+            self.trace_event("hire", f"A replacement joined {tid} and starts ramping up", tid)
+
+    def _scheduled_staffing(self) -> Generator[simpy.Event, Any, None]:
+        lev = self.scenario.levers
+        if lev.add_core_staff <= 0:
+            return
+        yield self.env.timeout(lev.add_core_staff_day)
+        if not self.finished:
+            self.add_core_staff(lev.add_core_staff, "planned (levers.add_core_staff)")
+
+    def add_core_staff(self, people: int, why: str) -> None:
+        """New people join the core team on the critical path now (Brooks's law applies)."""
+        team = self.critical_core_team()
+        self.teams[team].join(self.env.now, people)
+        self.count_incident("core_staff_added")
+        self.trace_event("hire", f"{people} people join {team} ({why})", team)
+
+    def critical_core_team(self) -> TeamId:
+        if self.phase in ("post_training", "evaluation", "release"):
+            return self.post_training_team
+        return self.org.training_team
+
+    @property
+    def post_training_team(self) -> TeamId:
+        return self.scenario.plan.post_training_team or self.org.decider("rollback")
+
+    def _budget_cut(self) -> Generator[simpy.Event, Any, None]:
+        if not self.cut.happens:
+            return
+        yield self.env.timeout(self.cut.day)
+        if self.finished:
+            return
+        from sim import phases
+
+        yield from phases.budget_cut(self)

@@ -1,0 +1,298 @@
+"""The main training run as a SimPy process: throughput, interruptions, loss spikes.
+
+Progress is tracked in tokens. Between events the run advances at the ideal rate
+times the checkpoint duty cycle; an unexpected interruption loses the tokens
+since the last checkpoint; a loss spike wastes compute until someone notices and
+the holder of the rollback right decides. The cluster is billed for every hour it
+is held, idle or not. docs/model.md, "The training run".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from sim.compute import gpu_model, tokens_per_day
+from sim.quality import chinchilla_loss
+from sim.records import LossPoint
+from sim.reliability import ReliabilitySpec
+from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
+
+if TYPE_CHECKING:
+    from sim.model import ProjectModel
+
+#: MFU lost per day of signal latency between infrastructure and training teams.
+INFRA_DISTANCE_MFU = 0.05
+#: Restart time added per day of that latency (slower diagnosis, fewer shared tools).
+INFRA_DISTANCE_RESTART = 0.5
+#: Restart slowdown when nobody owns hardware (no on-call rotation).
+UNOWNED_HARDWARE_RESTART = 2.0
+#: Longest step of the run between re-reads of targets and rates.
+SEGMENT_DAYS = 1.0
+#: Steps rolled back on a loss spike, and tokens per step (PaLM: ~100 steps).
+ROLLBACK_STEPS = 100
+BATCH_TOKENS = 4.0e6
+#: Time to notice a spike with an owner watching (alerts) and without (someone notices).
+SPIKE_DETECT_OWNED_DAYS = 1.0 / 24.0
+SPIKE_DETECT_UNOWNED_DAYS = 0.75
+#: Outcomes of the options other than rollback.
+SELF_RECOVERY_WASTE_DAYS = 0.25
+DIVERGENCE_NOTICE_DAYS = 1.0
+INVESTIGATE_DAYS = 1.5
+OVERREACT_DAYS = 4.0
+OVERREACT_ROLLBACK_SHARE = 0.25
+OVERREACT_SPIKE_RATE = 0.7
+#: Reference size for the spike rate's scale dependence (docs/model.md).
+SPIKE_REFERENCE_PARAMS = 7e9
+EPS = 1e-9
+
+
+@dataclass
+class RunStats:
+    """What the run did, for the outcome and the decision card."""
+
+    wall_days: Days = 0.0
+    interruptions: int = 0
+    unexpected: int = 0
+    planned: int = 0
+    spikes: int = 0
+    rollbacks: int = 0
+    restarts_from_scratch: int = 0
+    lost_tokens: float = 0.0
+    curve: list[LossPoint] = field(default_factory=list)
+
+
+class TrainingRun:
+    """One run of ``target_tokens`` on ``active_params`` (pretraining or adaptation)."""
+
+    def __init__(
+        self, project: ProjectModel, active_params: float, target_tokens: float, label: str
+    ) -> None:
+        self.p = project
+        self.env: simpy.Environment = project.env
+        self.label = label
+        self.active_params = active_params
+        self.target_tokens = target_tokens
+        self.tokens = 0.0
+        self.stats = RunStats()
+        s = project.scenario
+        c = s.cluster
+        variants = s.levers.parallel_variants
+        self.gpus = max(1, c.gpus // variants)
+        distance = project.org.infra_distance_days()
+        self.mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
+        restart = c.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
+        if project.org.owner("hardware") is None:
+            restart *= UNOWNED_HARDWARE_RESTART
+        self.reliability = ReliabilitySpec(
+            gpus=self.gpus,
+            gpus_per_node=c.gpus_per_node,
+            failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
+            planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
+            checkpoint_minutes=s.levers.checkpoint_minutes,
+            checkpoint_write_minutes=c.checkpoint_write_minutes,
+            restart_minutes=restart,
+        )
+        self.ideal_tokens_per_day = tokens_per_day(active_params, self.gpus, c.gpu, self.mfu)
+        interval = s.levers.checkpoint_minutes
+        self.duty = interval / (interval + c.checkpoint_write_minutes)
+        self.checkpoint_tokens = self.ideal_tokens_per_day * interval / MINUTES_PER_DAY
+        # The whole cluster is reserved for the run, whatever share the flagship gets.
+        self.usd_per_day = c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+        spikes = s.incidents.loss_spikes
+        scale = (project.scenario.model.params_b * 1e9 / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
+        novelty = 1.0 + s.model.novelty
+        self.spike_rate_per_token = (
+            spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
+        )
+
+    # --- derived quantities ---------------------------------------------------------------
+
+    @property
+    def rate(self) -> float:
+        """Tokens per wall day while training (checkpoint writes included)."""
+        return self.ideal_tokens_per_day * self.duty
+
+    @property
+    def useful_days(self) -> Days:
+        return self.tokens / self.ideal_tokens_per_day
+
+    @property
+    def effective_training_time(self) -> float:
+        if self.stats.wall_days <= 0:
+            return 1.0
+        return min(1.0, self.useful_days / self.stats.wall_days)
+
+    @property
+    def lost_gpu_hours(self) -> float:
+        return max(0.0, self.stats.wall_days - self.useful_days) * self.gpus * HOURS_PER_DAY
+
+    def loss_now(self) -> float:
+        return self.p.current_loss(self.tokens)
+
+    def expected_days(self) -> Days:
+        """Expected wall days for the remaining tokens (for schedule forecasts)."""
+        from sim.reliability import analytic_effective_training_time
+
+        remaining = max(0.0, self.target_tokens - self.tokens) / self.ideal_tokens_per_day
+        return remaining / max(0.05, analytic_effective_training_time(self.reliability))
+
+    # --- holding the cluster ----------------------------------------------------------------
+
+    def hold(self, days: Days, note: str) -> Generator[simpy.Event, Any, None]:
+        """Keep the cluster (billing it) for ``days`` without progress."""
+        if days <= 0:
+            return
+        yield self.env.timeout(days)
+        self.bill(days, note)
+
+    def bill(self, days: Days, note: str) -> None:
+        self.stats.wall_days += days
+        self.p.ledger.charge(self.env.now, "compute", days * self.usd_per_day, f"{self.label}: {note}")
+
+    def _advance(self, days: Days) -> None:
+        tokens = self.rate * days
+        self.tokens += tokens
+        self.p.defects.accrue(tokens)
+        self.bill(days, "training")
+
+    def _record(self, spike: bool = False) -> None:
+        loss = self.loss_now() + (0.35 if spike else 0.0)
+        curve = self.stats.curve
+        point = LossPoint(self.env.now, self.tokens / 1e9, loss, spike)
+        if spike or not curve or self.env.now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+            curve.append(point)
+
+    # --- the process ------------------------------------------------------------------------
+
+    def process(self) -> Generator[simpy.Event, Any, None]:
+        env, streams = self.env, self.p.streams
+        hw, planned = streams["hardware"], streams["planned_maintenance"]
+        rel = self.reliability
+        unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
+        next_unexpected = env.now + _gap(hw.standard_exponential(), unexpected_rate)
+        next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
+        self.next_spike = self.tokens + self._spike_gap()
+        self._record()
+        self.p.trace_event("run_start", f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs")
+        while self.tokens < self.target_tokens - EPS:
+            rate = self.rate
+            dt = min(
+                next_unexpected - env.now,
+                next_planned - env.now,
+                (self.target_tokens - self.tokens) / rate,
+                max(0.0, self.next_spike - self.tokens) / rate,
+                self.p.defects.next_detection(env.now) - env.now,
+                SEGMENT_DAYS,
+            )
+            dt = max(0.0, dt)
+            yield env.timeout(dt)
+            self._advance(dt)
+            self._record()
+            now = env.now
+            if now >= next_unexpected - EPS:
+                next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
+                yield from self._interruption(unexpected=True)
+            elif now >= next_planned - EPS:
+                next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)
+                yield from self._interruption(unexpected=False)
+            elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
+                yield from self._spike()
+            elif self.p.defects.next_detection(now) <= now + EPS:
+                from sim.phases import defect_found_during_run
+
+                yield from defect_found_during_run(self.p, self)
+        self._record()
+        self.p.trace_event(
+            "run_end",
+            f"{self.label} done: {self.stats.wall_days:.1f} days, "
+            f"{self.effective_training_time:.0%} effective training time",
+        )
+
+    def _spike_gap(self) -> float:
+        rate = self.spike_rate_per_token
+        return _gap(self.p.streams["loss_spikes"].standard_exponential(), rate)
+
+    def _interruption(self, unexpected: bool) -> Generator[simpy.Event, Any, None]:
+        self.stats.interruptions += 1
+        if unexpected:
+            self.stats.unexpected += 1
+            lost = math.fmod(self.tokens, self.checkpoint_tokens) if self.checkpoint_tokens > 0 else 0
+            self.tokens -= lost
+            self.stats.lost_tokens += lost
+        else:
+            self.stats.planned += 1
+        self.p.count_incident("hardware_interruption" if unexpected else "planned_maintenance")
+        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart")
+
+    def rollback(self, steps: int = ROLLBACK_STEPS) -> None:
+        """Restore the checkpoint about ``steps`` steps back and skip the offending batches."""
+        back = steps * BATCH_TOKENS
+        lost = min(self.tokens, back + math.fmod(self.tokens, max(self.checkpoint_tokens, 1.0)))
+        self.tokens -= lost
+        self.stats.lost_tokens += lost
+        self.stats.rollbacks += 1
+
+    def restart_from(self, share_kept: float) -> None:
+        lost = self.tokens * (1.0 - share_kept)
+        self.tokens -= lost
+        self.stats.lost_tokens += lost
+        if share_kept == 0.0:
+            self.stats.restarts_from_scratch += 1
+
+    def _spike(self) -> Generator[simpy.Event, Any, None]:
+        p = self.p
+        self.stats.spikes += 1
+        p.count_incident("loss_spike")
+        self._record(spike=True)
+        p.trace_event(
+            "loss_spike",
+            f"Loss spike at {self.tokens / 1e9:,.0f}B tokens",
+            team=p.org.owner("loss_spike"),
+            data={"tokens_b": self.tokens / 1e9},
+        )
+        owner = p.org.owner("loss_spike")
+        detect = SPIKE_DETECT_OWNED_DAYS if owner else SPIKE_DETECT_UNOWNED_DAYS
+        yield from self.hold(detect, "diverged training before anyone noticed")
+        outcome_u = p.streams["spike_outcomes"].random()
+        recur_u = p.streams["spike_outcomes"].random()
+        t0 = self.env.now
+        choice = yield from p.decide(
+            "rollback",
+            detected_by=owner or p.org.decider("rollback"),
+            summary=f"Loss spiked at {self.tokens / 1e9:,.0f}B of {self.target_tokens / 1e9:,.0f}B tokens",
+            context={"tokens_b": self.tokens / 1e9, "progress": self.tokens / self.target_tokens},
+        )
+        self.bill(self.env.now - t0, "idle while the rollback decision travelled")
+        spikes = p.scenario.incidents.loss_spikes
+        recurrence = spikes.recurrence
+        if choice == "continue":
+            if outcome_u < spikes.self_recovery:
+                yield from self.hold(SELF_RECOVERY_WASTE_DAYS, "waiting for the loss to recover")
+                self.next_spike = self.tokens + self._spike_gap()
+                return
+            yield from self.hold(DIVERGENCE_NOTICE_DAYS, "training on after divergence")
+            p.trace_event("divergence", "The loss did not recover; forced rollback")
+        elif choice == "pause_investigate":
+            yield from self.hold(INVESTIGATE_DAYS, "cluster paused for investigation")
+            recurrence /= 2.0
+        elif choice == "overreact":
+            yield from self.hold(OVERREACT_DAYS, "re-planning the recipe after one spike")
+            self.restart_from(1.0 - OVERREACT_ROLLBACK_SHARE)
+            self.spike_rate_per_token *= OVERREACT_SPIKE_RATE
+            recurrence = 0.0
+        self.rollback()
+        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart after rollback")
+        if recur_u < recurrence:
+            self.next_spike = self.tokens + 2 * ROLLBACK_STEPS * BATCH_TOKENS
+        else:
+            self.next_spike = self.tokens + self._spike_gap()
+
+
+def _gap(standard_exponential: float, rate_per_unit: float) -> float:
+    """Gap to the next event of a Poisson process, from one standard exponential draw."""
+    return standard_exponential / rate_per_unit if rate_per_unit > 0 else math.inf
