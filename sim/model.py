@@ -266,11 +266,15 @@ class ProjectModel:
         )
         choice = self.decider.decide(point)
         by = self.decider.name
+        # Automatic and human answers both arrive through an event, so a replayed play
+        # processes events in exactly the order the live one did.
+        answer = self.env.event()
         if choice is None:
-            self.pending = point
-            self._pending_event = self.env.event()
-            choice = yield self._pending_event
-            self.pending, self._pending_event, by = None, None, "player"
+            self.pending, self._pending_event, by = point, answer, "player"
+        else:
+            answer.succeed(choice)
+        choice = yield answer
+        self.pending, self._pending_event = None, None
         if choice not in options:
             raise ValueError(f"{choice!r} is not an option of {point.key}: {', '.join(options)}")
         self.decisions.append(

@@ -301,11 +301,11 @@ def budget_gap(m: ProjectModel) -> float:
     return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
 
 
-def budget_cut(m: ProjectModel) -> Steps:
+def budget_cut(m: ProjectModel, fraction: float | None = None) -> Steps:
     s = m.scenario
-    cut = s.incidents.budget_cut
+    share = s.incidents.budget_cut.fraction if fraction is None else fraction
     remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
-    amount = cut.fraction * remaining_compute
+    amount = share * remaining_compute
     m.ledger.budget_usd -= amount
     m.count_incident("budget_cut")
     m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")

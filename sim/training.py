@@ -79,6 +79,8 @@ class TrainingRun:
         self.target_tokens = target_tokens
         self.tokens = 0.0
         self.stats = RunStats()
+        self.next_unexpected = math.inf
+        self.next_spike = math.inf
         s = project.scenario
         c = s.cluster
         variants = s.levers.parallel_variants
@@ -174,7 +176,7 @@ class TrainingRun:
         hw, planned = streams["hardware"], streams["planned_maintenance"]
         rel = self.reliability
         unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
-        next_unexpected = env.now + _gap(hw.standard_exponential(), unexpected_rate)
+        self.next_unexpected = env.now + _gap(hw.standard_exponential(), unexpected_rate)
         next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
@@ -182,7 +184,7 @@ class TrainingRun:
         while self.tokens < self.target_tokens - EPS:
             rate = self.rate
             dt = min(
-                next_unexpected - env.now,
+                self.next_unexpected - env.now,
                 next_planned - env.now,
                 (self.target_tokens - self.tokens) / rate,
                 max(0.0, self.next_spike - self.tokens) / rate,
@@ -194,8 +196,8 @@ class TrainingRun:
             self._advance(dt)
             self._record()
             now = env.now
-            if now >= next_unexpected - EPS:
-                next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
+            if now >= self.next_unexpected - EPS:
+                self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
                 yield from self._interruption(unexpected=True)
             elif now >= next_planned - EPS:
                 next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)

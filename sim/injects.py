@@ -1,0 +1,63 @@
+"""Incidents injected from outside at the current time of a play (a facilitator's injects)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sim.incidents import Defect
+from sim.scenario import DefectSource
+
+if TYPE_CHECKING:
+    from sim.model import ProjectModel
+
+
+class InjectError(ValueError):
+    """An inject that does not fit the play's current state."""
+
+
+def _running(m: ProjectModel) -> Any:
+    run = m.run
+    if m.phase != "training" or run is None or run.tokens >= run.target_tokens:
+        raise InjectError("no training run is in progress")
+    return run
+
+
+def apply_inject(m: ProjectModel, kind: str, params: dict[str, Any]) -> None:
+    """Make ``kind`` happen now; the engine's own mechanics take it from there."""
+    from sim import phases
+
+    if kind == "loss_spike":
+        run = _running(m)
+        run.next_spike = run.tokens
+    elif kind == "hardware_failure":
+        _running(m).next_unexpected = m.env.now
+    elif kind == "budget_cut":
+        fraction = float(params.get("fraction", m.scenario.incidents.budget_cut.fraction))
+        if not 0.0 < fraction <= 1.0:
+            raise InjectError("fraction must be in (0, 1]")
+        m.env.process(phases.budget_cut(m, fraction))
+    elif kind == "departure":
+        team = str(params.get("team", m.org.training_team))
+        if team not in m.teams:
+            raise InjectError(f"unknown team {team!r}")
+        m.env.process(m._one_departure(team))
+    elif kind == "data_defect":
+        defect_kind = str(params.get("kind", "data_quality"))
+        known = {d.kind: d for d in m.scenario.incidents.defects}
+        source = known.get(defect_kind)
+        if source is None:
+            source = DefectSource.model_validate({"kind": defect_kind, "probability": 1.0})
+        gates = {g.id: 1.0 for g in m.scenario.plan.gates}
+        # A late gate still sees an injected defect: it is drawn as caught there.
+        for g in m.scenario.plan.gates:
+            if g.after in ("evaluation", "release"):
+                gates[g.id] = 0.0
+        defect = Defect(len(m.defects.defects), source, True, gates, 0.5)
+        m.defects.defects.append(defect)
+        if m.phase == "training":
+            seniority = {t.id: t.spec.seniority for t in m.teams.values()}
+            m.defects.start_monitoring(m.env.now, m.org, seniority)
+    else:
+        raise InjectError(f"unknown inject {kind!r}")
+    m.count_incident(f"injected_{kind}")
+    m.trace_event("inject", f"Facilitator injected {kind.replace('_', ' ')}", data=dict(params))
