@@ -140,7 +140,8 @@ def analytic_effective_training_time(spec: ReliabilitySpec) -> float:
     saved = tau * a / one_minus_a
     unsaved = (-math.expm1(-lam * tau) / lam - tau * a) / one_minus_a
     planned_share = spec.planned_per_day / spec.interruptions_per_day
-    return lam * math.exp(-lam * spec.restart_minutes) * (saved + planned_share * unsaved)
+    effective = lam * math.exp(-lam * spec.restart_minutes) * (saved + planned_share * unsaved)
+    return min(effective, 1.0)  # only rounding can push it past 1
 
 
 def young_daly_minutes(spec: ReliabilitySpec) -> Minutes:
@@ -260,7 +261,7 @@ class _RunLedger:
             interruptions=count,
             unexpected=self.unexpected,
             planned=self.planned,
-            effective_training_time=self.productive / horizon,
+            effective_training_time=min(self.productive / horizon, 1.0),  # rounding
             lost_gpu_hours=wasted * self.spec.gpus / 60.0,
             mean_hours_between_interruptions=hours / count if count else hours,
             wall_minutes=horizon,
