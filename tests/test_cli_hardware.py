@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -12,19 +13,12 @@ import pytest
 
 from sim.cli.common import UserError
 from sim.cli.hardware import parse_count
+from sim.compute import ComputeEstimate
 
 ROOT = Path(__file__).resolve().parents[1]
 STATISTIC = {"mean", "p10", "p50", "p90"}
-COMPUTE_KEYS = {
-    "flops",
-    "ideal_days",
-    "expected_days",
-    "ideal_gpu_hours",
-    "expected_gpu_hours",
-    "cost_usd",
-    "effective_training_time",
-    "predicted_loss",
-}
+#: The names are pinned in tests/test_compute.py; the CLI must emit every one.
+COMPUTE_KEYS = {f.name for f in fields(ComputeEstimate)}
 CLUSTER_STATISTICS = {
     "interruptions",
     "unexpected_interruptions",
