@@ -102,7 +102,7 @@ class Game:
         self.model = ProjectModel(
             scenario, seed, replication, decider=LogDecider(choices or {}, then)
         )
-        self.log = PlayLog(scenario_yaml(scenario), seed, replication)
+        self.log = PlayLog("", seed, replication)
         self._queued = sorted(injections or [], key=lambda i: (i.step, i.day))
         self._by_step = replay_by_step
         self._deferred: list[tuple[str, dict[str, Any]]] = []
@@ -164,7 +164,6 @@ class Game:
         if choice not in point.options:
             raise PlayError(f"{choice!r} is not an option here: {', '.join(point.options)}")
         self.model.answer(choice)
-        self.log.decisions.append({"key": point.key, "choice": choice})
         for kind, params in self._deferred:
             self._inject_now(kind, params)
         self._deferred.clear()
@@ -210,8 +209,15 @@ class Game:
 
     # --- saving, loading, replaying ------------------------------------------------------------
 
+    def current_log(self) -> PlayLog:
+        """The play so far: every decision made (by the player or a policy) and every inject."""
+        self.log.decisions = [{"key": d.key, "choice": d.choice} for d in self.model.decisions]
+        if not self.log.scenario_yaml:
+            self.log.scenario_yaml = scenario_yaml(self.scenario)
+        return self.log
+
     def save(self) -> str:
-        return self.log.to_json()
+        return self.current_log().to_json()
 
     @classmethod
     def from_log(cls, log: PlayLog, then: Decider | None = None) -> Game:
@@ -227,13 +233,15 @@ def replay(log: PlayLog) -> dict[str, Any]:
     return game.play_to_end()
 
 
-def counterfactual(log: PlayLog, index: int, choice: str) -> dict[str, Any]:
+def counterfactual(
+    log: PlayLog, index: int, choice: str, scenario: Scenario | None = None
+) -> dict[str, Any]:
     """The same world with decision ``index`` answered ``choice``; later ones as logged where they recur."""
     if not 0 <= index < len(log.decisions):
         raise PlayError(f"the play has no decision {index}")
     choices = {d["key"]: d["choice"] for d in log.decisions}
     choices[log.decisions[index]["key"]] = choice
-    scenario = log.scenario()
+    scenario = scenario or log.scenario()
     game = Game(scenario, log.seed, log.replication, choices=choices,
                 injections=list(log.injections), replay_by_step=False)
     return game.play_to_end()
