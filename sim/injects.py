@@ -22,7 +22,9 @@ def _running(m: ProjectModel) -> Any:
     return run
 
 
-def apply_inject(m: ProjectModel, kind: str, params: dict[str, Any]) -> None:
+def apply_inject(
+    m: ProjectModel, kind: str, params: dict[str, Any], scripted: bool = False
+) -> None:
     """Make ``kind`` happen now; the engine's own mechanics take it from there."""
     from sim import phases
 
@@ -59,5 +61,8 @@ def apply_inject(m: ProjectModel, kind: str, params: dict[str, Any]) -> None:
             m.defects.start_monitoring(m.env.now, m.org, seniority)
     else:
         raise InjectError(f"unknown inject {kind!r}")
-    m.count_incident(f"injected_{kind}")
-    m.trace_event("inject", f"Facilitator injected {kind.replace('_', ' ')}", data=dict(params))
+    if scripted:
+        m.trace_event("inject", f"Scripted incident: {kind.replace('_', ' ')}", data=dict(params))
+    else:
+        m.count_incident(f"injected_{kind}")
+        m.trace_event("inject", f"Facilitator injected {kind.replace('_', ' ')}", data=dict(params))

@@ -116,12 +116,14 @@ class ProjectModel:
         self.env.process(self._departures())
         self.env.process(self._budget_cut())
         self.env.process(self._scheduled_staffing())
+        self.env.process(self._scripted())
 
     # --- set-up -------------------------------------------------------------------------------
 
     def _draw_uncertainties(self) -> None:
         s = self.scenario
-        sigma = EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty
+        vary = s.incidents.variability
+        sigma = (EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty) if vary else 0.0
         effort = self.streams["effort"]
         # Mean-one lognormal multipliers, drawn in a fixed order for common random numbers.
         self.effort_multiplier = {
@@ -133,16 +135,22 @@ class ProjectModel:
         ]
         handoffs = self.streams["handoffs"]
         self.rework_draws = {
-            (w.id, d): float(handoffs.random()) for w in s.plan.workstreams for d in w.depends_on
+            (w.id, d): float(handoffs.random()) if vary else 1.0
+            for w in s.plan.workstreams
+            for d in w.depends_on
         }
-        self.loss_error = float(
-            self.streams["quality"].standard_normal()
-            * loss_sigma(s.model.novelty, s.levers.ablation_fraction)
-        )
+        error = self.streams["quality"].standard_normal()
+        sigma_loss = loss_sigma(s.model.novelty, s.levers.ablation_fraction) if vary else 0.0
+        self.loss_error = float(error * sigma_loss)
         self.cut = draw_budget_cut(s, self.streams["budget"])
         self.departure_gaps = draw_departure_gaps(s, self.streams["staffing"])
-        safety = self.streams["safety"]
-        self.safety_draw = float(safety.random())
+        self.safety_draw = float(self.streams["safety"].random())
+        noise = self.streams["eval_noise"]
+        self.eval_set_errors = {e.id: float(noise.standard_normal()) for e in s.objective.evals}
+        strategy = s.levers.strategy
+        self.active_workstreams = {
+            w.id for w in s.plan.workstreams if w.strategy in ("both", strategy)
+        }
 
     def _size_plan(self) -> None:
         """Fit the compute plan inside the compute budget less the reserve."""
@@ -215,8 +223,9 @@ class ProjectModel:
 
     def measure_quality(self) -> dict[str, EvalResult]:
         s = self.scenario
+        errors = self.eval_set_errors if s.incidents.variability else None
         self.latest_evals = measure(
-            s.objective.capabilities, s.objective.evals, self.quality_state(), self.streams["eval_noise"]
+            s.objective.capabilities, s.objective.evals, self.quality_state(), errors
         )
         self._measured_version = self.version
         return self.latest_evals
@@ -313,12 +322,13 @@ class ProjectModel:
     def _workstream(
         self, w: Workstream, done: dict[str, simpy.Event], by_id: dict[str, Workstream]
     ) -> Generator[simpy.Event, Any, None]:
-        deps = [d for d in w.depends_on if d in done]
-        if deps:
-            yield simpy.AllOf(self.env, [done[d] for d in deps])
+        active = [d for d in w.depends_on if d in self.active_workstreams]
+        waits = [done[d] for d in active if d in done]
+        if waits:
+            yield simpy.AllOf(self.env, waits)
         effort = w.effort_person_days * self.effort_multiplier[w.id]
         handoff = 0.0
-        for d in w.depends_on:
+        for d in active:
             upstream = by_id[d]
             if upstream.owner == w.owner:
                 continue
@@ -343,7 +353,11 @@ class ProjectModel:
         return w.phase
 
     def _run_workstreams(self, phase: str, *extra: simpy.Process) -> Generator[simpy.Event, Any, None]:
-        ws = [w for w in self.scenario.plan.workstreams if self.phase_of(w) == phase]
+        ws = [
+            w
+            for w in self.scenario.plan.workstreams
+            if self.phase_of(w) == phase and w.id in self.active_workstreams
+        ]
         by_id = {w.id: w for w in self.scenario.plan.workstreams}
         done = {w.id: self.env.event() for w in ws}
         procs = [self.env.process(self._workstream(w, done, by_id)) for w in ws]
@@ -442,6 +456,23 @@ class ProjectModel:
     @property
     def post_training_team(self) -> TeamId:
         return self.scenario.plan.post_training_team or self.org.decider("rollback")
+
+    def _scripted(self) -> Generator[simpy.Event, Any, None]:
+        """The scenario's timed injects (run-progress ones are the run's business)."""
+        from sim.injects import InjectError, apply_inject
+
+        timed = sorted(
+            (i for i in self.scenario.incidents.scripted if i.day is not None),
+            key=lambda i: i.day or 0.0,
+        )
+        for inc in timed:
+            yield self.env.timeout(max(0.0, (inc.day or 0.0) - self.env.now))
+            if self.finished:
+                return
+            try:
+                apply_inject(self, inc.kind, inc.params(), scripted=True)
+            except InjectError as exc:
+                self.trace_event("inject", f"Scripted {inc.kind} did not apply: {exc}")
 
     def _budget_cut(self) -> Generator[simpy.Event, Any, None]:
         if not self.cut.happens:

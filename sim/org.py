@@ -17,7 +17,9 @@ from sim.units import Days, TeamId
 
 #: Coordination overhead per extra teammate, as a share of each person's time
 #: (Brooks: communication paths grow as n(n-1)/2, so per-person overhead grows as n-1).
-CORE_OVERHEAD_PER_PEER = 0.035
+#: 0.075 puts a core team's output peak at about 7 people (output n(1-c(n-1)) peaks at
+#: n = (1+c)/2c), in line with OPT-175B's core of about five and Tulu 3's seven.
+CORE_OVERHEAD_PER_PEER = 0.075
 #: Teams whose work scales without co-design (data acquisition, eval creation) talk less.
 SCALABLE_OVERHEAD_PER_PEER = 0.004
 #: Highest share of time coordination can take.

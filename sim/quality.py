@@ -8,8 +8,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.scenario import Capability, Eval
 
 # Chinchilla parametric fit (Hoffmann et al., 2022): L(N, D) = E + A / N^alpha + B / D^beta.
@@ -123,9 +121,18 @@ class EvalResult:
 
 
 def measure(
-    caps: list[Capability], evals: list[Eval], q: QualityState, rng: np.random.Generator
+    caps: list[Capability],
+    evals: list[Eval],
+    q: QualityState,
+    set_errors: dict[str, float] | None,
 ) -> dict[str, EvalResult]:
-    """Measured scores: public benchmarks inflated by contamination and focus; all noisy."""
+    """Measured scores: public benchmarks inflated by contamination and focus.
+
+    An eval set of ``items`` questions misstates the expected score by a sampling
+    error of sd sqrt(p(1-p)/items). The error belongs to the set, not to one run:
+    ``set_errors`` holds one standard normal per eval, drawn once per play, so
+    measuring again does not re-roll it. ``None`` means no sampling error.
+    """
     truth = true_scores(caps, q)
     out: dict[str, EvalResult] = {}
     for ev in evals:
@@ -138,6 +145,8 @@ def measure(
             if ev.capability == q.focus_capability:
                 expected += FOCUS_BOOST
         p = min(1.0, max(0.0, expected))
-        score = float(rng.binomial(ev.items, p)) / ev.items
+        if set_errors is not None:
+            p += set_errors[ev.id] * math.sqrt(p * (1.0 - p) / ev.items)
+        score = min(1.0, max(0.0, p))
         out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability])
     return out

@@ -230,6 +230,9 @@ class Workstream(Spec):
         "general",
         description="product_evals and safety_review move with their levers; data feeds quality.",
     )
+    strategy: Literal["pretrain", "adapt", "both"] = Field(
+        "both", description="Run this workstream only under this strategy."
+    )
 
 
 class Gate(Spec):
@@ -297,13 +300,50 @@ class SafetyFindings(Spec):
     fix_days_early: NonNegative = 5.0
 
 
+ScriptedKind = Literal["loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect"]
+RUN_KINDS = ("loss_spike", "hardware_failure", "data_defect")
+
+
+class ScriptedIncident(Spec):
+    """An incident that strikes at a set day or point of the run (a scenario's inject)."""
+
+    kind: ScriptedKind
+    day: NonNegative | None = None
+    run_progress: Annotated[float, Field(gt=0.0, lt=1.0)] | None = Field(
+        None, description="Share of the main run's tokens at which it strikes."
+    )
+    fraction: Annotated[float, Field(gt=0.0, le=1.0)] | None = Field(
+        None, description="budget_cut: share of the remaining compute budget cut."
+    )
+    team: Identifier | None = Field(None, description="departure: the team someone leaves.")
+    defect: DefectKind | None = Field(None, description="data_defect: its kind.")
+    note: str = Field("", max_length=300)
+
+    @model_validator(mode="after")
+    def _when(self) -> ScriptedIncident:
+        if (self.day is None) == (self.run_progress is None):
+            raise ValueError("give exactly one of day or run_progress")
+        if self.run_progress is not None and self.kind not in RUN_KINDS:
+            raise ValueError(f"run_progress applies only to {', '.join(RUN_KINDS)}")
+        return self
+
+    def params(self) -> dict[str, object]:
+        extra = {"fraction": self.fraction, "team": self.team, "kind": self.defect}
+        return {k: v for k, v in extra.items() if v is not None}
+
+
 class Incidents(Spec):
+    variability: bool = Field(
+        True,
+        description="Effort spread, handoff rework, loss-forecast error and eval sampling noise.",
+    )
     hardware: bool = True
     loss_spikes: LossSpikes = LossSpikes()
     defects: list[DefectSource] = Field(default_factory=list)
     budget_cut: BudgetCut = BudgetCut(enabled=False)
     departures: Departures = Departures()
     safety: SafetyFindings = SafetyFindings()
+    scripted: list[ScriptedIncident] = Field(default_factory=list)
 
 
 # --- levers --------------------------------------------------------------------------------
@@ -404,6 +444,9 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
         if kind not in s.org.decision_rights:
             out.append(("org.decision_rights", f"no team holds the {kind!r} decision right"))
 
+    for i, inc in enumerate(s.incidents.scripted):
+        if inc.team is not None and inc.team not in teams:
+            out.append((f"incidents.scripted.{i}.team", f"unknown team {inc.team!r}"))
     ptt = s.plan.post_training_team
     if ptt is not None and ptt not in teams:
         out.append(("plan.post_training_team", f"unknown team {ptt!r}"))

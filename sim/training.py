@@ -180,6 +180,11 @@ class TrainingRun:
         next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
+        scripted = [
+            i for i in self.p.scenario.incidents.scripted
+            if i.run_progress is not None and self.label != "probe"
+        ]
+        self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
         self.p.trace_event("run_start", f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs")
         while self.tokens < self.target_tokens - EPS:
             rate = self.rate
@@ -189,6 +194,7 @@ class TrainingRun:
                 (self.target_tokens - self.tokens) / rate,
                 max(0.0, self.next_spike - self.tokens) / rate,
                 self.p.defects.next_detection(env.now) - env.now,
+                max(0.0, self._next_scripted_tokens() - self.tokens) / rate,
                 SEGMENT_DAYS,
             )
             dt = max(0.0, dt)
@@ -196,7 +202,9 @@ class TrainingRun:
             self._advance(dt)
             self._record()
             now = env.now
-            if now >= self.next_unexpected - EPS:
+            if self.scripted and self.tokens >= self._next_scripted_tokens() - EPS:
+                yield from self._fire_scripted()
+            elif now >= self.next_unexpected - EPS:
                 self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
                 yield from self._interruption(unexpected=True)
             elif now >= next_planned - EPS:
@@ -214,6 +222,23 @@ class TrainingRun:
             f"{self.label} done: {self.stats.wall_days:.1f} days, "
             f"{self.effective_training_time:.0%} effective training time",
         )
+
+    def _next_scripted_tokens(self) -> float:
+        if not self.scripted:
+            return math.inf
+        return (self.scripted[0].run_progress or 0.0) * self.target_tokens
+
+    def _fire_scripted(self) -> Generator[simpy.Event, Any, None]:
+        inc = self.scripted.pop(0)
+        self.p.trace_event("inject", f"Scripted incident: {inc.kind.replace('_', ' ')}")
+        if inc.kind == "loss_spike":
+            yield from self._spike()
+        elif inc.kind == "hardware_failure":
+            yield from self._interruption(unexpected=True)
+        else:
+            from sim.injects import apply_inject
+
+            apply_inject(self.p, inc.kind, inc.params(), scripted=True)
 
     def _spike_gap(self) -> float:
         rate = self.spike_rate_per_token
