@@ -1,0 +1,65 @@
+"""Fixtures shared by every test: the shipped 7B scenario as a path, text and object.
+
+Keep this file small; fixtures for one area belong in a conftest.py in its subfolder.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.loading import load_scenario
+from sim.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+
+
+@pytest.fixture(scope="session")
+def scenario_path() -> Path:
+    """The shipped scenario every test can start from: scenarios/assistant_7b.yaml."""
+    return SCENARIOS / "assistant_7b.yaml"
+
+
+@pytest.fixture(scope="session")
+def scenario_text(scenario_path: Path) -> str:
+    return scenario_path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def scenario(scenario_path: Path) -> Scenario:
+    """The loaded scenario; immutable, so one object serves the whole session."""
+    return load_scenario(scenario_path)
+
+
+class ScenarioLines:
+    """Edit scenario YAML by whole lines (regexes) and find the line numbers of edits.
+
+    Tests locate lines by pattern rather than by number, so they keep passing when
+    someone edits the shipped scenario.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def find(self, pattern: str, text: str | None = None) -> int:
+        """The 1-based number of the one line that ``pattern`` matches entirely."""
+        found = list(re.finditer(rf"^(?:{pattern})$", self.text if text is None else text, re.M))
+        assert len(found) == 1, f"{pattern!r} matches {len(found)} lines"
+        return (self.text if text is None else text).count("\n", 0, found[0].start()) + 1
+
+    def replace(self, pattern: str, new: str, text: str | None = None) -> tuple[str, int]:
+        r"""Replace the one line ``pattern`` matches with ``new`` (``\g<0>`` is the old line).
+
+        Returns the new text and the number of the line where ``new`` starts.
+        """
+        text = self.text if text is None else text
+        line = self.find(pattern, text)
+        return re.sub(rf"^(?:{pattern})$", new, text, count=1, flags=re.M), line
+
+
+@pytest.fixture
+def scenario_lines(scenario_text: str) -> ScenarioLines:
+    return ScenarioLines(scenario_text)
