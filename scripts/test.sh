@@ -55,9 +55,12 @@ step() {
 # run_pytest EMPTY_OK TIMEOUT ARGS...: pytest under a time limit. Exit 5 (no tests
 # collected) passes only when EMPTY_OK is "yes"; 124 means the time limit struck.
 run_pytest() {
-    local empty_ok="$1" limit="$2" rc=0
+    local empty_ok="$1" limit="$2" rc=0 limiter=(timeout --kill-after=30)
     shift 2
-    timeout --kill-after=30 "$limit" "$VPY" -m pytest "$@" || rc=$?
+    # At a terminal, keep pytest in the foreground so Ctrl+C reaches it. Otherwise (CI)
+    # let timeout own a process group, so a time-out also stops the app and the browser.
+    [[ -t 0 ]] && limiter+=(--foreground)
+    "${limiter[@]}" "$limit" "$VPY" -m pytest "$@" || rc=$?
     if ((rc == 5)); then
         if [[ "$empty_ok" == yes ]]; then
             say "pytest collected no tests here (exit 5); nothing to run"
