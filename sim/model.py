@@ -54,6 +54,8 @@ ABLATION_CLUSTER_SHARE = 0.5
 MAX_EXTRA_ROUNDS = 3
 #: After a run, continuing on fixed data costs this share of the run again.
 CONTINUE_AFTER_FIX_SHARE = 0.25
+#: Sizing never plans fewer than this share of the scenario's tokens.
+MIN_PLANNED_TOKEN_SHARE = 0.6
 #: Extra time per day of political latency for each parallel model variant.
 VARIANT_POLITICS_DAYS = 0.5
 
@@ -109,6 +111,7 @@ class ProjectModel:
         self._draw_uncertainties()
         self._size_plan()
         self.run: TrainingRun | None = None
+        self._fit_plan_to_budget()
         self.version = 0
         self._measured_version = -1
         self.latest_evals: dict[str, EvalResult] = {}
@@ -153,7 +156,7 @@ class ProjectModel:
         }
 
     def _size_plan(self) -> None:
-        """Fit the compute plan inside the compute budget less the reserve."""
+        """The run's size, rounds and rates before any budget fitting."""
         s, lev = self.scenario, self.scenario.levers
         self.ablation_fraction = lev.ablation_fraction
         self.rounds_planned = s.model.post_training_rounds
@@ -169,15 +172,25 @@ class ProjectModel:
             self.tokens_plan = s.model.tokens_b * 1e9 / lev.parallel_variants
         probe = TrainingRun(self, self.run_params, self.tokens_plan, "probe")
         self.run_usd_per_token = probe.usd_per_day / probe.rate
-        planned = self.planned_compute_usd()
-        available = s.objective.budget.compute_usd * (1.0 - lev.reserve_fraction)
         self.trimmed_share = 0.0
-        if planned > available > 0:
-            share = available / planned
-            self.trimmed_share = 1.0 - share
-            self.tokens_plan *= share
         self.data_multiplier = data_multiplier(
             s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
+        )
+
+    def _fit_plan_to_budget(self) -> None:
+        """Size the run so the forecast spend fits the budget less the reserve."""
+        from sim.phases import projected_spend
+
+        budget = self.scenario.objective.budget.total_usd
+        excess = projected_spend(self) - budget * (1.0 - self.scenario.levers.reserve_fraction)
+        if excess <= 0:
+            return
+        floor = MIN_PLANNED_TOKEN_SHARE * self.tokens_plan
+        cut = min(self.tokens_plan - floor, excess / self.run_usd_per_token)
+        self.trimmed_share = cut / self.tokens_plan
+        self.tokens_plan -= cut
+        self.trace_event(
+            "plan", f"Run trimmed by {self.trimmed_share:.0%} of its tokens to keep the reserve"
         )
 
     def planned_compute_usd(self) -> float:
@@ -385,6 +398,8 @@ class ProjectModel:
 
         for phase in PHASES:
             self._enter(phase)
+            if phase != "prepare":
+                yield from phases.budget_watch(self)
             yield from getattr(phases, phase)(self)
             yield from phases.gates_after(self, phase)
         self._finish()

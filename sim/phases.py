@@ -112,16 +112,33 @@ def post_training_round(m: ProjectModel, label: str = "post-training round") -> 
     m.trace_event("round", f"{label.capitalize()} {m.rounds_done} done", m.post_training_team)
 
 
+def _work_days(m: ProjectModel, phase: str) -> float:
+    """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
+    days = 0.0
+    for w in m.scenario.plan.workstreams:
+        if m.phase_of(w) == phase and w.id in m.active_workstreams:
+            days = max(days, w.effort_person_days / m.teams[w.owner].capacity(m.env.now))
+    return days
+
+
 def forecast_days(m: ProjectModel) -> float:
-    """Rough days still needed from now: rounds left plus the remaining phases' work."""
+    """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
     s = m.scenario
+    order = ("setup", "prepare", "ablations", "training", "post_training", "evaluation", "release")
+    now = order.index(m.phase) if m.phase in order else len(order)
     team = m.teams[m.post_training_team]
     per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
     days = per_round * max(0, m.rounds_planned - m.rounds_done)
-    for phase in ("evaluation", "release"):
-        for w in s.plan.workstreams:
-            if m.phase_of(w) == phase:
-                days += w.effort_person_days / m.teams[w.owner].capacity(m.env.now) / 2.0
+    if now <= order.index("training"):
+        probe = m.run or TrainingRun(m, m.run_params, m.tokens_plan, "probe")
+        days += probe.expected_days()
+    if now <= order.index("ablations"):
+        days += m.ablation_fraction * m.tokens_plan / TrainingRun(m, m.run_params, m.tokens_plan, "probe").rate
+    for k, phase in enumerate(order[1:], start=1):
+        if k > now or (k == now and phase in ("evaluation", "release")):
+            days += _work_days(m, phase)
+    if m.phase == "prepare":
+        days += max(0.0, _work_days(m, "prepare") - (m.env.now - m._phase_start))
     return days
 
 
@@ -164,7 +181,9 @@ def _eval_gap(m: ProjectModel) -> Steps:
             return
         m.count_incident("eval_gap")
         options = ["ship"]
-        if m.extra_rounds < MAX_EXTRA_ROUNDS:
+        annotation, compute = round_cost(m)
+        affordable = budget_gap(m) + annotation + compute <= 0
+        if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = ["extra_round", "fix_data_and_retune", "ship"]
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
         choice = yield from m.decide(
@@ -285,8 +304,7 @@ def projected_spend(m: ProjectModel) -> float:
     else:
         remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
     people_per_day = sum(t.headcount * t.spec.usd_per_person_day for t in m.teams.values())
-    days_left = max(0.0, m.scenario.objective.deadline_days - m.env.now)
-    remaining += people_per_day * days_left
+    remaining += people_per_day * forecast_days(m)
     return m.ledger.spent_usd + _unbilled_people(m) + remaining
 
 
@@ -309,14 +327,26 @@ def budget_cut(m: ProjectModel, fraction: float | None = None) -> Steps:
     m.ledger.budget_usd -= amount
     m.count_incident("budget_cut")
     m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
+    yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
+
+
+def budget_watch(m: ProjectModel) -> Steps:
+    """At each phase boundary, the budget owner compares the forecast with the budget."""
+    if budget_gap(m) > 0:
+        m.count_incident("budget_slip")
+        yield from close_budget_gap(m, "on the current forecast", {})
+
+
+def close_budget_gap(m: ProjectModel, why: str, context: dict[str, Any]) -> Steps:
+    """Apply the budget responses one by one until the plan fits the budget again."""
     used: set[str] = set()
     while (gap := budget_gap(m)) > 0:
         options = _budget_options(m, used)
         choice = yield from m.decide(
             "budget",
             detected_by=m.org.owner("budget") or m.org.decider("budget"),
-            summary=f"Plan is ${gap:,.0f} over the budget after a ${amount:,.0f} cut",
-            context={"gap_usd": gap, "cut_usd": amount},
+            summary=f"Plan is ${gap:,.0f} over the budget {why}",
+            context={"gap_usd": gap, **context},
             options=options,
         )
         used.add(choice)
