@@ -48,39 +48,86 @@ Case = tuple[str | bytes, int, str, str]
 CaseMaker = Callable[["ScenarioLines", Scenario], Case]
 
 
-def unknown_key(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  gpus: .*", r"\g<0>\n  gpus_per_rack: 32")
-    return text, n + 1, "cluster.gpus_per_rack", "Extra inputs are not permitted"
+def line_edit(pattern: str, new: str, offset: int, path: str, reason: str) -> CaseMaker:
+    """A case that replaces the one line matching ``pattern``; the problem is ``offset`` below."""
+
+    def make(lines: ScenarioLines, s: Scenario) -> Case:
+        text, n = lines.replace(pattern, new)
+        return text, n + offset, path, reason
+
+    return make
 
 
-def unknown_top_level_key(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("name: .*", r"\g<0>\nauthor: me")
-    return text, n + 1, "author", "Extra inputs are not permitted"
-
-
-def wrong_type(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  gpus: .*", "  gpus: lots")
-    return text, n, "cluster.gpus", "valid integer"
-
-
-def list_for_a_number(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  deadline_days: .*", "  deadline_days: [170]")
-    return text, n, "objective.deadline_days", "valid number"
-
-
-def unknown_choice(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  gpu: .*", "  gpu: tpu_v5")
-    return text, n, "cluster.gpu", "'h100'"
-
-
-def out_of_range(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  mfu: .*", "  mfu: 1.5")
-    return text, n, "cluster.mfu", "less than or equal to 1"
-
-
-def out_of_range_lever(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  reserve_fraction: .*", "  reserve_fraction: 0.9")
-    return text, n, "levers.reserve_fraction", "less than or equal to 0.5"
+#: Mistakes made by editing one line: (pattern, replacement, line offset, path, reason).
+LINE_EDITS: dict[str, tuple[str, str, int, str, str]] = {
+    "unknown_key": (
+        "  gpus: .*",
+        r"\g<0>\n  gpus_per_rack: 32",
+        1,
+        "cluster.gpus_per_rack",
+        "Extra inputs",
+    ),
+    "unknown_top_level_key": ("name: .*", r"\g<0>\nauthor: me", 1, "author", "Extra inputs"),
+    "wrong_type": ("  gpus: .*", "  gpus: lots", 0, "cluster.gpus", "valid integer"),
+    "list_for_a_number": (
+        "  deadline_days: .*",
+        "  deadline_days: [170]",
+        0,
+        "objective.deadline_days",
+        "valid number",
+    ),
+    "unknown_choice": ("  gpu: .*", "  gpu: tpu_v5", 0, "cluster.gpu", "'h100'"),
+    "out_of_range": ("  mfu: .*", "  mfu: 1.5", 0, "cluster.mfu", "less than or equal to 1"),
+    "out_of_range_lever": (
+        "  reserve_fraction: .*",
+        "  reserve_fraction: 0.9",
+        0,
+        "levers.reserve_fraction",
+        "less than or equal to 0.5",
+    ),
+    "yaml_syntax_error": (
+        "  mfu: .*",
+        "  mfu: 0.4: 0.5",
+        0,
+        "cluster.mfu",
+        "YAML syntax error: mapping values",
+    ),
+    "yaml_bad_indentation": (
+        "  mfu: .*",
+        r"\g<0>\n    restart_minutes: 3",
+        1,
+        "cluster.mfu",
+        "YAML syntax error",
+    ),
+    "duplicate_yaml_key": (
+        "  gpus: .*",
+        r"\g<0>\n  gpus: 512",
+        1,
+        "cluster.gpus",
+        'duplicate key "gpus"',
+    ),
+    "unknown_team_owning_a_risk": (
+        "    hardware: .*",
+        "    hardware: nobody",
+        0,
+        "org.risk_owners.hardware",
+        "unknown team",
+    ),
+    "unknown_playbook_option": (
+        r"    rollback: \[.*",
+        "    rollback: [panic]",
+        0,
+        "levers.playbook.rollback.0",
+        "'panic'",
+    ),
+    "python_object_tag": (
+        "name: .*",
+        "name: !!python/object/apply:os.system [echo pwned]",
+        0,
+        "name",
+        "YAML tags are not allowed (!!python/object/apply:os.system)",
+    ),
+}
 
 
 def out_of_range_in_a_list_item(lines: ScenarioLines, s: Scenario) -> Case:
@@ -93,21 +140,6 @@ def out_of_range_in_a_list_item(lines: ScenarioLines, s: Scenario) -> Case:
 def missing_field(lines: ScenarioLines, s: Scenario) -> Case:
     text, _ = lines.replace("  tokens_b: .*", "")
     return text, lines.find("model:", text), "model.tokens_b", "Field required"
-
-
-def yaml_syntax_error(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  mfu: .*", "  mfu: 0.4: 0.5")
-    return text, n, "cluster.mfu", "YAML syntax error: mapping values are not allowed"
-
-
-def yaml_bad_indentation(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  mfu: .*", r"\g<0>\n    restart_minutes: 3")
-    return text, n + 1, "cluster.mfu", "YAML syntax error"
-
-
-def duplicate_yaml_key(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("  gpus: .*", r"\g<0>\n  gpus: 512")
-    return text, n + 1, "cluster.gpus", 'duplicate key "gpus"'
 
 
 def duplicate_team_id(lines: ScenarioLines, s: Scenario) -> Case:
@@ -163,23 +195,8 @@ def risk_without_owner(lines: ScenarioLines, s: Scenario) -> Case:
     return text, lines.find("  risk_owners:", text), "org.risk_owners", "'staffing' has no owner"
 
 
-def unknown_team_owning_a_risk(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("    hardware: .*", "    hardware: facilities")
-    return text, n, "org.risk_owners.hardware", "unknown team 'facilities'"
-
-
-def unknown_playbook_option(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace(r"    rollback: \[.*", "    rollback: [panic]")
-    return text, n, "levers.playbook.rollback.0", "unknown option 'panic'"
-
-
 def file_over_one_mib(lines: ScenarioLines, s: Scenario) -> Case:
     return lines.text + "#" * MAX_BYTES + "\n", 1, "", "larger than 1 MiB"
-
-
-def python_object_tag(lines: ScenarioLines, s: Scenario) -> Case:
-    text, n = lines.replace("name: .*", "name: !!python/object/apply:os.system [echo pwned]")
-    return text, n, "name", "YAML tags are not allowed (!!python/object/apply:os.system)"
 
 
 def alias_bomb(lines: ScenarioLines, s: Scenario) -> Case:
@@ -208,36 +225,24 @@ def non_utf8_bytes(lines: ScenarioLines, s: Scenario) -> Case:
     return text.encode("latin-1"), n, "", "not UTF-8"
 
 
-ERROR_CASES: list[CaseMaker] = [
-    unknown_key,
-    unknown_top_level_key,
-    wrong_type,
-    list_for_a_number,
-    unknown_choice,
-    out_of_range,
-    out_of_range_lever,
-    out_of_range_in_a_list_item,
-    missing_field,
-    yaml_syntax_error,
-    yaml_bad_indentation,
-    duplicate_yaml_key,
-    duplicate_team_id,
-    duplicate_workstream_id,
-    unknown_team_in_a_link,
-    unknown_team_owning_a_workstream,
-    unknown_workstream_dependency,
-    dependency_cycle,
-    risk_without_owner,
-    unknown_team_owning_a_risk,
-    unknown_playbook_option,
-    file_over_one_mib,
-    python_object_tag,
-    alias_bomb,
-    empty_file,
-    list_document,
-    scalar_document,
-    non_utf8_bytes,
-]
+ERROR_CASES: dict[str, CaseMaker] = {
+    **{name: line_edit(*edit) for name, edit in LINE_EDITS.items()},
+    "out_of_range_in_a_list_item": out_of_range_in_a_list_item,
+    "missing_field": missing_field,
+    "duplicate_team_id": duplicate_team_id,
+    "duplicate_workstream_id": duplicate_workstream_id,
+    "unknown_team_in_a_link": unknown_team_in_a_link,
+    "unknown_team_owning_a_workstream": unknown_team_owning_a_workstream,
+    "unknown_workstream_dependency": unknown_workstream_dependency,
+    "dependency_cycle": dependency_cycle,
+    "risk_without_owner": risk_without_owner,
+    "file_over_one_mib": file_over_one_mib,
+    "alias_bomb": alias_bomb,
+    "empty_file": empty_file,
+    "list_document": list_document,
+    "scalar_document": scalar_document,
+    "non_utf8_bytes": non_utf8_bytes,
+}
 
 
 def assert_reported(stderr: str, where: str, line: int, path: str, reason: str) -> None:
@@ -251,7 +256,7 @@ def assert_reported(stderr: str, where: str, line: int, path: str, reason: str) 
     assert any(reason in x for x in hits), f"{reason!r} not in {hits}"
 
 
-@pytest.mark.parametrize("make", ERROR_CASES, ids=[f.__name__ for f in ERROR_CASES])
+@pytest.mark.parametrize("make", ERROR_CASES.values(), ids=list(ERROR_CASES))
 def test_error_class_exits_2_with_located_problem(
     make: CaseMaker, scenario_lines: ScenarioLines, scenario: Scenario, tmp_path: Path
 ) -> None:
