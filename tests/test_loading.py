@@ -313,7 +313,9 @@ def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
         path = draw(st.sampled_from(CONTAINERS))
         node: Any = data
         for key in path:
-            if isinstance(node, dict) and key in node or isinstance(node, list) and key < len(node):
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
                 node = node[key]
             else:
                 break
