@@ -11,6 +11,7 @@ st.set_page_config(page_title="TrainingRoom", page_icon=":material/model_trainin
 #: The app's pages, in menu order. To add a page, add its ``st.Page`` here.
 PAGES = [
     st.Page("ui/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("ui/play.py", title="Play", icon=":material/sports_esports:", url_path="play"),
     st.Page(
         "ui/scenario_page.py", title="Scenario", icon=":material/description:", url_path="scenario"
     ),

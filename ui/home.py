@@ -51,17 +51,22 @@ def render() -> None:
 
     st.subheader("Where to start")
     st.markdown(
-        "1. Open a scenario: pick one that ships with TrainingRoom, or upload your own YAML "
-        "file. The page checks it, then shows the objective, the organisation chart and what "
-        "the training run alone would take on the scenario's cluster."
+        "1. **Play a project.** Pick a scenario (the loss-spike follow-up is a good first one), "
+        "set the levers and the team, and run it decision by decision. The debrief at the end "
+        "replays the same world with every other option and shows what each decision cost."
+    )
+    st.page_link("ui/play.py", label="Open the Play page", icon=":material/sports_esports:")
+    st.markdown(
+        "2. Look inside a scenario: the Scenario page checks a shipped or uploaded YAML file "
+        "and shows its objective, its organisation chart and what the training run alone takes."
     )
     st.page_link(
         "ui/scenario_page.py", label="Open the Scenario page", icon=":material/arrow_forward:"
     )
     st.markdown(
-        "2. From a terminal, the same model runs without the app: "
+        "3. From a terminal, the same model runs without the app: "
         "`.venv/bin/python -m sim --help` lists the commands.\n"
-        "3. The `docs/` folder explains the model, its sources, the scenario format and the "
+        "4. The `docs/` folder explains the model, its sources, the scenario format and the "
         "levers."
     )
 

@@ -6,73 +6,12 @@ organisation graph (``sim.org``) and the compute estimate (``sim.compute``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from sim.compute import estimate_for_scenario
-from sim.loading import ScenarioError, load_text
 from sim.org import OrgGraph
 from sim.scenario import Scenario
-
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO_DIR = ROOT / "scenarios"
-SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def usd(value: float) -> str:
-    """Dollars, short: $6.00M, $520k, $950."""
-    if abs(value) >= 1e6:
-        return f"${value / 1e6:,.2f}M"
-    if abs(value) >= 1e4:
-        return f"${value / 1e3:,.0f}k"
-    return f"${value:,.0f}"
-
-
-def scientific(value: float) -> str:
-    """A large number as 1.68 × 10²³."""
-    mantissa, exponent = f"{value:.2e}".split("e")
-    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
-
-
-def shipped_scenarios() -> list[str]:
-    """File names of the scenarios in ``scenarios/``."""
-    return sorted(p.name for p in SCENARIO_DIR.glob("*.yaml"))
-
-
-def choose_scenario_text() -> tuple[str, str] | None:
-    """The YAML text the user picked and a name for it in messages, or None."""
-    mode = st.radio("Scenario", (SHIPPED, UPLOAD), horizontal=True, key="scenario_mode")
-    if mode == SHIPPED:
-        names = shipped_scenarios()
-        if not names:
-            st.info("There are no scenarios in `scenarios/` yet; upload one instead.")
-            return None
-        name = st.selectbox("Shipped scenario", names, key="scenario_file")
-        path = SCENARIO_DIR / name
-        return path.read_text(encoding="utf-8"), f"scenarios/{name}"
-    upload = st.file_uploader("Scenario file (YAML)", type=["yaml", "yml"], key="scenario_upload")
-    if upload is None:
-        st.info("Choose a scenario file. The shipped ones in `scenarios/` are good templates.")
-        return None
-    try:
-        return upload.getvalue().decode("utf-8"), upload.name
-    except UnicodeDecodeError:
-        st.error(f"{upload.name}: file is not UTF-8 text")
-        return None
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def load(text: str, source: str) -> Scenario:
-    return load_text(text, source)
-
-
-def show_problems(error: ScenarioError) -> None:
-    count = len(error.problems)
-    st.markdown(f"**This scenario has {count} problem{'s' if count != 1 else ''}:**")
-    for problem in error.problems:
-        st.error(str(problem), icon=":material/error:")
+from ui.common import pick_scenario, scientific, usd
 
 
 def show_objective(scenario: Scenario) -> None:
@@ -156,15 +95,10 @@ def render() -> None:
         "A scenario describes one training project: its objective, the model and the cluster, "
         "the organisation, the plan, the incidents it risks and the levers it starts with."
     )
-    picked = choose_scenario_text()
+    picked = pick_scenario()
     if picked is None:
         return
-    text, source = picked
-    try:
-        scenario = load(text, source)
-    except ScenarioError as error:
-        show_problems(error)
-        return
+    scenario, source = picked
     st.success(f"{source} is valid.", icon=":material/check_circle:")
     st.header(scenario.name)
     if scenario.teaches:

@@ -1,0 +1,159 @@
+"""The Play page's logic through Streamlit's AppTest: set-up, a whole game to the debrief,
+saving and loading plays, and bad play files shown as errors, never as exceptions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sim.game import Game, PlayLog
+from sim.loading import load_scenario
+from ui import play
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = ROOT / "scenarios" / "assistant_7b.yaml"
+
+
+@pytest.fixture
+def at() -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    app.run()
+    app.switch_page("ui/play.py").run()
+    assert not app.exception
+    return app
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def decision_keys(at: AppTest) -> list[str]:
+    return [b.key for b in at.button if b.key and b.key.startswith("play_decide_")]
+
+
+def game(at: AppTest) -> Game:
+    return at.session_state[play.GAME]
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key=play.UPLOAD).set_value((name, data, "application/json")).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_set_up_shows_the_scenario_the_estimate_and_how_to_start(at: AppTest) -> None:
+    assert "How to play" in at.info[0].value
+    assert at.selectbox(key="play_file").value == play.LOSS_SPIKE_SCENARIO
+    assert {"Deadline", "Budget", "Reserve"} <= {m.label for m in at.metric}
+    assert any("| Estimate | now | vs file |" in m.value for m in at.markdown)
+    assert at.button(key="play_start").disabled is False
+    assert play.GAME not in at.session_state
+
+
+def test_a_lever_changed_in_set_up_is_the_game_s_lever(at: AppTest) -> None:
+    slider = next(s for s in at.slider if s.key and s.key.endswith("reserve_fraction"))
+    slider.set_value(0.2).run()
+    assert not at.exception
+    estimate = next(m.value for m in at.markdown if "| Estimate |" in m.value)
+    assert "on budget" in estimate
+    click(at, "play_start")
+    assert game(at).scenario.levers.reserve_fraction == pytest.approx(0.2)
+
+
+def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
+    at.selectbox(key="play_file").set_value(SCENARIO.name).run()
+    click(at, "play_start")
+    keys = decision_keys(at)
+    assert keys, "the game stops at its first decision"
+    assert any("You decide as" in m.value for m in at.markdown)
+    first = game(at).pending
+    click(at, keys[-1])
+    assert f"You chose **{first.options[-1].replace('_', ' ')}**" in at.success[0].value
+    assert game(at).model.decisions[0].choice == first.options[-1]
+
+    click(at, "play_to_end")
+    assert game(at).finished
+    assert [h.value for h in at.header] == ["Debrief: what each decision cost"]
+    assert "What this play shows" in [s.value for s in at.subheader]
+    debrief = at.session_state[play.DEBRIEF]
+    assert len(debrief.decisions) == len(game(at).model.decisions)
+    assert any("The decision that mattered most" in i.value for i in at.info)
+    assert at.session_state[play.MINE] == [0]
+
+    log = PlayLog.from_json(game(at).save())
+    assert log.decisions[0] == {"key": first.key, "choice": first.options[-1]}
+    assert Game.from_log(log).play_to_end() == game(at).outcome()
+
+    click(at, "play_new")
+    assert play.GAME not in at.session_state and at.button(key="play_start")
+
+
+def test_stepping_by_phase(at: AppTest) -> None:
+    at.selectbox(key="play_file").set_value(SCENARIO.name).run()
+    click(at, "play_start")
+    at.radio(key=play.STOP_AT).set_value(play.NEXT_PHASE).run()
+    phase = game(at).phase
+    click(at, decision_keys(at)[0])
+    while game(at).pending is not None and not game(at).finished:
+        click(at, decision_keys(at)[0])  # decisions may come before the phase ends
+    if not game(at).finished:
+        assert game(at).phase != phase
+        assert at.button(key="play_next_decision") and at.button(key="play_next_phase")
+        before = game(at).phase
+        click(at, "play_next_phase")
+        assert game(at).pending is not None or game(at).phase != before
+
+
+def test_a_saved_play_loads_and_replays_exactly(at: AppTest) -> None:
+    original = Game(load_scenario(SCENARIO), seed=5)
+    point = original.advance()
+    assert point is not None
+    original.decide(point.options[1])
+    original.play_to_end()
+    upload(at, "shared.json", original.save().encode())
+    assert not at.error
+    assert game(at).finished
+    assert game(at).outcome() == original.outcome()
+    assert at.session_state[play.NOTICE].startswith("Loaded shared.json")
+    assert at.metric[0].value == f"day {original.outcome()['schedule_days']:.0f}"
+
+
+def test_a_play_saved_part_way_continues_at_its_next_decision(at: AppTest) -> None:
+    original = Game(load_scenario(SCENARIO), seed=5)
+    point = original.advance()
+    assert point is not None
+    original.decide(point.options[0])
+    upcoming = original.advance()
+    upload(at, "half.json", original.save().encode())
+    assert not at.error
+    if upcoming is None:
+        assert game(at).finished
+    else:
+        assert game(at).pending.key == upcoming.key
+        assert decision_keys(at)
+
+
+BAD_PLAYS = {
+    "not-json.json": b"{ this is not json",
+    "not-a-play.json": json.dumps({"format": "something else"}).encode(),
+    "no-seed.json": json.dumps({"format": "trainingroom-play/1", "scenario_yaml": "x"}).encode(),
+    "bad-scenario.json": json.dumps(
+        {"format": "trainingroom-play/1", "scenario_yaml": "name: broken\n", "seed": 1}
+    ).encode(),
+    "binary.json": b"\xff\xfe\x00garbage",
+    "list.json": b"[1, 2, 3]",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_PLAYS))
+def test_a_bad_play_file_shows_an_error_not_an_exception(at: AppTest, name: str) -> None:
+    upload(at, name, BAD_PLAYS[name])
+    assert play.GAME not in at.session_state
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith(name)
+    assert at.button(key="play_start")  # the set-up is still there

@@ -1,0 +1,298 @@
+"""What the app's pages share: number formats, picking a scenario, one-line explanations of
+every decision option, and the set-up widgets (levers, team, playbook) as scenario overrides.
+
+Nothing here simulates; loading and validation are ``sim.loading``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import streamlit as st
+
+from sim.loading import ScenarioError, load_text
+from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO_DIR = ROOT / "scenarios"
+SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+#: One line per decision option: what choosing it does in the model (sim/training.py,
+#: sim/phases.py). Keys are the engine's option names, the same as in scenario playbooks.
+OPTION_HELP: dict[str, str] = {
+    "rollback_skip": "Roll back to the last good checkpoint and skip the batches that caused "
+    "the spike: the standard response, a few hours lost.",
+    "continue": "Train on and hope the loss recovers by itself; if it does not, a day more is "
+    "wasted before a forced rollback.",
+    "pause_investigate": "Pause the cluster for about a day and a half to find the cause, then "
+    "roll back: the spike is half as likely to come straight back.",
+    "overreact": "Stop, re-plan the recipe and restart from a much earlier checkpoint: fewer "
+    "spikes later, but days of work thrown away.",
+    "fix_and_continue": "Fix the data and train on with clean data: the bad tokens already "
+    "seen stay in the model.",
+    "fix_and_restart": "Fix the data and restart the run from scratch: clean, but every token "
+    "trained so far is lost.",
+    "accept": "Leave the defect in and carry on: no delay, but its quality penalty stays.",
+    "use_reserve": "Cover the gap from the budget reserve; the plan stays as it is.",
+    "cut_ablations": "Drop the remaining ablation experiments: saves compute, but fewer "
+    "defects are caught before the run.",
+    "reduce_tokens": "Train on fewer tokens: cheaper and shorter, but a higher final loss.",
+    "fewer_post_training_rounds": "Plan fewer post-training rounds: saves annotation and "
+    "compute, costs quality.",
+    "accept_overrun": "Keep the plan and go over budget.",
+    "extra_round": "Run one more post-training round, then measure again.",
+    "fix_data_and_retune": "Fix the post-training data first, then run another round: slower, "
+    "but it lifts the product evals too, not only the benchmarks.",
+    "ship": "Ship now, with the missed targets missed.",
+    "cut_post_training_rounds": "Cut post-training rounds to make the deadline: on time, lower "
+    "quality.",
+    "add_core_staff": "Add people to the core team: they need time to ramp up and add "
+    "coordination overhead, so it often makes things later (Brooks).",
+    "accept_slip": "Accept the later finish date and keep the plan.",
+}
+
+#: What each kind of decision is about, as a card title.
+DECISION_TITLES: dict[str, str] = {
+    "rollback": "The loss spiked: what now?",
+    "data_fix": "A data defect was found: fix it?",
+    "budget": "The budget was cut: how do you close the gap?",
+    "ship": "Targets missed at evaluation: ship?",
+    "schedule": "The forecast finish is past the deadline: what gives?",
+}
+
+
+def usd(value: float) -> str:
+    """Dollars, short: $6.00M, $520k, $950."""
+    if abs(value) >= 1e6:
+        return f"${value / 1e6:,.2f}M"
+    if abs(value) >= 1e4:
+        return f"${value / 1e3:,.0f}k"
+    return f"${value:,.0f}"
+
+
+def scientific(value: float) -> str:
+    """A large number as 1.68 × 10²³."""
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def words(name: str) -> str:
+    """An engine identifier as words: ``rollback_skip`` → ``rollback skip``."""
+    return name.replace("_", " ")
+
+
+def shipped_scenarios() -> list[str]:
+    """File names of the scenarios in ``scenarios/``."""
+    return sorted(p.name for p in SCENARIO_DIR.glob("*.yaml"))
+
+
+def choose_scenario_text(
+    key: str = "scenario", prefer: str | None = None
+) -> tuple[str, str] | None:
+    """The YAML text the user picked and a name for it in messages, or None.
+
+    ``key`` prefixes the widgets' keys (one set per page); ``prefer`` is the shipped file
+    selected first when it exists.
+    """
+    mode = st.radio("Scenario", (SHIPPED, UPLOAD), horizontal=True, key=f"{key}_mode")
+    if mode == SHIPPED:
+        names = shipped_scenarios()
+        if not names:
+            st.info("There are no scenarios in `scenarios/` yet; upload one instead.")
+            return None
+        index = names.index(prefer) if prefer in names else 0
+        name = st.selectbox("Shipped scenario", names, index=index, key=f"{key}_file")
+        path = SCENARIO_DIR / name
+        return path.read_text(encoding="utf-8"), f"scenarios/{name}"
+    upload = st.file_uploader("Scenario file (YAML)", type=["yaml", "yml"], key=f"{key}_upload")
+    if upload is None:
+        st.info("Choose a scenario file. The shipped ones in `scenarios/` are good templates.")
+        return None
+    try:
+        return upload.getvalue().decode("utf-8"), upload.name
+    except UnicodeDecodeError:
+        st.error(f"{upload.name}: file is not UTF-8 text")
+        return None
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def load(text: str, source: str) -> Scenario:
+    return load_text(text, source)
+
+
+def show_problems(error: ScenarioError) -> None:
+    count = len(error.problems)
+    st.markdown(f"**This scenario has {count} problem{'s' if count != 1 else ''}:**")
+    for problem in error.problems:
+        st.error(str(problem), icon=":material/error:")
+
+
+def pick_scenario(key: str = "scenario", prefer: str | None = None) -> tuple[Scenario, str] | None:
+    """Let the user pick or upload a scenario; the valid scenario and its name, or None.
+
+    Problems are shown inline, one per line with its file, line and field.
+    """
+    picked = choose_scenario_text(key, prefer)
+    if picked is None:
+        return None
+    text, source = picked
+    try:
+        return load(text, source), source
+    except ScenarioError as error:
+        show_problems(error)
+        return None
+
+
+# --- set-up widgets: levers, team and playbook as scenario overrides ---
+
+
+@dataclass(frozen=True)
+class LeverWidget:
+    """How one lever is set in the app; ``name`` is its name in docs/levers.md."""
+
+    name: str
+    label: str
+    kind: Literal["radio", "slider", "number", "checkbox"]
+    help: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+LEVER_WIDGETS: tuple[LeverWidget, ...] = (
+    LeverWidget("strategy", "Strategy", "radio", "pretrain: train the model from scratch. "
+                "adapt: continue from an open base model: cheaper and faster, capped on some "
+                "capabilities.", {"options": ("pretrain", "adapt")}),
+    LeverWidget("reserve_fraction", "Budget reserve", "slider", "Share of the total budget "
+                "held back for surprises.", {"min_value": 0.0, "max_value": 0.5, "step": 0.01}),
+    LeverWidget("ablation_fraction", "Ablations", "slider", "Compute for small experiments "
+                "before the main run, as a share of the run: catches defects early and narrows "
+                "the loss estimate.", {"min_value": 0.0, "max_value": 0.5, "step": 0.01}),
+    LeverWidget("checkpoint_minutes", "Checkpoint every (minutes)", "number", "Too often "
+                "wastes time writing checkpoints; too rarely loses work at every interruption.",
+                {"min_value": 1.0, "max_value": 1440.0, "step": 5.0}),
+    LeverWidget("eval_focus", "Eval focus", "radio", "balanced: tune for every eval. single: "
+                "over-index on one public benchmark.", {"options": ("balanced", "single")}),
+    LeverWidget("data_investment_usd", "Extra data work (USD)", "number", "Extra spend on "
+                "cleaning, filtering and deduplicating data.",
+                {"min_value": 0.0, "max_value": 1e10, "step": 50_000.0}),
+    LeverWidget("product_evals_early", "Product evals built early", "checkbox", "Build the "
+                "product evals before training, so post-training aims at what the product needs."),
+    LeverWidget("decontaminate", "Decontaminate benchmarks", "checkbox", "Remove benchmark "
+                "items from the training data, so public scores stay honest."),
+    LeverWidget("safety_from_start", "Safety, legal and privacy from the start", "checkbox",
+                "Involve them from day one rather than at release."),
+    LeverWidget("engineering_embedded", "Engineering embedded with training", "checkbox",
+                "Infrastructure engineers sit with the training team instead of in a silo."),
+    LeverWidget("parallel_variants", "Model variants in parallel", "number", "Variants "
+                "trained side by side split compute and attention.",
+                {"min_value": 1, "max_value": 8}),
+    LeverWidget("add_core_staff", "People added to the core", "number", "People who join the "
+                "core teams on a set day; they ramp up slowly.",
+                {"min_value": 0, "max_value": 100}),
+    LeverWidget("add_core_staff_day", "…on day", "number", "The day those people join.",
+                {"min_value": 0.0, "max_value": 10_000.0, "step": 5.0}),
+)  # fmt: skip
+NOBODY = "(nobody)"
+
+
+def lever_input(spec: LeverWidget, value: Any, key: str, disabled: bool = False) -> Any:
+    """One lever's widget, labelled in words and by its name; returns its value."""
+    label = f"{spec.label} · `{spec.name}`"
+    common: dict[str, Any] = {"key": key, "help": spec.help, "disabled": disabled}
+    if spec.kind == "radio":
+        options = spec.args["options"]
+        return st.radio(label, options, index=options.index(value), horizontal=True, **common)
+    if spec.kind == "checkbox":
+        # The name alone: a checkbox label does not wrap; the words go to the tooltip.
+        common["help"] = f"{spec.label}. {spec.help}"
+        return st.checkbox(f"`{spec.name}`", bool(value), **common)
+    typed = type(spec.args["min_value"])(value)
+    if spec.kind == "slider":
+        return st.slider(label, value=typed, **spec.args, **common)
+    return st.number_input(label, value=typed, **spec.args, **common)
+
+
+def lever_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
+    """Every lever of ``LEVER_WIDGETS`` as a widget in two columns; returns their values."""
+    lev, values = scenario.levers, {}
+    columns = st.columns(2)
+    for i, spec in enumerate(LEVER_WIDGETS):
+        disabled = (spec.name == "strategy" and scenario.model.base_model is None) or (
+            spec.name == "add_core_staff_day" and not values.get("add_core_staff")
+        )
+        with columns[0 if i < 6 else 1]:
+            values[spec.name] = lever_input(
+                spec, getattr(lev, spec.name), f"{prefix}{spec.name}", disabled
+            )
+    return values
+
+
+def team_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
+    """Headcounts, decision rights and risk owners; the changed ones as overrides."""
+    org, changes = scenario.org, {}
+    st.markdown("**Headcount** (★ core co-design teams)")
+    columns = st.columns(4)
+    for i, team in enumerate(org.teams):
+        label = f"{'★ ' if team.core else ''}{team.name or team.id}"
+        n = columns[i % 4].number_input(label, 1, 10_000, team.headcount, key=f"{prefix}team{i}")
+        if n != team.headcount:
+            changes[f"org.teams.{i}.headcount"] = int(n)
+    teams = [t.id for t in org.teams]
+    st.markdown("**Who holds each decision right** (`org.decision_rights`)")
+    for column, kind in zip(st.columns(len(DECISION_KINDS)), DECISION_KINDS, strict=True):
+        holder = org.decision_rights.get(kind)  # type: ignore[call-overload]
+        index = teams.index(holder) if holder in teams else 0
+        chosen = column.selectbox(kind, teams, index=index, key=f"{prefix}right_{kind}")
+        if chosen != holder:
+            changes[f"org.decision_rights.{kind}"] = chosen
+    st.markdown("**Who owns each risk** (`org.risk_owners`; an unowned risk surfaces late)")
+    owners, columns = [NOBODY, *teams], st.columns(5)
+    for i, risk in enumerate(RISK_KINDS):
+        owner = org.risk_owners.get(risk)  # type: ignore[call-overload]
+        index = owners.index(owner) if owner in owners else 0
+        chosen = columns[i % 5].selectbox(words(risk), owners, index=index, key=f"{prefix}{risk}")
+        if (None if chosen == NOBODY else chosen) != owner:
+            changes[f"org.risk_owners.{risk}"] = None if chosen == NOBODY else chosen
+    return changes
+
+
+def playbook_inputs(scenario: Scenario, prefix: str) -> dict[str, list[str]]:
+    """The playbook: ordered responses per decision kind; an empty kind is left ad hoc."""
+    st.caption(
+        "Responses agreed in advance, in order of preference. A decision kind with a playbook "
+        "entry reaches its owner faster (no deliberation); where there is none, whoever holds "
+        "the right decides ad hoc."
+    )
+    playbook = {}
+    for column, kind in zip(st.columns(len(DECISION_KINDS)), DECISION_KINDS, strict=True):
+        default = list(scenario.levers.playbook.get(kind, []))  # type: ignore[call-overload]
+        chosen = column.multiselect(
+            f"`{kind}`", DECISION_OPTIONS[kind], default=default, key=f"{prefix}playbook_{kind}",
+            format_func=words, placeholder="ad hoc",
+        )  # fmt: skip
+        if chosen:
+            playbook[kind] = list(chosen)
+    return playbook
+
+
+def setup_overrides(scenario: Scenario, prefix: str) -> dict[str, Any]:
+    """Levers, team and playbook as tabs of widgets; the changes as ``with_overrides`` paths.
+
+    ``prefix`` keys the widgets: give each scenario its own, so they start from its values.
+    """
+    levers_tab, team_tab, playbook_tab = st.tabs(["Levers", "Team and decision rights", "Playbook"])
+    with levers_tab:
+        values = lever_inputs(scenario, prefix)
+    with team_tab:
+        changes = team_inputs(scenario, prefix)
+    with playbook_tab:
+        playbook = playbook_inputs(scenario, prefix)
+    lev = scenario.levers
+    for name, value in values.items():
+        if value != getattr(lev, name):
+            changes[f"levers.{name}"] = value
+    if playbook != {kind: list(v) for kind, v in lev.playbook.items()}:
+        changes["levers.playbook"] = playbook
+    return changes
