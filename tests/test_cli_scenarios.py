@@ -423,6 +423,16 @@ def test_shipped_scenario_names_the_schema(path: Path) -> None:
     assert first == "# yaml-language-server: $schema=../docs/scenario.schema.json"
 
 
+def test_minimal_example_in_the_docs_validates(tmp_path: Path) -> None:
+    guide = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## A minimal scenario") :]
+    example = section[section.index("```yaml\n") + 8 : section.index("```\n", 8)]
+    path = tmp_path / "minimal.yaml"
+    path.write_text(example, encoding="utf-8")
+    code, _, err = run("validate", path)
+    assert (code, err) == (0, "")
+
+
 # --- schema -------------------------------------------------------------------------------
 
 

@@ -200,6 +200,10 @@ def _references_to(data: dict[str, Any], team: str) -> set[str]:
     }
     if plan.get("post_training_team") == team:
         out.add("plan.post_training_team")
+    scripted = data.get("incidents", {}).get("scripted", [])
+    out |= {
+        f"incidents.scripted.{i}.team" for i, inc in enumerate(scripted) if inc.get("team") == team
+    }
     return out
 
 
