@@ -25,6 +25,7 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         "loss": m.current_loss(m.run.tokens if m.run else 0.0),
         "post_training_rounds": m.rounds_done,
         "decisions": len(m.decisions),
+        "decision_latency_days": sum(d.latency_days for d in m.decisions),
         "events": m.env.events_processed,
     }
     for cat in COST_CATEGORIES:

@@ -258,7 +258,14 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
     )
     if choice == "accept":
         return
+    if choice == "fix_and_continue" and m.phase == "training":
+        # Training goes on while the owner fixes the data; bad tokens accrue until then.
+        m.env.process(_fix_in_background(m, d, owner))
+        return
+    started = m.env.now
     yield from m.work(owner, d.source.fix_person_days)
+    if m.phase == "training":
+        run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
     m.version += 1
     if choice == "fix_and_restart":
@@ -271,6 +278,13 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
+
+
+def _fix_in_background(m: ProjectModel, d: Defect, owner: str) -> Steps:
+    yield from m.work(owner, d.source.fix_person_days)
+    d.fixed = True
+    m.version += 1
+    m.trace_event("defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner)
 
 
 def _retrain(m: ProjectModel, run: TrainingRun, target: float, note: str) -> Steps:

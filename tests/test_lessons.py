@@ -1,0 +1,255 @@
+"""Direction tests: every lesson of DESIGN.md's table, proven on common random numbers.
+
+Each test runs two (or more) designs through the same replications (same seed, so
+replication k sees the same failures, spikes, defects and staffing under both) and
+asserts the direction on a paired 95% interval, not on one lucky run. Replication
+counts are stated per test; all together the file runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.loading import load_scenario, with_overrides
+from sim.model import ProjectModel
+from sim.runner import run_replications
+from sim.scenario import Scenario
+from sim.stats import paired_difference
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 2026
+
+
+def scenario(name: str) -> Scenario:
+    return load_scenario(ROOT / "scenarios" / f"{name}.yaml")
+
+
+def runs(base: Scenario, reps: int, policy: str = "playbook", **overrides: Any) -> pd.DataFrame:
+    s = with_overrides(base, {k.replace("__", "."): v for k, v in overrides.items()})
+    return run_replications(s, reps, SEED, policy=policy)
+
+
+def higher(b: pd.Series, a: pd.Series) -> dict[str, float]:
+    """Paired B - A; asserts the whole 95% interval is above zero."""
+    d = paired_difference(a.astype(float), b.astype(float))
+    assert d["low"] > 0, f"expected B > A, got mean {d['mean']:.4g} [{d['low']:.4g}, {d['high']:.4g}]"
+    return d
+
+
+def column(df: pd.DataFrame, name: str) -> pd.Series:
+    """An incident count column; zero where no replication had that incident."""
+    return df[name] if name in df else pd.Series(0, index=df.index)
+
+
+def spread(x: pd.Series) -> float:
+    return float(np.percentile(x, 90) - np.percentile(x, 10))
+
+
+def target_quality(df: pd.DataFrame) -> pd.Series:
+    cols = [c for c in df.columns if c.startswith("score:")]
+    return df[cols].mean(axis=1)
+
+
+@pytest.fixture(scope="module")
+def base7b() -> Scenario:
+    return scenario("assistant_7b")
+
+
+# --- late discovery, ablations, ownership -------------------------------------------------------
+
+ONE_DATA_DEFECT = [{"kind": "data_quality", "probability": 1.0, "quality_penalty": 0.2, "fix_person_days": 30}]
+
+
+def test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run(base7b: Scenario) -> None:
+    # 300 replications; the same defect is present in every one of them.
+    s = with_overrides(base7b, {"incidents.defects": ONE_DATA_DEFECT, "levers.playbook.data_fix": ["fix_and_restart"]})
+    gates = [g.model_dump() for g in s.plan.gates]
+    with_gate = runs(s, 300, plan__gates=[{**g, "strength": 1.0} for g in gates])
+    no_gate = runs(s, 300, plan__gates=[g for g in gates if g["id"] != "ablation_gate"])
+    higher(no_gate["cost_usd"], with_gate["cost_usd"])
+    higher(no_gate["schedule_days"], with_gate["schedule_days"])
+    higher(no_gate["cost_compute_usd"], with_gate["cost_compute_usd"])
+
+
+def test_fix_cost_grows_with_how_far_the_run_has_gone(base7b: Scenario) -> None:
+    # 150 replications per point: the same injected defect at 10%, 50% and 90% of the run.
+    s = with_overrides(base7b, {"levers.playbook.data_fix": ["fix_and_restart"], "incidents.defects": []})
+    costs = []
+    for progress in (0.1, 0.5, 0.9):
+        inject = [{"kind": "data_defect", "run_progress": progress, "defect": "data_quality"}]
+        costs.append(runs(s, 150, incidents__scripted=inject)["cost_compute_usd"])
+    higher(costs[1], costs[0])
+    higher(costs[2], costs[1])
+
+
+def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point() -> None:
+    # Frontier scale, 200 replications per level; a found defect mid-run means a restart.
+    s = with_overrides(scenario("frontier_405b"), {"levers.playbook.data_fix": ["fix_and_restart"]})
+    none, some, lots = (runs(s, 200, levers__ablation_fraction=f) for f in (0.0, 0.08, 0.5))
+    assert np.percentile(some["cost_usd"], 90) < np.percentile(none["cost_usd"], 90)
+    assert spread(some["cost_usd"]) < spread(none["cost_usd"])
+    assert spread(some["loss"]) < spread(none["loss"])
+    # Past the point, ablations eat into the run: the plan is trimmed to fit and quality drops.
+    higher(lots["loss"], some["loss"])
+
+
+def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
+    # 300 replications; defects of unowned kinds surface only at the late release gate.
+    owned = runs(base7b, 300)
+    unowned = runs(
+        base7b, 300,
+        org__risk_owners__data_quality=None, org__risk_owners__tokenizer_config=None,
+        org__risk_owners__contamination=None,
+    )
+    higher(unowned["cost_usd"], owned["cost_usd"])
+    higher(unowned["schedule_days"], owned["schedule_days"])
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+def test_effective_training_time_peaks_at_an_interior_checkpoint_interval() -> None:
+    # 40 replications per interval on 16,384 GPUs (hundreds of interruptions each).
+    s = with_overrides(scenario("frontier_405b"), {"incidents.loss_spikes.enabled": False})
+    ett = {m: runs(s, 40, levers__checkpoint_minutes=m)["run_effective_training_time"].mean() for m in (1, 13, 240)}
+    assert ett[13] > ett[1] and ett[13] > ett[240], ett
+
+
+def test_clear_rights_and_a_playbook_waste_less_compute_on_spikes() -> None:
+    # 300 replications, same answers (textbook rollback); only ownership and agreement differ.
+    s = scenario("followup_loss_spike")
+    clear = runs(s, 300, policy="textbook", levers__playbook__rollback=["rollback_skip"])
+    muddled = runs(s, 300, policy="textbook", org__risk_owners__loss_spike=None, org__politics_days=1.0)
+    higher(muddled["run_lost_gpu_hours"], clear["run_lost_gpu_hours"])
+    higher(muddled["decision_latency_days"], clear["decision_latency_days"])
+
+
+def test_overreacting_to_spikes_costs_more_on_average() -> None:
+    # 300 replications of the loss-spike follow-up; only the spike response differs.
+    s = scenario("followup_loss_spike")
+    calm = runs(s, 300, levers__playbook__rollback=["rollback_skip"])
+    over = runs(s, 300, levers__playbook__rollback=["overreact"])
+    higher(over["cost_compute_usd"], calm["cost_compute_usd"])
+    higher(over["run_wall_days"], calm["run_wall_days"])
+    higher(over["run_lost_gpu_hours"], calm["run_lost_gpu_hours"])
+
+
+# --- budget ------------------------------------------------------------------------------------
+
+
+def test_reserve_lowers_the_chance_of_going_over_budget(base7b: Scenario) -> None:
+    # 400 replications.
+    without, with_reserve = (runs(base7b, 400, levers__reserve_fraction=r) for r in (0.0, 0.15))
+    higher(with_reserve["on_budget"], without["on_budget"])
+
+
+def test_playbook_beats_ad_hoc_choices() -> None:
+    # 400 replications of the budget-cut follow-up.
+    s = scenario("followup_budget_cut")
+    playbook, ad_hoc = runs(s, 400), runs(s, 400, policy="ad_hoc")
+    higher(playbook["on_budget"], ad_hoc["on_budget"])
+    higher(playbook["success"], ad_hoc["success"])
+
+
+# --- strategy and evaluation --------------------------------------------------------------------
+
+
+def test_adapting_wins_on_time_and_cost_and_loses_where_the_cap_binds(base7b: Scenario) -> None:
+    # 300 replications; support_knowledge is capped at 0.66 in the base model.
+    build, adapt = runs(base7b, 300), runs(base7b, 300, levers__strategy="adapt")
+    higher(build["schedule_days"], adapt["schedule_days"])
+    higher(build["cost_usd"], adapt["cost_usd"])
+    higher(build["true:support_tickets"], adapt["true:support_tickets"])
+    assert adapt["true:ifeval"].mean() >= build["true:ifeval"].mean() - 0.01  # no cap there
+
+
+def test_over_indexing_raises_the_benchmark_not_the_product_score(base7b: Scenario) -> None:
+    # 300 replications, shipping without extra rounds so quality comes only from the focus.
+    balanced = runs(base7b, 300, policy="aggressive")
+    single = runs(base7b, 300, policy="aggressive", levers__eval_focus="single")
+    higher(single["score:ifeval"], balanced["score:ifeval"])
+    for product in ("support_tickets", "support_reasoning"):
+        higher(balanced[f"score:{product}"], single[f"score:{product}"])
+
+
+def test_contamination_inflates_public_benchmarks_only(base7b: Scenario) -> None:
+    # 200 replications.
+    clean = runs(base7b, 200, policy="aggressive")
+    dirty = runs(base7b, 200, policy="aggressive", levers__decontaminate=False)
+    higher(dirty["score:gsm8k"], clean["score:gsm8k"])
+    assert (dirty["score:support_reasoning"] - clean["score:support_reasoning"]).abs().max() < 1e-9
+
+
+def test_late_safety_engagement_slips_the_schedule(base7b: Scenario) -> None:
+    # 300 replications.
+    early, late = runs(base7b, 300), runs(base7b, 300, levers__safety_from_start=False)
+    higher(late["schedule_days"], early["schedule_days"])
+
+
+# --- people and organisation ---------------------------------------------------------------------
+
+
+def test_adding_people_late_to_the_core_makes_it_later(base7b: Scenario) -> None:
+    # 300 replications; four newcomers join post-training on day 95.
+    base = runs(base7b, 300)
+    late = runs(base7b, 300, levers__add_core_staff=4, levers__add_core_staff_day=95)
+    higher(late["schedule_days"], base["schedule_days"])
+    higher(late["cost_people_usd"], base["cost_people_usd"])
+
+
+def test_headcount_helps_where_co_design_is_not_needed_not_in_the_core(base7b: Scenario) -> None:
+    # 300 replications; the data team is team 4 and pretraining (core) is team 2. A generous
+    # people budget keeps budget responses (which the extra salaries would trigger) out of it.
+    rich = with_overrides(base7b, {"objective.budget.people_usd": 20_000_000})
+    base = runs(rich, 300)
+    more_data = runs(rich, 300, org__teams__4__headcount=10)
+    more_core = runs(rich, 300, org__teams__2__headcount=9)
+    data_gain = higher(base["schedule_days"], more_data["schedule_days"])["mean"]
+    core_gain = paired_difference(more_core["schedule_days"], base["schedule_days"])["mean"]
+    assert core_gain < 1.0 and data_gain > 4 * core_gain, (data_gain, core_gain)
+
+
+def test_siloed_design_detects_later_and_reworks_more(base7b: Scenario) -> None:
+    # 300 replications; every link four times slower, engineering split from training.
+    links = [{**lk.model_dump(by_alias=True), "latency_days": lk.latency_days * 4} for lk in base7b.org.links]
+    siloed = runs(base7b, 300, org__links=links, levers__engineering_embedded=False, org__politics_days=0.5)
+    base = runs(base7b, 300)
+    higher(column(siloed, "incident:handoff_rework"), column(base, "incident:handoff_rework"))
+    higher(siloed["decision_latency_days"], base["decision_latency_days"])
+    higher(base["run_effective_training_time"], siloed["run_effective_training_time"])
+
+
+def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> None:
+    # 200 replications; $100k more on data work versus $100k more of tokens.
+    extra = 100_000.0
+    usd_per_token = ProjectModel(base7b).run_usd_per_token
+    data = runs(base7b, 200, levers__data_investment_usd=extra)
+    compute = runs(
+        base7b, 200,
+        model__tokens_b=base7b.model.tokens_b + extra / usd_per_token / 1e9,
+        objective__budget__compute_usd=base7b.objective.budget.compute_usd + extra,
+    )
+    higher(compute["loss"], data["loss"])
+
+
+def test_fewer_focused_models_do_better(base7b: Scenario) -> None:
+    # 300 replications.
+    one = runs(base7b, 300)
+    three = runs(base7b, 300, levers__parallel_variants=3)
+    higher(three["loss"], one["loss"])
+    higher(target_quality(one), target_quality(three))
+    politics = runs(base7b, 300, org__politics_days=1.0)
+    higher(politics["schedule_days"], one["schedule_days"])
+
+
+def test_frontier_work_has_wider_spreads(base7b: Scenario) -> None:
+    # 400 replications per design.
+    documented = runs(base7b, 400, model__novelty=0.0)
+    frontier = runs(base7b, 400, model__novelty=1.0)
+    assert spread(frontier["schedule_days"]) > 1.3 * spread(documented["schedule_days"])
+    assert spread(frontier["cost_usd"]) > 1.3 * spread(documented["cost_usd"])
