@@ -94,18 +94,35 @@ def make_debrief(log: PlayLog, progress: Progress | None = None) -> Debrief:
             row = counterfactual(log, rec.index, option, m.scenario)
             alts.append(
                 Alternative(
-                    option, row["schedule_days"], row["cost_usd"], quality_score(row), bool(row["success"]),
-                    row["schedule_days"] - base["schedule_days"], row["cost_usd"] - base["cost_usd"],
-                    quality_score(row) - quality_score(base), impact(row, base, deadline, budget),
+                    option,
+                    row["schedule_days"],
+                    row["cost_usd"],
+                    quality_score(row),
+                    bool(row["success"]),
+                    row["schedule_days"] - base["schedule_days"],
+                    row["cost_usd"] - base["cost_usd"],
+                    quality_score(row) - quality_score(base),
+                    impact(row, base, deadline, budget),
                 )
             )
             done += 1
             if progress:
                 progress(done, total)
-        summary = next((e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9), "")
+        summary = next(
+            (e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9), ""
+        )
         reviews.append(
-            DecisionReview(rec.index, rec.key, rec.kind, rec.day, rec.owner, rec.latency_days,
-                           summary, rec.choice, tuple(alts))
+            DecisionReview(
+                rec.index,
+                rec.key,
+                rec.kind,
+                rec.day,
+                rec.owner,
+                rec.latency_days,
+                summary,
+                rec.choice,
+                tuple(alts),
+            )
         )
     lessons = tuple((lesson.id, lesson.title, ev) for lesson, ev in lessons_shown(m))
     return Debrief(base, tuple(reviews), lessons)

@@ -59,7 +59,7 @@ class PolicyDecider:
     def __init__(
         self,
         name: str,
-        preferences: Mapping[str, Sequence[str]],
+        preferences: Mapping[Any, Sequence[str]],
         fallback: Decider | None = None,
     ) -> None:
         self.name = name
@@ -124,7 +124,7 @@ POLICY_NAMES: tuple[str, ...] = ("playbook", "ad_hoc", *POLICIES)
 
 
 def make_decider(
-    name: str, playbook: Mapping[str, Sequence[str]], rng: np.random.Generator
+    name: str, playbook: Mapping[Any, Sequence[str]], rng: np.random.Generator
 ) -> Decider:
     """Build a named decider. ``playbook`` answers what it covers; the rest is ad hoc."""
     ad_hoc = AdHocDecider(rng)

@@ -70,7 +70,10 @@ class PlayLog:
                 scenario_yaml=str(data["scenario_yaml"]),
                 seed=int(data["seed"]),
                 replication=int(data.get("replication", 0)),
-                decisions=[{"key": str(d["key"]), "choice": str(d["choice"])} for d in data.get("decisions", [])],
+                decisions=[
+                    {"key": str(d["key"]), "choice": str(d["choice"])}
+                    for d in data.get("decisions", [])
+                ],
                 injections=injections,
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -141,7 +144,9 @@ class Game:
             self._queued.pop(0)
             self._inject_now(nxt.kind, nxt.params)
 
-    def advance(self, until_day: float | None = None, stop_at_phase_change: bool = False) -> DecisionPoint | None:
+    def advance(
+        self, until_day: float | None = None, stop_at_phase_change: bool = False
+    ) -> DecisionPoint | None:
         """Run until a decision waits for an answer, the play ends, ``until_day`` or a new phase."""
         env = self.model.env
         start_phase = self.model.phase
@@ -222,8 +227,14 @@ class Game:
     @classmethod
     def from_log(cls, log: PlayLog, then: Decider | None = None) -> Game:
         choices = {d["key"]: d["choice"] for d in log.decisions}
-        game = cls(log.scenario(), log.seed, log.replication, choices=choices, then=then,
-                   injections=list(log.injections))
+        game = cls(
+            log.scenario(),
+            log.seed,
+            log.replication,
+            choices=choices,
+            then=then,
+            injections=list(log.injections),
+        )
         return game
 
 
@@ -236,12 +247,22 @@ def replay(log: PlayLog) -> dict[str, Any]:
 def counterfactual(
     log: PlayLog, index: int, choice: str, scenario: Scenario | None = None
 ) -> dict[str, Any]:
-    """The same world with decision ``index`` answered ``choice``; later ones as logged where they recur."""
+    """The same world with decision ``index`` answered ``choice``.
+
+    Later decisions keep their logged answers where the same decision recurs; new ones
+    follow the scenario's playbook.
+    """
     if not 0 <= index < len(log.decisions):
         raise PlayError(f"the play has no decision {index}")
     choices = {d["key"]: d["choice"] for d in log.decisions}
     choices[log.decisions[index]["key"]] = choice
     scenario = scenario or log.scenario()
-    game = Game(scenario, log.seed, log.replication, choices=choices,
-                injections=list(log.injections), replay_by_step=False)
+    game = Game(
+        scenario,
+        log.seed,
+        log.replication,
+        choices=choices,
+        injections=list(log.injections),
+        replay_by_step=False,
+    )
     return game.play_to_end()

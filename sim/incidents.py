@@ -70,14 +70,18 @@ class DefectBook:
     defects: list[Defect] = field(default_factory=list)
 
     @classmethod
-    def draw(cls, scenario: Scenario, presence: np.random.Generator, detection: np.random.Generator) -> DefectBook:
+    def draw(
+        cls, scenario: Scenario, presence: np.random.Generator, detection: np.random.Generator
+    ) -> DefectBook:
         novelty = scenario.model.novelty
         gates = scenario.plan.gates
         book = cls()
         for i, src in enumerate(scenario.incidents.defects):
             present = presence.random() < min(1.0, src.probability * (1.0 + novelty))
             draws = {g.id: float(detection.random()) for g in gates}
-            book.defects.append(Defect(i, src, present, draws, float(detection.standard_exponential())))
+            book.defects.append(
+                Defect(i, src, present, draws, float(detection.standard_exponential()))
+            )
         return book
 
     def accrue(self, tokens: float) -> None:
@@ -90,7 +94,9 @@ class DefectBook:
         for d in self.defects:
             d.affected_tokens = 0.0
 
-    def gate(self, gate: Gate, org: OrgGraph, ablation_fraction: float, legal_engaged: bool) -> list[Defect]:
+    def gate(
+        self, gate: Gate, org: OrgGraph, ablation_fraction: float, legal_engaged: bool
+    ) -> list[Defect]:
         """Defects this gate catches. Unowned risks are caught only at late gates."""
         found = []
         late = gate.after in LATE_PHASES
@@ -161,6 +167,8 @@ def draw_budget_cut(scenario: Scenario, rng: np.random.Generator) -> BudgetCutDr
     return BudgetCutDraw(cut.enabled and u < cut.probability, float(day))
 
 
-def draw_departure_gaps(scenario: Scenario, rng: np.random.Generator, horizon: int = 8) -> dict[str, list[float]]:
+def draw_departure_gaps(
+    scenario: Scenario, rng: np.random.Generator, horizon: int = 8
+) -> dict[str, list[float]]:
     """Standard exponential gaps between departures, per team (scaled by rates later)."""
     return {t.id: [float(x) for x in rng.standard_exponential(horizon)] for t in scenario.org.teams}

@@ -45,7 +45,7 @@ def apply_inject(
         m.env.process(m._one_departure(team))
     elif kind == "data_defect":
         defect_kind = str(params.get("kind", "data_quality"))
-        known = {d.kind: d for d in m.scenario.incidents.defects}
+        known: dict[str, DefectSource] = {d.kind: d for d in m.scenario.incidents.defects}
         source = known.get(defect_kind)
         if source is None:
             source = DefectSource.model_validate({"kind": defect_kind, "probability": 1.0})

@@ -29,7 +29,9 @@ def _defects(m: ProjectModel, late: bool) -> str | None:
     picked = [d for d in found if (d.found_at not in early) == late]
     if not picked:
         return None
-    where = ", ".join(f"{d.kind.replace('_', ' ')} at {d.found_at} (day {d.found_day:.0f})" for d in picked)
+    where = ", ".join(
+        f"{d.kind.replace('_', ' ')} at {d.found_at} (day {d.found_day:.0f})" for d in picked
+    )
     return ("Found late: " if late else "Caught early: ") + where
 
 
@@ -80,7 +82,9 @@ def _benchmarks(m: ProjectModel) -> str | None:
     gaps = [
         f"{cap}: benchmark {v['public_benchmark']:.2f} vs product {v['product_eval']:.2f}"
         for cap, v in by_cap.items()
-        if "public_benchmark" in v and "product_eval" in v and v["public_benchmark"] - v["product_eval"] > 0.03
+        if "public_benchmark" in v
+        and "product_eval" in v
+        and v["public_benchmark"] - v["product_eval"] > 0.03
     ]
     return "; ".join(gaps) if gaps else None
 
@@ -91,7 +95,9 @@ def _safety(m: ProjectModel) -> str | None:
 
 
 def _brooks(m: ProjectModel) -> str | None:
-    hires = [e for e in m.trace if e.kind == "hire" and "join" in e.summary and "people" in e.summary]
+    hires = [
+        e for e in m.trace if e.kind == "hire" and "join" in e.summary and "people" in e.summary
+    ]
     return hires[0].summary + f" on day {hires[0].day:.0f}" if hires else None
 
 
@@ -108,12 +114,20 @@ def _silos(m: ProjectModel) -> str | None:
 
 def _data(m: ProjectModel) -> str | None:
     usd = m.scenario.levers.data_investment_usd
-    return f"${usd:,.0f} of extra data work gave {m.data_multiplier:.2f}x effective tokens" if usd else None
+    return (
+        f"${usd:,.0f} of extra data work gave {m.data_multiplier:.2f}x effective tokens"
+        if usd
+        else None
+    )
 
 
 def _overreact(m: ProjectModel) -> str | None:
     n = sum(1 for d in m.decisions if d.choice == "overreact")
-    return f"Overreacted to {n} spike(s): restarted with changes from an earlier checkpoint" if n else None
+    return (
+        f"Overreacted to {n} spike(s): restarted with changes from an earlier checkpoint"
+        if n
+        else None
+    )
 
 
 def _focus(m: ProjectModel) -> str | None:
@@ -135,7 +149,9 @@ def _ablations(m: ProjectModel) -> str | None:
     caught = [d for d in m.defects.defects if d.found_at == "ablation_gate"]
     share = m.scenario.levers.ablation_fraction
     if caught:
-        return f"Ablations ({share:.0%} of run compute) caught {len(caught)} defect(s) before the run"
+        return (
+            f"Ablations ({share:.0%} of run compute) caught {len(caught)} defect(s) before the run"
+        )
     return None
 
 
@@ -145,55 +161,118 @@ def _scale(m: ProjectModel) -> str | None:
 
 
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("late_discovery", "Late discovery in a long run is expensive",
-           "defects, gates, fix cost growing with progress",
-           "a defect caught at an ablation gate costs far less than mid-run",
-           lambda m: _defects(m, late=True)),
-    Lesson("ablations", "Cheap experiments de-risk the expensive run",
-           "ablation budget raises detection and narrows loss uncertainty",
-           "more ablation budget lowers P90 cost and spread, up to a point", _ablations),
-    Lesson("checkpointing", "Hardware fails at scale; checkpointing trades overhead for lost work",
-           "interruptions proportional to GPUs; checkpoint interval",
-           "effective training time peaks at an interior checkpoint interval", _hardware),
-    Lesson("spike_response", "Loss spikes need a fast, owned response",
-           "spike process, detection, decision latency along the org graph",
-           "clear decision rights and a playbook waste less compute", _spikes),
-    Lesson("ownership", "Every risk needs an owner and an early warning",
-           "unowned risks surface only at late gates",
-           "unowned risks cost more time and money", _unowned),
-    Lesson("reserve_playbook", "Reserve and pre-agreed levers protect budget and schedule",
-           "reserve fraction; ordered playbook",
-           "reserve lowers P(over budget); a playbook beats ad hoc choices", _budget),
-    Lesson("build_vs_adapt", "Build versus adapt",
-           "adapting a base model is cheaper and faster, capped on some capabilities",
-           "adapt wins on time and cost, loses where the cap binds", _adapt),
-    Lesson("benchmarks_vs_product", "Public benchmarks are not product evals",
-           "contamination and over-indexing inflate benchmarks only",
-           "over-indexing raises the benchmark, not the product score", _benchmarks),
-    Lesson("safety_early", "Safety, legal and privacy from the start",
-           "late engagement produces release-blocking findings",
-           "late engagement slips the schedule", _safety),
-    Lesson("brooks", "Small core teams; coordination grows with size",
-           "overhead grows with pairs of people; newcomers ramp up",
-           "adding people late to the core makes it later", _brooks),
-    Lesson("silos", "Avoid silos; don't split engineering from training",
-           "latency and rework on handoffs; distance lowers MFU, slows restarts",
-           "a siloed design detects later and reworks more", _silos),
-    Lesson("scale_non_core", "Scale where co-design isn't needed",
-           "data, eval and integration work scales with headcount",
-           "headcount there helps; in the core it doesn't", _scale),
-    Lesson("data_work", "Data work is unglamorous and high-impact",
-           "data quality multiplies effective tokens",
-           "data investment beats equal spend on compute in quality per dollar", _data),
-    Lesson("dont_overreact", "Expect failed runs; don't overreact",
-           "restart-with-changes versus rollback-and-skip",
-           "overreacting costs more on average", _overreact),
-    Lesson("focus", "Fewer, focused models; no politics",
-           "parallel variants split compute and attention; politics adds latency",
-           "fewer, focused models do better", _focus),
-    Lesson("frontier", "Pushing the frontier costs about 10x repeating documented work",
-           "novelty widens effort and uncertainty",
-           "frontier scenarios have wider spreads", _frontier),
+    Lesson(
+        "late_discovery",
+        "Late discovery in a long run is expensive",
+        "defects, gates, fix cost growing with progress",
+        "a defect caught at an ablation gate costs far less than mid-run",
+        lambda m: _defects(m, late=True),
+    ),
+    Lesson(
+        "ablations",
+        "Cheap experiments de-risk the expensive run",
+        "ablation budget raises detection and narrows loss uncertainty",
+        "more ablation budget lowers P90 cost and spread, up to a point",
+        _ablations,
+    ),
+    Lesson(
+        "checkpointing",
+        "Hardware fails at scale; checkpointing trades overhead for lost work",
+        "interruptions proportional to GPUs; checkpoint interval",
+        "effective training time peaks at an interior checkpoint interval",
+        _hardware,
+    ),
+    Lesson(
+        "spike_response",
+        "Loss spikes need a fast, owned response",
+        "spike process, detection, decision latency along the org graph",
+        "clear decision rights and a playbook waste less compute",
+        _spikes,
+    ),
+    Lesson(
+        "ownership",
+        "Every risk needs an owner and an early warning",
+        "unowned risks surface only at late gates",
+        "unowned risks cost more time and money",
+        _unowned,
+    ),
+    Lesson(
+        "reserve_playbook",
+        "Reserve and pre-agreed levers protect budget and schedule",
+        "reserve fraction; ordered playbook",
+        "reserve lowers P(over budget); a playbook beats ad hoc choices",
+        _budget,
+    ),
+    Lesson(
+        "build_vs_adapt",
+        "Build versus adapt",
+        "adapting a base model is cheaper and faster, capped on some capabilities",
+        "adapt wins on time and cost, loses where the cap binds",
+        _adapt,
+    ),
+    Lesson(
+        "benchmarks_vs_product",
+        "Public benchmarks are not product evals",
+        "contamination and over-indexing inflate benchmarks only",
+        "over-indexing raises the benchmark, not the product score",
+        _benchmarks,
+    ),
+    Lesson(
+        "safety_early",
+        "Safety, legal and privacy from the start",
+        "late engagement produces release-blocking findings",
+        "late engagement slips the schedule",
+        _safety,
+    ),
+    Lesson(
+        "brooks",
+        "Small core teams; coordination grows with size",
+        "overhead grows with pairs of people; newcomers ramp up",
+        "adding people late to the core makes it later",
+        _brooks,
+    ),
+    Lesson(
+        "silos",
+        "Avoid silos; don't split engineering from training",
+        "latency and rework on handoffs; distance lowers MFU, slows restarts",
+        "a siloed design detects later and reworks more",
+        _silos,
+    ),
+    Lesson(
+        "scale_non_core",
+        "Scale where co-design isn't needed",
+        "data, eval and integration work scales with headcount",
+        "headcount there helps; in the core it doesn't",
+        _scale,
+    ),
+    Lesson(
+        "data_work",
+        "Data work is unglamorous and high-impact",
+        "data quality multiplies effective tokens",
+        "data investment beats equal spend on compute in quality per dollar",
+        _data,
+    ),
+    Lesson(
+        "dont_overreact",
+        "Expect failed runs; don't overreact",
+        "restart-with-changes versus rollback-and-skip",
+        "overreacting costs more on average",
+        _overreact,
+    ),
+    Lesson(
+        "focus",
+        "Fewer, focused models; no politics",
+        "parallel variants split compute and attention; politics adds latency",
+        "fewer, focused models do better",
+        _focus,
+    ),
+    Lesson(
+        "frontier",
+        "Pushing the frontier costs about 10x repeating documented work",
+        "novelty widens effort and uncertainty",
+        "frontier scenarios have wider spreads",
+        _frontier,
+    ),
 )
 
 

@@ -257,7 +257,9 @@ class ProjectModel:
         latency = org.signal_latency(detected_by, org.decider(kind))
         if kind not in s.levers.playbook:
             latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
-        latency += VARIANT_POLITICS_DAYS * (s.levers.parallel_variants - 1) * (s.org.politics_days > 0)
+        latency += (
+            VARIANT_POLITICS_DAYS * (s.levers.parallel_variants - 1) * (s.org.politics_days > 0)
+        )
         return latency
 
     def decide(
@@ -301,8 +303,18 @@ class ProjectModel:
             raise ValueError(f"{choice!r} is not an option of {point.key}: {', '.join(options)}")
         self.decisions.append(
             DecisionRecord(
-                point.index, point.key, kind, self.env.now, raised, point.owner, detected_by,
-                latency, options, str(choice), by, point.context,
+                point.index,
+                point.key,
+                kind,
+                self.env.now,
+                raised,
+                point.owner,
+                detected_by,
+                latency,
+                options,
+                str(choice),
+                by,
+                point.context,
             )
         )
         self.trace_event("decision", f"{point.owner} chose {choice}: {summary}", point.owner)
@@ -365,7 +377,9 @@ class ProjectModel:
             return "release"
         return w.phase
 
-    def _run_workstreams(self, phase: str, *extra: simpy.Process) -> Generator[simpy.Event, Any, None]:
+    def _run_workstreams(
+        self, phase: str, *extra: simpy.Process
+    ) -> Generator[simpy.Event, Any, None]:
         ws = [
             w
             for w in self.scenario.plan.workstreams

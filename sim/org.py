@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import networkx as nx
 
@@ -55,7 +56,7 @@ class OrgGraph:
         self.scenario = scenario
         self.org = scenario.org
         self.teams: dict[TeamId, Team] = {t.id: t for t in scenario.org.teams}
-        self.graph = nx.MultiDiGraph()
+        self.graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         for t in scenario.org.teams:
             self.graph.add_node(t.id, headcount=t.headcount, core=t.core, name=t.name or t.id)
         for link in scenario.org.links:
@@ -94,7 +95,7 @@ class OrgGraph:
     @cached_property
     def _signal_graph(self) -> nx.Graph:
         """Undirected view for signals: information can travel either way along a link."""
-        g = nx.Graph()
+        g: nx.Graph[str] = nx.Graph()
         g.add_nodes_from(self.graph.nodes)
         for u, v, data in self.graph.edges(data=True):
             lat = data["latency_days"]
@@ -122,7 +123,8 @@ class OrgGraph:
         except nx.NetworkXNoPath:
             return SignalPath((source, target), NO_PATH_LATENCY_DAYS)
         hops = len(path) - 1
-        return SignalPath(tuple(path), float(latency) + self.org.politics_days * hops)
+        days = cast(float, latency)
+        return SignalPath(tuple(path), days + self.org.politics_days * hops)
 
     def signal_latency(self, source: TeamId, target: TeamId) -> Days:
         return self.signal_path(source, target).latency_days

@@ -36,9 +36,13 @@ def prepare(m: ProjectModel) -> Steps:
     share = 1.0 - s.levers.reserve_fraction
     m.ledger.charge(m.env.now, "data_licensing", budget.data_licensing_usd * share, "data licences")
     if s.levers.data_investment_usd:
-        m.ledger.charge(m.env.now, "data_licensing", s.levers.data_investment_usd, "extra data work")
+        m.ledger.charge(
+            m.env.now, "data_licensing", s.levers.data_investment_usd, "extra data work"
+        )
     if s.levers.strategy == "adapt" and s.model.base_model is not None:
-        m.ledger.charge(m.env.now, "data_licensing", s.model.base_model.license_usd, "base model licence")
+        m.ledger.charge(
+            m.env.now, "data_licensing", s.model.base_model.license_usd, "base model licence"
+        )
     yield from m._run_workstreams("prepare", m.env.process(_early_safety(m)))
 
 
@@ -49,7 +53,9 @@ def _early_safety(m: ProjectModel) -> Steps:
         return
     if m.safety_draw < sf.probability_early:
         m.count_incident("safety_finding")
-        m.trace_event("safety", "Early safety review found an issue; fixed before training", "safety")
+        m.trace_event(
+            "safety", "Early safety review found an issue; fixed before training", "safety"
+        )
         yield m.env.timeout(sf.fix_days_early)
 
 
@@ -133,7 +139,11 @@ def forecast_days(m: ProjectModel) -> float:
         probe = m.run or TrainingRun(m, m.run_params, m.tokens_plan, "probe")
         days += probe.expected_days()
     if now <= order.index("ablations"):
-        days += m.ablation_fraction * m.tokens_plan / TrainingRun(m, m.run_params, m.tokens_plan, "probe").rate
+        days += (
+            m.ablation_fraction
+            * m.tokens_plan
+            / TrainingRun(m, m.run_params, m.tokens_plan, "probe").rate
+        )
     for k, phase in enumerate(order[1:], start=1):
         if k > now or (k == now and phase in ("evaluation", "release")):
             days += _work_days(m, phase)
@@ -161,7 +171,9 @@ def _schedule_check(m: ProjectModel) -> Steps:
     )
     if choice == "cut_post_training_rounds":
         team = m.teams[m.post_training_team]
-        per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
+        per_round = max(
+            s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now)
+        )
         cut = math.ceil((projected - deadline) / per_round)
         m.rounds_planned = max(1, m.rounds_planned - cut)
     elif choice == "add_core_staff":
@@ -245,7 +257,7 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
         yield from m.work(owner, d.source.fix_person_days)
         d.fixed = True
         return
-    options = ("fix_and_continue", "fix_and_restart", "accept")
+    options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
     if d.kind == "licensing":
         options = ("fix_and_continue", "fix_and_restart")
     progress = run.tokens / max(run.target_tokens, 1.0)
@@ -284,7 +296,9 @@ def _fix_in_background(m: ProjectModel, d: Defect, owner: str) -> Steps:
     yield from m.work(owner, d.source.fix_person_days)
     d.fixed = True
     m.version += 1
-    m.trace_event("defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner)
+    m.trace_event(
+        "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
+    )
 
 
 def _retrain(m: ProjectModel, run: TrainingRun, target: float, note: str) -> Steps:

@@ -83,7 +83,8 @@ def spend_frame(game: Game) -> pd.DataFrame:
 
 def trace_frame(game: Game) -> pd.DataFrame:
     rows = [
-        {"day": e.day, "kind": e.kind, "summary": e.summary, "team": e.team} for e in game.model.trace
+        {"day": e.day, "kind": e.kind, "summary": e.summary, "team": e.team}
+        for e in game.model.trace
     ]
     return pd.DataFrame(rows, columns=["day", "kind", "summary", "team"])
 
@@ -91,7 +92,14 @@ def trace_frame(game: Game) -> pd.DataFrame:
 def phase_frame(game: Game) -> pd.DataFrame:
     m = game.model
     spans = [asdict(p) for p in m.phase_spans]
-    if not m.finished and m.phase in {"prepare", "ablations", "training", "post_training", "evaluation", "release"}:
+    if not m.finished and m.phase in {
+        "prepare",
+        "ablations",
+        "training",
+        "post_training",
+        "evaluation",
+        "release",
+    }:
         spans.append({"phase": m.phase, "start": m._phase_start, "end": m.env.now})
     return pd.DataFrame(spans, columns=["phase", "start", "end"])
 

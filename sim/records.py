@@ -94,7 +94,7 @@ class Ledger:
         return sum(self.totals.values())
 
     def spent_by(self, day: Days) -> dict[str, Usd]:
-        out = dict.fromkeys(COST_CATEGORIES, 0.0)
+        out: dict[str, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         for e in self.entries:
             if e.day <= day:
                 out[e.category] += e.usd

@@ -95,8 +95,16 @@ def run_replications(
     progress: Progress | None = None,
 ) -> pd.DataFrame:
     """Run ``reps`` replications; one row per replication, ordered by ``rep``."""
-    return run_designs({"design": scenario}, reps, seed, workers=workers, executor=executor,
-                       scheduler=scheduler, policy=policy, progress=progress)["design"]
+    return run_designs(
+        {"design": scenario},
+        reps,
+        seed,
+        workers=workers,
+        executor=executor,
+        scheduler=scheduler,
+        policy=policy,
+        progress=progress,
+    )["design"]
 
 
 def run_designs(

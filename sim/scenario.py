@@ -451,7 +451,7 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
     if ptt is not None and ptt not in teams:
         out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
     known_ws = set(ws_ids)
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for i, w in enumerate(s.plan.workstreams):
         graph.add_node(w.id)
         if w.owner not in teams:
@@ -483,7 +483,9 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
     evals = {e.id: e for e in s.objective.evals}
     for i, t in enumerate(s.objective.targets):
         if t.capability not in cap_set:
-            out.append((f"objective.targets.{i}.capability", f"unknown capability {t.capability!r}"))
+            out.append(
+                (f"objective.targets.{i}.capability", f"unknown capability {t.capability!r}")
+            )
         if t.eval not in evals:
             out.append((f"objective.targets.{i}.eval", f"unknown eval {t.eval!r}"))
         elif evals[t.eval].capability != t.capability:

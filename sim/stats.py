@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
 
-def summarize(values: Sequence[float] | np.ndarray) -> dict[str, float]:
+def summarize(values: Iterable[float]) -> dict[str, float]:
     """Mean and the 10th, 50th and 90th percentiles of ``values``."""
-    a = np.asarray(values, dtype=float)
+    a = np.asarray(list(values), dtype=float)
     if a.size == 0:
         nan = float("nan")
         return {"mean": nan, "p10": nan, "p50": nan, "p90": nan}
@@ -17,9 +17,9 @@ def summarize(values: Sequence[float] | np.ndarray) -> dict[str, float]:
     return {"mean": float(a.mean()), "p10": float(p10), "p50": float(p50), "p90": float(p90)}
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, float]:
+def paired_difference(a: Iterable[float], b: Iterable[float]) -> dict[str, float]:
     """Mean of b - a over paired replications with a normal 95% interval."""
-    x = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    x = np.asarray(list(b), dtype=float) - np.asarray(list(a), dtype=float)
     n = x.size
     mean = float(x.mean()) if n else float("nan")
     half = float(1.96 * x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")

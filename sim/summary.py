@@ -31,7 +31,9 @@ def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str,
     for col, key in PROBABILITY_KEYS.items():
         out[key] = float(df[col].mean())
     out["incidents"] = {
-        c.split(":", 1)[1]: float(df[c].mean()) for c in sorted(df.columns) if c.startswith("incident:")
+        c.split(":", 1)[1]: float(df[c].mean())
+        for c in sorted(df.columns)
+        if c.startswith("incident:")
     }
     out["training_run"] = {
         "interruptions": summarize(df["run_interruptions"]),

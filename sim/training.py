@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import simpy
 
 from sim.compute import gpu_model, tokens_per_day
-from sim.quality import chinchilla_loss
 from sim.records import LossPoint
 from sim.reliability import ReliabilitySpec
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
@@ -104,9 +103,13 @@ class TrainingRun:
         self.duty = interval / (interval + c.checkpoint_write_minutes)
         self.checkpoint_tokens = self.ideal_tokens_per_day * interval / MINUTES_PER_DAY
         # The whole cluster is reserved for the run, whatever share the flagship gets.
-        self.usd_per_day = c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+        self.usd_per_day = (
+            c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+        )
         spikes = s.incidents.loss_spikes
-        scale = (project.scenario.model.params_b * 1e9 / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
+        scale = (
+            project.scenario.model.params_b * 1e9 / SPIKE_REFERENCE_PARAMS
+        ) ** spikes.scale_exponent
         novelty = 1.0 + s.model.novelty
         self.spike_rate_per_token = (
             spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
@@ -154,7 +157,9 @@ class TrainingRun:
 
     def bill(self, days: Days, note: str) -> None:
         self.stats.wall_days += days
-        self.p.ledger.charge(self.env.now, "compute", days * self.usd_per_day, f"{self.label}: {note}")
+        self.p.ledger.charge(
+            self.env.now, "compute", days * self.usd_per_day, f"{self.label}: {note}"
+        )
 
     def _advance(self, days: Days) -> None:
         tokens = self.rate * days
@@ -166,7 +171,12 @@ class TrainingRun:
         loss = self.loss_now() + (0.35 if spike else 0.0)
         curve = self.stats.curve
         point = LossPoint(self.env.now, self.tokens / 1e9, loss, spike)
-        if spike or not curve or self.env.now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+        if (
+            spike
+            or not curve
+            or self.env.now - curve[-1].day >= 0.5
+            or self.tokens >= self.target_tokens
+        ):
             curve.append(point)
 
     # --- the process ------------------------------------------------------------------------
@@ -181,11 +191,15 @@ class TrainingRun:
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
         scripted = [
-            i for i in self.p.scenario.incidents.scripted
+            i
+            for i in self.p.scenario.incidents.scripted
             if i.run_progress is not None and self.label != "probe"
         ]
         self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
-        self.p.trace_event("run_start", f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs")
+        self.p.trace_event(
+            "run_start",
+            f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
+        )
         while self.tokens < self.target_tokens - EPS:
             rate = self.rate
             dt = min(
@@ -248,7 +262,9 @@ class TrainingRun:
         self.stats.interruptions += 1
         if unexpected:
             self.stats.unexpected += 1
-            lost = math.fmod(self.tokens, self.checkpoint_tokens) if self.checkpoint_tokens > 0 else 0
+            lost = (
+                math.fmod(self.tokens, self.checkpoint_tokens) if self.checkpoint_tokens > 0 else 0
+            )
             self.tokens -= lost
             self.stats.lost_tokens += lost
         else:
@@ -291,7 +307,10 @@ class TrainingRun:
         choice = yield from p.decide(
             "rollback",
             detected_by=owner or p.org.decider("rollback"),
-            summary=f"Loss spiked at {self.tokens / 1e9:,.0f}B of {self.target_tokens / 1e9:,.0f}B tokens",
+            summary=(
+                f"Loss spiked at {self.tokens / 1e9:,.0f}B of "
+                f"{self.target_tokens / 1e9:,.0f}B tokens"
+            ),
             context={"tokens_b": self.tokens / 1e9, "progress": self.tokens / self.target_tokens},
         )
         self.bill(self.env.now - t0, "idle while the rollback decision travelled")
@@ -313,7 +332,9 @@ class TrainingRun:
             self.spike_rate_per_token *= OVERREACT_SPIKE_RATE
             recurrence = 0.0
         self.rollback()
-        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart after rollback")
+        yield from self.hold(
+            self.reliability.restart_minutes / MINUTES_PER_DAY, "restart after rollback"
+        )
         if recur_u < recurrence:
             self.next_spike = self.tokens + 2 * ROLLBACK_STEPS * BATCH_TOKENS
         else:

@@ -37,7 +37,9 @@ def runs(base: Scenario, reps: int, policy: str = "playbook", **overrides: Any) 
 def higher(b: pd.Series, a: pd.Series) -> dict[str, float]:
     """Paired B - A; asserts the whole 95% interval is above zero."""
     d = paired_difference(a.astype(float), b.astype(float))
-    assert d["low"] > 0, f"expected B > A, got mean {d['mean']:.4g} [{d['low']:.4g}, {d['high']:.4g}]"
+    assert d["low"] > 0, (
+        f"expected B > A, got mean {d['mean']:.4g} [{d['low']:.4g}, {d['high']:.4g}]"
+    )
     return d
 
 
@@ -62,12 +64,17 @@ def base7b() -> Scenario:
 
 # --- late discovery, ablations, ownership -------------------------------------------------------
 
-ONE_DATA_DEFECT = [{"kind": "data_quality", "probability": 1.0, "quality_penalty": 0.2, "fix_person_days": 30}]
+ONE_DATA_DEFECT = [
+    {"kind": "data_quality", "probability": 1.0, "quality_penalty": 0.2, "fix_person_days": 30}
+]
 
 
 def test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run(base7b: Scenario) -> None:
     # 300 replications; the same defect is present in every one of them.
-    s = with_overrides(base7b, {"incidents.defects": ONE_DATA_DEFECT, "levers.playbook.data_fix": ["fix_and_restart"]})
+    s = with_overrides(
+        base7b,
+        {"incidents.defects": ONE_DATA_DEFECT, "levers.playbook.data_fix": ["fix_and_restart"]},
+    )
     gates = [g.model_dump() for g in s.plan.gates]
     with_gate = runs(s, 300, plan__gates=[{**g, "strength": 1.0} for g in gates])
     no_gate = runs(s, 300, plan__gates=[g for g in gates if g["id"] != "ablation_gate"])
@@ -78,7 +85,9 @@ def test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run(base7b: Scen
 
 def test_fix_cost_grows_with_how_far_the_run_has_gone(base7b: Scenario) -> None:
     # 150 replications per point: the same injected defect at 10%, 50% and 90% of the run.
-    s = with_overrides(base7b, {"levers.playbook.data_fix": ["fix_and_restart"], "incidents.defects": []})
+    s = with_overrides(
+        base7b, {"levers.playbook.data_fix": ["fix_and_restart"], "incidents.defects": []}
+    )
     costs = []
     for progress in (0.1, 0.5, 0.9):
         inject = [{"kind": "data_defect", "run_progress": progress, "defect": "data_quality"}]
@@ -102,8 +111,10 @@ def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
     # 300 replications; defects of unowned kinds surface only at the late release gate.
     owned = runs(base7b, 300)
     unowned = runs(
-        base7b, 300,
-        org__risk_owners__data_quality=None, org__risk_owners__tokenizer_config=None,
+        base7b,
+        300,
+        org__risk_owners__data_quality=None,
+        org__risk_owners__tokenizer_config=None,
         org__risk_owners__contamination=None,
     )
     higher(unowned["cost_usd"], owned["cost_usd"])
@@ -116,7 +127,10 @@ def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
 def test_effective_training_time_peaks_at_an_interior_checkpoint_interval() -> None:
     # 40 replications per interval on 16,384 GPUs (hundreds of interruptions each).
     s = with_overrides(scenario("frontier_405b"), {"incidents.loss_spikes.enabled": False})
-    ett = {m: runs(s, 40, levers__checkpoint_minutes=m)["run_effective_training_time"].mean() for m in (1, 13, 240)}
+    ett = {
+        m: runs(s, 40, levers__checkpoint_minutes=m)["run_effective_training_time"].mean()
+        for m in (1, 13, 240)
+    }
     assert ett[13] > ett[1] and ett[13] > ett[240], ett
 
 
@@ -124,7 +138,9 @@ def test_clear_rights_and_a_playbook_waste_less_compute_on_spikes() -> None:
     # 300 replications, same answers (textbook rollback); only ownership and agreement differ.
     s = scenario("followup_loss_spike")
     clear = runs(s, 300, policy="textbook", levers__playbook__rollback=["rollback_skip"])
-    muddled = runs(s, 300, policy="textbook", org__risk_owners__loss_spike=None, org__politics_days=1.0)
+    muddled = runs(
+        s, 300, policy="textbook", org__risk_owners__loss_spike=None, org__politics_days=1.0
+    )
     higher(muddled["run_lost_gpu_hours"], clear["run_lost_gpu_hours"])
     higher(muddled["decision_latency_days"], clear["decision_latency_days"])
 
@@ -216,8 +232,13 @@ def test_headcount_helps_where_co_design_is_not_needed_not_in_the_core(base7b: S
 
 def test_siloed_design_detects_later_and_reworks_more(base7b: Scenario) -> None:
     # 300 replications; every link four times slower, engineering split from training.
-    links = [{**lk.model_dump(by_alias=True), "latency_days": lk.latency_days * 4} for lk in base7b.org.links]
-    siloed = runs(base7b, 300, org__links=links, levers__engineering_embedded=False, org__politics_days=0.5)
+    links = [
+        {**lk.model_dump(by_alias=True), "latency_days": lk.latency_days * 4}
+        for lk in base7b.org.links
+    ]
+    siloed = runs(
+        base7b, 300, org__links=links, levers__engineering_embedded=False, org__politics_days=0.5
+    )
     base = runs(base7b, 300)
     higher(column(siloed, "incident:handoff_rework"), column(base, "incident:handoff_rework"))
     higher(siloed["decision_latency_days"], base["decision_latency_days"])
@@ -230,7 +251,8 @@ def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> 
     usd_per_token = ProjectModel(base7b).run_usd_per_token
     data = runs(base7b, 200, levers__data_investment_usd=extra)
     compute = runs(
-        base7b, 200,
+        base7b,
+        200,
         model__tokens_b=base7b.model.tokens_b + extra / usd_per_token / 1e9,
         objective__budget__compute_usd=base7b.objective.budget.compute_usd + extra,
     )

@@ -38,39 +38,86 @@ def _check(reps: int, workers: int | None, executor: str, policy: str) -> tuple[
 
 
 def _simulate(
-    designs: dict[str, Scenario], reps: int, seed: int, workers: int, executor: ExecutorName,
-    scheduler: str | None, policy: str, quiet: bool,
+    designs: dict[str, Scenario],
+    reps: int,
+    seed: int,
+    workers: int,
+    executor: ExecutorName,
+    scheduler: str | None,
+    policy: str,
+    quiet: bool,
 ) -> dict[str, Any]:
     if quiet:
-        return run_designs(designs, reps, seed, workers=workers, executor=executor,
-                           scheduler=scheduler, policy=policy)
+        return run_designs(
+            designs,
+            reps,
+            seed,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+            policy=policy,
+        )
     columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=stderr, transient=True) as bar:
         task = bar.add_task("run", total=reps * len(designs))
         return run_designs(
-            designs, reps, seed, workers=workers, executor=executor, scheduler=scheduler,
-            policy=policy, progress=lambda done, total: bar.update(task, completed=done),
+            designs,
+            reps,
+            seed,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+            policy=policy,
+            progress=lambda done, total: bar.update(task, completed=done),
         )
 
 
 def _print_summary(name: str, s: dict[str, Any]) -> None:
     rows = [
-        ("Schedule (days)", s["schedule_days"]["mean"], s["schedule_days"]["p10"], s["schedule_days"]["p90"]),
+        (
+            "Schedule (days)",
+            s["schedule_days"]["mean"],
+            s["schedule_days"]["p10"],
+            s["schedule_days"]["p90"],
+        ),
         ("Cost (USD)", s["cost_usd"]["mean"], s["cost_usd"]["p10"], s["cost_usd"]["p90"]),
-        ("Effort (person-days)", s["effort_person_days"]["mean"], s["effort_person_days"]["p10"],
-         s["effort_person_days"]["p90"]),
-        ("Effective training time", *(s["training_run"]["effective_training_time"][k] for k in ("mean", "p10", "p90"))),
+        (
+            "Effort (person-days)",
+            s["effort_person_days"]["mean"],
+            s["effort_person_days"]["p10"],
+            s["effort_person_days"]["p90"],
+        ),
+        (
+            "Effective training time",
+            *(s["training_run"]["effective_training_time"][k] for k in ("mean", "p10", "p90")),
+        ),
     ]
-    table(f"{name}: {s['reps']} replications, seed {s['seed']}", rows, ("metric", "mean", "P10", "P90"))
-    probs = [(k.replace("p_", "P(").replace("_", " ") + ")", s[k]) for k in ("p_on_time", "p_on_budget", "p_quality_met", "p_success")]
+    table(
+        f"{name}: {s['reps']} replications, seed {s['seed']}",
+        rows,
+        ("metric", "mean", "P10", "P90"),
+    )
+    probs = [
+        (k.replace("p_", "P(").replace("_", " ") + ")", s[k])
+        for k in ("p_on_time", "p_on_budget", "p_quality_met", "p_success")
+    ]
     table("Objectives", probs, ("objective", "probability"))
-    table("Targets", [(t["eval"], t["threshold"], t["p_met"]) for t in s["targets"]], ("eval", "threshold", "P(met)"))
+    table(
+        "Targets",
+        [(t["eval"], t["threshold"], t["p_met"]) for t in s["targets"]],
+        ("eval", "threshold", "P(met)"),
+    )
 
 
 def run(
     scenario: Path = typer.Argument(..., help="Scenario YAML file."),
-    reps: int = REPS, seed: int = SEED, workers: int | None = WORKERS, executor: str = EXECUTOR,
-    scheduler: str | None = SCHEDULER, overrides: list[str] | None = SET, policy: str = POLICY,
+    reps: int = REPS,
+    seed: int = SEED,
+    workers: int | None = WORKERS,
+    executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
+    overrides: list[str] | None = SET,
+    policy: str = POLICY,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
@@ -87,8 +134,13 @@ def run(
 
 def compare(
     scenarios: list[Path] = typer.Argument(..., help="Two or more scenario files (designs)."),
-    reps: int = REPS, seed: int = SEED, workers: int | None = WORKERS, executor: str = EXECUTOR,
-    scheduler: str | None = SCHEDULER, overrides: list[str] | None = SET, policy: str = POLICY,
+    reps: int = REPS,
+    seed: int = SEED,
+    workers: int | None = WORKERS,
+    executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
+    overrides: list[str] | None = SET,
+    policy: str = POLICY,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
@@ -105,7 +157,9 @@ def compare(
     names = list(designs)
     base = names[0]
     result: dict[str, Any] = {
-        "reps": reps, "seed": seed, "baseline": base,
+        "reps": reps,
+        "seed": seed,
+        "baseline": base,
         "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
         "paired": {n: paired(frames[base], frames[n], designs[base]) for n in names[1:]},
     }
@@ -116,12 +170,18 @@ def compare(
         _print_summary(n, result["designs"][n])
     for n in names[1:]:
         rows = [(k, d["mean"], d["low"], d["high"]) for k, d in result["paired"][n].items()]
-        table(f"{n} minus {base} (same replications)", rows, ("metric", "difference", "95% low", "95% high"))
+        table(
+            f"{n} minus {base} (same replications)",
+            rows,
+            ("metric", "difference", "95% low", "95% high"),
+        )
 
 
 def bench(
     scenario: Path = typer.Argument(Path("scenarios/assistant_7b.yaml"), help="Scenario to time."),
-    reps: int = typer.Option(200, "--reps"), workers: int | None = WORKERS, seed: int = SEED,
+    reps: int = typer.Option(200, "--reps"),
+    workers: int | None = WORKERS,
+    seed: int = SEED,
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Measure the model's speed against a bare SimPy loop on this machine."""
