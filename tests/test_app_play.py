@@ -50,7 +50,7 @@ def test_set_up_shows_the_scenario_the_estimate_and_how_to_start(at: AppTest) ->
     assert "How to play" in at.info[0].value
     assert at.selectbox(key="play_file").value == play.LOSS_SPIKE_SCENARIO
     assert {"Deadline", "Budget", "Reserve"} <= {m.label for m in at.metric}
-    assert any("| Estimate | now | vs file |" in m.value for m in at.markdown)
+    assert any("| Estimate | now | Δ |" in m.value for m in at.markdown)
     assert at.button(key="play_start").disabled is False
     assert play.GAME not in at.session_state
 

@@ -21,6 +21,7 @@ from sim.debrief import Debrief, DecisionReview, make_debrief
 from sim.decisions import first_available
 from sim.game import Game, PlayError, PlayLog
 from sim.loading import ScenarioError, with_overrides
+from sim.model import PHASES
 from sim.org import OrgGraph
 from sim.playview import loss_frame, phase_frame, quality_frame, snapshot, spend_frame, trace_frame
 from sim.runner import run_replications
@@ -249,10 +250,11 @@ def show_estimate(scenario: Scenario, planned: Scenario) -> None:
         )
     ]
     table = "\n".join(f"| {a} | {b} | {c} |" for a, b, c in rows)
-    st.markdown(f"| Estimate | now | vs file |\n|:--|--:|--:|\n{table}")
+    st.markdown(f"| Estimate | now | Δ |\n|:--|--:|--:|\n{table}")
     st.caption(
         f"Deadline day {planned.objective.deadline_days:g}, budget "
-        f"{usd(planned.objective.budget.total_usd)}. Change a lever and watch these move."
+        f"{usd(planned.objective.budget.total_usd)}. Δ: against the scenario file's own set-up; "
+        "change a lever and watch it move."
     )
 
 
@@ -313,13 +315,16 @@ def render_setup() -> None:
 
 def show_status(view: dict[str, Any]) -> None:
     run = view["run"]
-    row = st.columns([1, 0.8, 1.1, 1, 1, 1.5])
+    phases = [
+        f"**:blue[{words(p)}]**" if p == view["phase"] else f":gray[{words(p)}]" for p in PHASES
+    ]
+    st.markdown("Phase: " + " → ".join(phases))
+    row = st.columns([1.2, 0.9, 1, 1, 1.5])
     row[0].metric("Day", f"{view['day']:.0f} / {view['deadline_days']:g}")
     row[1].metric("Days left", f"{view['days_left']:.0f}")
-    row[2].metric("Phase", words(view["phase"]))
-    row[3].metric("Spent", usd(view["spent_usd"]), help=f"of a {usd(view['budget_usd'])} budget")
-    row[4].metric("Reserve left", usd(view["reserve_left_usd"]))
-    row[5].metric(
+    row[2].metric("Spent", usd(view["spent_usd"]), help=f"of a {usd(view['budget_usd'])} budget")
+    row[3].metric("Reserve left", usd(view["reserve_left_usd"]))
+    row[4].metric(
         "Effective training time",
         f"{run['effective_training_time']:.1%}" if run else "–",
         help="Share of the run's wall time spent training, not restarting or redoing lost work.",
@@ -336,8 +341,10 @@ def show_decision(game: Game) -> None:
     point = game.pending
     assert point is not None
     playbook = game.scenario.levers.playbook
-    route = " → ".join(game.model.org.signal_path(point.detected_by, point.owner).teams)
-    deliberation = "" if point.kind in playbook else " plus deliberation: no playbook entry"
+    path = game.model.org.signal_path(point.detected_by, point.owner)
+    how = [" → ".join(path.teams) if path.hops else "no hand-off"]
+    if point.kind not in playbook:
+        how.append("deliberation: no playbook entry for this kind")
     suggestion = first_available(playbook.get(point.kind, ()), point.options)  # type: ignore[call-overload]
     with st.container(border=True):
         title = DECISION_TITLES.get(point.kind, words(point.kind))
@@ -345,7 +352,7 @@ def show_decision(game: Game) -> None:
         st.markdown(
             f"**{point.summary}.**  \n**You decide as {point.owner}**, the team holding the "
             f"`{point.kind}` right. {point.detected_by.capitalize()} spotted it; escalation took "
-            f"**{point.latency_days:.2f} days** ({route}{deliberation})."
+            f"**{point.latency_days:.2f} days** ({'; '.join(how)})."
         )
         for option in point.options:
             button, text = st.columns([1, 2], vertical_alignment="center")
@@ -355,6 +362,7 @@ def show_decision(game: Game) -> None:
                 on_click=decide,
                 args=(point.key, option),
                 width="stretch",
+                wrap=True,
                 type="primary" if option == suggestion else "secondary",
             )
             note = " *The playbook's choice.*" if option == suggestion else ""
@@ -441,15 +449,13 @@ def render_play(game: Game) -> None:
             view["day"],
         )
         st.plotly_chart(spend, key="play_spend")
-    evals, events = st.columns([1, 1], gap="large")
-    with evals:
+        show_since(game)
+    with card:
         quality = quality_frame(game)
         if quality.empty:
             st.info("No evals measured yet: the first come after post-training.")
         else:
             st.plotly_chart(charts.evals_figure(quality), key="play_evals")
-    with events:
-        show_since(game)
     show_footer(game, finished=False)
 
 
@@ -590,6 +596,15 @@ def compute_debrief(game: Game) -> Debrief:
     return debrief
 
 
+#: How the debrief says who made a choice (see ``chooser``).
+CHOSE = {
+    "you": "you chose",
+    "the playbook": "the playbook chose",
+    "ad hoc": "with no playbook entry, it was decided ad hoc:",
+    "the play file": "the play file chose",
+}
+
+
 def chooser(game: Game, index: int, kind: str) -> str:
     """Who made decision ``index``: you, the playbook, ad hoc, or (loaded) the play file."""
     mine = st.session_state.get(MINE)
@@ -633,7 +648,7 @@ def show_most_mattered(review: DecisionReview, who: str) -> None:
     st.info(
         f"**The decision that mattered most:** #{review.index + 1}, {words(review.kind)} on "
         f"day {review.day:.0f} ({summary}). {review.owner.capitalize()} held the right; "
-        f"{who} chose **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
+        f"{CHOSE[who]} **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
         f"have done {verdict}: schedule {best.delta_schedule_days:+.1f} days, cost "
         f"{_change(best.delta_cost_usd, '$')}, quality {best.delta_quality:+.3f}; objectives "
         f"{'all met' if best.success else 'not all met'}.",
@@ -653,7 +668,7 @@ def decision_table(game: Game, reviews: tuple[DecisionReview, ...]) -> pd.DataFr
             "chosen": [f"{words(r.choice)} ({chooser(game, r.index, r.kind)})" for r in by_row],
             "instead": frame["alternative"].map(words),
             "Δ schedule (days)": frame["delta_schedule_days"].round(1),
-            "Δ cost (USD)": frame["delta_cost_usd"].round(0),
+            "Δ cost": [_change(v, "$") for v in frame["delta_cost_usd"]],
             "Δ quality": frame["delta_quality"].round(3),
             "objectives met": frame["success"].map({True: "yes", False: "no"}),
         }

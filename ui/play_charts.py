@@ -138,11 +138,11 @@ def spend_figure(
             )
         )
     end = max(deadline_days, float(spend["day"].max()) if len(spend) else 0.0, now_day or 0.0)
-    lines = (
-        (budget_usd, "budget", "#d62728", "solid"),
-        (budget_usd - reserve_usd, "budget minus reserve", "#ff7f0e", "dash"),
+    lines = (  # the reserve's label goes under its line, clear of the budget's
+        (budget_usd, "budget", "#d62728", "solid", "bottom"),
+        (budget_usd - reserve_usd, "budget minus reserve", "#ff7f0e", "dash", "top"),
     )
-    for value, name, color, dash in lines:
+    for value, name, color, dash, side in lines:
         fig.add_trace(
             go.Scatter(
                 x=[0, end],
@@ -159,7 +159,7 @@ def spend_figure(
             x=0,
             y=value,
             xanchor="left",
-            yanchor="bottom",
+            yanchor=side,
             showarrow=False,
             text=f"{name} {_usd(value).lstrip('+')}",
             font={"color": color, "size": 11},
@@ -189,8 +189,8 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
                 marker_color=colors,
                 name=kind,
                 text=[f"{s:.2f}" for s in rows["score"]],
-                textposition="outside",
-                cliponaxis=False,
+                textposition="inside",
+                insidetextanchor="start",  # at the foot: clear of the target line
                 customdata=rows["capability"],
                 showlegend=False,
                 hovertemplate="%{x} (%{customdata}): %{y:.3f}<extra></extra>",
@@ -217,6 +217,9 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
             row=1,
             col=col,
         )
+        # Eval names wrapped onto two lines, so neighbours' labels do not collide.
+        labels = [_words(e).replace(" ", "<br>", 1) for e in rows["eval"]]
+        fig.update_xaxes(tickvals=list(rows["eval"]), ticktext=labels, row=1, col=col)
     fig.update_yaxes(range=[0, 1.05], title="score", row=1, col=1)
     fig.update_xaxes(tickangle=0)
     measured = quality["threshold"].notna()

@@ -12,6 +12,8 @@ from sim.game import Game, PlayLog
 
 ROOT = Path(__file__).resolve().parents[2]
 LOSS_SPIKE = ROOT / "scenarios" / "followup_loss_spike.yaml"
+#: A click starts a rerun; wait for what it should show, not only for the script to stop.
+SHOWN = 30_000
 
 
 def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
@@ -25,7 +27,9 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     page.get_by_test_id("stSelectbox").first.click()
     page.get_by_role("option", name=LOSS_SPIKE.name, exact=True).click()
     app.wait()
-    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(1)
+    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(1, timeout=SHOWN)
+    estimate = page.get_by_role("table").filter(has_text="all objectives met")
+    expect(estimate).to_be_visible()  # the live estimate beside the levers
     app.assert_no_exception()
     app.screenshot("play-1-setup")
 
@@ -33,20 +37,24 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     app.wait()
     app.assert_no_exception()
     decisions = page.locator("[class*='st-key-play_decide_']")
-    expect(decisions.first).to_be_visible()
+    expect(decisions.first).to_be_visible(timeout=SHOWN)
+    app.wait()
     expect(page.get_by_text("You decide as")).to_be_visible()
     expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible()
     app.screenshot("play-2-decision")
 
+    chosen = decisions.first.inner_text().strip()
     decisions.first.get_by_role("button").click()
     app.wait()
     app.assert_no_exception()
-    expect(page.get_by_text(re.compile(r"You chose .+ on day \d+"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"You chose .+ on day \d+"))).to_be_visible(timeout=SHOWN)
 
     page.get_by_role("button", name="Play to the end").click()
+    debrief = page.get_by_role("heading", name="Debrief: what each decision cost")
+    expect(debrief).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("Debrief ready")).to_be_visible(timeout=SHOWN)
     app.wait()
     app.assert_no_exception()
-    expect(page.get_by_role("heading", name="Debrief: what each decision cost")).to_be_visible()
     expect(page.get_by_text("The decision that mattered most")).to_be_visible()
     expect(page.get_by_role("heading", name="What this play shows")).to_be_visible()
     assert page.get_by_test_id("stPlotlyChart").count() >= 5
@@ -58,15 +66,16 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     saved = tmp_path / "play.json"
     download.value.save_as(saved)
     log = PlayLog.from_json(saved.read_text(encoding="utf-8"), saved.name)
-    assert log.decisions, "the saved play holds the decisions"
+    assert log.decisions[0]["choice"].replace("_", " ") == chosen, "the decision clicked"
     replayed = Game.from_log(log).play_to_end()
     assert finished == f"day {replayed['schedule_days']:.0f}"
 
     page.get_by_role("button", name="Start a new play").click()
+    expect(page.get_by_text("Have a saved play?")).to_be_visible(timeout=SHOWN)
     app.wait()
     page.get_by_text("Have a saved play?").click()
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(saved))
-    expect(page.get_by_text(f"Loaded {saved.name}")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text(f"Loaded {saved.name}")).to_be_visible(timeout=SHOWN)
     app.wait()
     app.assert_no_exception()
     expect(page.get_by_test_id("stMetricValue").first).to_have_text(finished)
