@@ -148,7 +148,11 @@ def run_designs(
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """Rows ordered by replication; incident counts last, in name order, zero where absent."""
+    rows = sorted(rows, key=lambda r: r["rep"])
     df = pd.DataFrame.from_records(rows)
-    incident_cols = [c for c in df.columns if c.startswith("incident:")]
+    incident_cols = sorted(c for c in df.columns if c.startswith("incident:"))
+    other = [c for c in df.columns if not c.startswith("incident:")]
+    df = df[other + incident_cols]
     df[incident_cols] = df[incident_cols].fillna(0).astype(int)
-    return df.sort_values("rep").reset_index(drop=True)
+    return df.reset_index(drop=True)
