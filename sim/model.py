@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import simpy
@@ -115,6 +115,9 @@ class ProjectModel:
         self.version = 0
         self._measured_version = -1
         self.latest_evals: dict[str, EvalResult] = {}
+        self.finished_at: dict[str, float] = {}
+        self.critical_teams: set[TeamId] = set()
+        self.critical_handoffs: set[tuple[TeamId, TeamId]] = set()
         self.main = self.env.process(self._project())
         self.env.process(self._departures())
         self.env.process(self._budget_cut())
@@ -367,6 +370,7 @@ class ProjectModel:
         if handoff > 0:
             yield self.env.timeout(handoff)
         yield from self.work(w.owner, effort)
+        self.finished_at[w.id] = self.env.now
         done[w.id].succeed()
 
     def phase_of(self, w: Workstream) -> str:
@@ -378,8 +382,12 @@ class ProjectModel:
         return w.phase
 
     def _run_workstreams(
-        self, phase: str, *extra: simpy.Process
+        self, phase: str, *extra: tuple[str, TeamId, simpy.Process]
     ) -> Generator[simpy.Event, Any, None]:
+        """Run a phase's workstreams beside its built-in activities (``extra``).
+
+        Afterwards, note which chain of work set the phase's end (criticality index).
+        """
         ws = [
             w
             for w in self.scenario.plan.workstreams
@@ -388,7 +396,42 @@ class ProjectModel:
         by_id = {w.id: w for w in self.scenario.plan.workstreams}
         done = {w.id: self.env.event() for w in ws}
         procs = [self.env.process(self._workstream(w, done, by_id)) for w in ws]
-        yield simpy.AllOf(self.env, procs + list(extra))
+        ended: dict[str, float] = {}
+        for label, _, proc in extra:
+            proc.callbacks.append(self._stamp(ended, label))
+        yield simpy.AllOf(self.env, procs + [p for _, _, p in extra])
+        self._note_critical_chain(phase, ws, by_id, ended, {lb: t for lb, t, _ in extra})
+
+    def _stamp(self, ended: dict[str, float], label: str) -> Callable[[simpy.Event], None]:
+        def stamp(_event: simpy.Event) -> None:
+            ended[label] = self.env.now
+
+        return stamp
+
+    def _note_critical_chain(
+        self,
+        phase: str,
+        ws: list[Workstream],
+        by_id: dict[str, Workstream],
+        ended: dict[str, float],
+        extra_teams: dict[str, TeamId],
+    ) -> None:
+        last_ws = max(ws, key=lambda w: self.finished_at[w.id], default=None)
+        last_extra = max(ended, key=lambda k: ended[k], default=None)
+        ws_end = self.finished_at[last_ws.id] if last_ws else -1.0
+        if last_extra is not None and ended[last_extra] >= ws_end:
+            self.critical_teams.add(extra_teams[last_extra])
+            self.trace_event("critical", f"{phase}: {last_extra} set the pace")
+            return
+        w = last_ws
+        in_phase = {x.id for x in ws}
+        while w is not None:
+            self.critical_teams.add(w.owner)
+            deps = [by_id[d] for d in w.depends_on if d in in_phase and d in self.finished_at]
+            up = max(deps, key=lambda d: self.finished_at[d.id], default=None)
+            if up is not None and up.owner != w.owner:
+                self.critical_handoffs.add((up.owner, w.owner))
+            w = up
 
     # --- phases -------------------------------------------------------------------------------
 

@@ -50,4 +50,8 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     row["run_spikes"] = run.stats.spikes if run else 0
     for kind, n in m.incidents.items():
         row[f"incident:{kind}"] = n
+    for team in s.org.teams:
+        row[f"critical:{team.id}"] = team.id in m.critical_teams
+    for a, b in sorted(m.critical_handoffs):
+        row[f"critical_handoff:{a}>{b}"] = True
     return row

@@ -43,7 +43,10 @@ def prepare(m: ProjectModel) -> Steps:
         m.ledger.charge(
             m.env.now, "data_licensing", s.model.base_model.license_usd, "base model licence"
         )
-    yield from m._run_workstreams("prepare", m.env.process(_early_safety(m)))
+    safety = m.org.owner("safety") or m.org.decider("ship")
+    yield from m._run_workstreams(
+        "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
+    )
 
 
 def _early_safety(m: ProjectModel) -> Steps:
@@ -69,7 +72,9 @@ def ablations(m: ProjectModel) -> Steps:
             yield m.env.timeout(days)
             m.ledger.charge(m.env.now, "compute", cost, "ablations and scaling-law runs")
 
-    yield from m._run_workstreams("ablations", m.env.process(experiments()))
+    yield from m._run_workstreams(
+        "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
+    )
 
 
 def training(m: ProjectModel) -> Steps:
@@ -77,14 +82,18 @@ def training(m: ProjectModel) -> Steps:
     m.run = run = TrainingRun(m, m.run_params, m.tokens_plan, label)
     seniority = {t.id: t.spec.seniority for t in m.teams.values()}
     m.defects.start_monitoring(m.env.now, m.org, seniority)
-    yield from m._run_workstreams("training", m.env.process(run.process()))
+    yield from m._run_workstreams(
+        "training", ("training run", m.org.training_team, m.env.process(run.process()))
+    )
     m.defects.stop_monitoring()
     m.version += 1
 
 
 def post_training(m: ProjectModel) -> Steps:
     yield from _schedule_check(m)
-    yield from m._run_workstreams("post_training", m.env.process(_rounds(m)))
+    yield from m._run_workstreams(
+        "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
+    )
 
 
 def _rounds(m: ProjectModel) -> Steps:
@@ -217,7 +226,10 @@ def _eval_gap(m: ProjectModel) -> Steps:
 
 
 def release(m: ProjectModel) -> Steps:
-    yield from m._run_workstreams("release", m.env.process(_release_review(m)))
+    review = m.org.owner("safety") or m.org.decider("ship")
+    yield from m._run_workstreams(
+        "release", ("release review", review, m.env.process(_release_review(m)))
+    )
 
 
 def _release_review(m: ProjectModel) -> Steps:

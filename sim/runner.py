@@ -148,11 +148,12 @@ def run_designs(
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Rows ordered by replication; incident counts last, in name order, zero where absent."""
+    """Rows ordered by replication; sparse counts last, in name order, zero where absent."""
     rows = sorted(rows, key=lambda r: r["rep"])
     df = pd.DataFrame.from_records(rows)
-    incident_cols = sorted(c for c in df.columns if c.startswith("incident:"))
-    other = [c for c in df.columns if not c.startswith("incident:")]
-    df = df[other + incident_cols]
-    df[incident_cols] = df[incident_cols].fillna(0).astype(int)
+    counted = ("incident:", "critical_handoff:")
+    sparse = sorted(c for c in df.columns if c.startswith(counted))
+    other = [c for c in df.columns if not c.startswith(counted)]
+    df = df[other + sparse]
+    df[sparse] = df[sparse].fillna(0).astype(int)
     return df.reset_index(drop=True)

@@ -43,9 +43,23 @@ def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str,
         "loss_spikes": summarize(df["run_spikes"]),
     }
     out["loss"] = summarize(df["loss"])
+    out["criticality"] = criticality(df)
     out["deadline_days"] = scenario.objective.deadline_days
     out["budget_usd"] = scenario.objective.budget.total_usd
     return out
+
+
+def criticality(df: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """How often each team and handoff lay on the chain of work that set the finish date."""
+    teams = {
+        c.split(":", 1)[1]: float(df[c].mean()) for c in df.columns if c.startswith("critical:")
+    }
+    handoffs = {
+        c.split(":", 1)[1]: float(df[c].mean())
+        for c in df.columns
+        if c.startswith("critical_handoff:")
+    }
+    return {"teams": teams, "handoffs": handoffs}
 
 
 def quality_summary(df: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
