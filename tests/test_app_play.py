@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.game import Game, PlayLog
 from sim.loading import load_scenario
-from ui import play
+from ui import common, play
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "assistant_7b.yaml"
@@ -48,7 +48,7 @@ def upload(at: AppTest, name: str, data: bytes) -> AppTest:
 
 def test_set_up_shows_the_scenario_the_estimate_and_how_to_start(at: AppTest) -> None:
     assert "How to play" in at.info[0].value
-    assert at.selectbox(key="play_file").value == play.LOSS_SPIKE_SCENARIO
+    assert at.selectbox(key=f"{play.PICK}_file").value == play.LOSS_SPIKE_SCENARIO
     assert {"Deadline", "Budget", "Reserve"} <= {m.label for m in at.metric}
     assert any("| Estimate | now | Δ |" in m.value for m in at.markdown)
     assert at.button(key="play_start").disabled is False
@@ -66,7 +66,7 @@ def test_a_lever_changed_in_set_up_is_the_game_s_lever(at: AppTest) -> None:
 
 
 def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
-    at.selectbox(key="play_file").set_value(SCENARIO.name).run()
+    at.selectbox(key=f"{play.PICK}_file").set_value(SCENARIO.name).run()
     click(at, "play_start")
     keys = decision_keys(at)
     assert keys, "the game stops at its first decision"
@@ -94,7 +94,7 @@ def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
 
 
 def test_stepping_by_phase(at: AppTest) -> None:
-    at.selectbox(key="play_file").set_value(SCENARIO.name).run()
+    at.selectbox(key=f"{play.PICK}_file").set_value(SCENARIO.name).run()
     click(at, "play_start")
     at.radio(key=play.STOP_AT).set_value(play.NEXT_PHASE).run()
     phase = game(at).phase
@@ -157,3 +157,49 @@ def test_a_bad_play_file_shows_an_error_not_an_exception(at: AppTest, name: str)
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].startswith(name)
     assert at.button(key="play_start")  # the set-up is still there
+
+
+def test_an_uploaded_scenario_is_checked_and_playable(at: AppTest) -> None:
+    at.radio(key=f"{play.PICK}_mode").set_value(common.UPLOAD).run()
+    broken = b"name: broken\nobjective:\n  deadline_days: -3\n"
+    at.file_uploader(key=f"{play.PICK}_upload").set_value(("broken.yaml", broken, "")).run()
+    assert not at.exception
+    assert any(e.value.startswith("broken.yaml:3: objective.deadline_days:") for e in at.error)
+    assert "play_start" not in [b.key for b in at.button]
+    mine = ("mine.yaml", SCENARIO.read_bytes(), "")
+    at.file_uploader(key=f"{play.PICK}_upload").set_value(mine).run()
+    assert not at.exception and not at.error
+    click(at, "play_start")
+    assert game(at).scenario == load_scenario(SCENARIO)
+
+
+def test_team_and_playbook_changes_reach_the_game(at: AppTest) -> None:
+    def widget(kind: str, suffix: str):
+        return next(w for w in getattr(at, kind) if w.key and w.key.endswith(suffix))
+
+    widget("number_input", "_team2").set_value(9).run()
+    widget("selectbox", "_right_rollback").set_value("leadership").run()
+    widget("selectbox", "_loss_spike").set_value(common.NOBODY).run()
+    widget("multiselect", "_playbook_rollback").set_value(["pause_investigate"]).run()
+    widget("radio", "_strategy").set_value("adapt").run()
+    assert not at.exception and not at.error
+    click(at, "play_start")
+    scenario = game(at).scenario
+    assert scenario.org.teams[2].headcount == 9
+    assert scenario.org.decision_rights["rollback"] == "leadership"
+    assert scenario.org.risk_owners["loss_spike"] is None
+    assert scenario.levers.playbook["rollback"] == ["pause_investigate"]
+    assert scenario.levers.strategy == "adapt"
+
+
+def test_the_set_up_is_kept_for_the_next_play(at: AppTest) -> None:
+    def reserve():
+        return next(s for s in at.slider if s.key and s.key.endswith("reserve_fraction"))
+
+    at.selectbox(key=f"{play.PICK}_file").set_value(SCENARIO.name).run()
+    reserve().set_value(0.25).run()
+    click(at, "play_start")
+    click(at, "play_to_end")
+    click(at, "play_new")
+    assert at.selectbox(key=f"{play.PICK}_file").value == SCENARIO.name
+    assert reserve().value == pytest.approx(0.25)

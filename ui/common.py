@@ -216,7 +216,7 @@ def lever_input(spec: LeverWidget, value: Any, key: str, disabled: bool = False)
 
 def lever_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
     """Every lever of ``LEVER_WIDGETS`` as a widget in two columns; returns their values."""
-    lev, values = scenario.levers, {}
+    lev, values = scenario.levers, dict[str, Any]()
     columns = st.columns(2)
     for i, spec in enumerate(LEVER_WIDGETS):
         disabled = (spec.name == "strategy" and scenario.model.base_model is None) or (
@@ -231,30 +231,31 @@ def lever_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
 
 def team_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
     """Headcounts, decision rights and risk owners; the changed ones as overrides."""
-    org, changes = scenario.org, {}
+    org, changes = scenario.org, dict[str, Any]()
     st.markdown("**Headcount** (★ core co-design teams)")
-    columns = st.columns(4)
+    grid = st.columns(4)
     for i, team in enumerate(org.teams):
         label = f"{'★ ' if team.core else ''}{team.name or team.id}"
-        n = columns[i % 4].number_input(label, 1, 10_000, team.headcount, key=f"{prefix}team{i}")
+        n = grid[i % 4].number_input(label, 1, 10_000, team.headcount, key=f"{prefix}team{i}")
         if n != team.headcount:
             changes[f"org.teams.{i}.headcount"] = int(n)
     teams = [t.id for t in org.teams]
     st.markdown("**Who holds each decision right** (`org.decision_rights`)")
     for column, kind in zip(st.columns(len(DECISION_KINDS)), DECISION_KINDS, strict=True):
         holder = org.decision_rights.get(kind)  # type: ignore[call-overload]
-        index = teams.index(holder) if holder in teams else 0
-        chosen = column.selectbox(kind, teams, index=index, key=f"{prefix}right_{kind}")
-        if chosen != holder:
-            changes[f"org.decision_rights.{kind}"] = chosen
+        at = teams.index(holder) if holder in teams else 0
+        right = column.selectbox(kind, teams, index=at, key=f"{prefix}right_{kind}")
+        if right != holder:
+            changes[f"org.decision_rights.{kind}"] = right
     st.markdown("**Who owns each risk** (`org.risk_owners`; an unowned risk surfaces late)")
-    owners, columns = [NOBODY, *teams], st.columns(5)
+    owners, cells = [NOBODY, *teams], st.columns(5)
     for i, risk in enumerate(RISK_KINDS):
         owner = org.risk_owners.get(risk)  # type: ignore[call-overload]
-        index = owners.index(owner) if owner in owners else 0
-        chosen = columns[i % 5].selectbox(words(risk), owners, index=index, key=f"{prefix}{risk}")
-        if (None if chosen == NOBODY else chosen) != owner:
-            changes[f"org.risk_owners.{risk}"] = None if chosen == NOBODY else chosen
+        at = owners.index(owner) if owner in owners else 0
+        picked = cells[i % 5].selectbox(words(risk), owners, index=at, key=f"{prefix}{risk}")
+        new_owner = None if picked == NOBODY else picked
+        if new_owner != owner:
+            changes[f"org.risk_owners.{risk}"] = new_owner
     return changes
 
 

@@ -59,7 +59,9 @@ GAME, DEBRIEF, SOURCE, NOTICE, SINCE, MINE, LOAD_ERROR = (
 )
 STATE_KEYS = (GAME, DEBRIEF, SOURCE, NOTICE, SINCE, MINE, LOAD_ERROR)
 # Widget keys.
-UPLOAD, STOP_AT, SEED = "play_upload", "play_stop_at", "play_seed"
+UPLOAD, STOP_AT, SEED = "play_log_upload", "play_stop_at", "play_seed"
+PICK = "play_scenario"  # prefix of the scenario picker's widget keys
+SETUP = "play_set_"  # prefix of the set-up widgets' keys
 NEXT_DECISION, NEXT_PHASE = "the next decision", "the next phase change"
 STAGES = ("Pick a scenario", "Set up levers and team", "Play", "Outcome and debrief")
 
@@ -269,7 +271,7 @@ def render_setup() -> None:
     )
     show_load_play()
     st.subheader("1. Pick a scenario")
-    picked = pick_scenario("play", prefer=LOSS_SPIKE_SCENARIO)
+    picked = pick_scenario(PICK, prefer=LOSS_SPIKE_SCENARIO)
     if picked is None:
         return
     scenario, source = picked
@@ -277,7 +279,7 @@ def render_setup() -> None:
     st.subheader("2. Set up the levers and the team, then start")
     left, right = st.columns([3, 2], gap="large")
     with left:
-        overrides = setup_overrides(scenario, f"play_{digest(scenario)}_")
+        overrides = setup_overrides(scenario, f"{SETUP}{digest(scenario)}_")
     with right, st.container(border=True):
         planned: Scenario | None = scenario
         if overrides:
@@ -678,9 +680,23 @@ def decision_table(game: Game, reviews: tuple[DecisionReview, ...]) -> pd.DataFr
 # --- the page ---
 
 
+def keep_set_up() -> None:
+    """Keep the set-up's choices while a game is on (the set-up is not drawn), for the next play.
+
+    Streamlit forgets a widget's value after a run that does not draw it; writing the value
+    back keeps it (never for buttons or file uploaders, which refuse that).
+    """
+    kept = (SETUP, SEED, STOP_AT, f"{PICK}_mode", f"{PICK}_file")
+    for key in list(st.session_state):
+        if str(key).startswith(kept):
+            st.session_state[key] = st.session_state[key]
+
+
 def render() -> None:
     st.title("Play")
     game: Game | None = st.session_state.get(GAME)
+    if game is not None:
+        keep_set_up()
     if game is None:
         stage_bar(0, 1)
         render_setup()

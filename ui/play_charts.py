@@ -238,18 +238,19 @@ def timeline_figure(
 ) -> go.Figure:
     """Phases as a Gantt chart, with incidents, decisions and milestones marked in time."""
     fig = go.Figure()
-    for row in phases.itertuples(index=False):
+    for phase, start, end in zip(phases["phase"], phases["start"], phases["end"], strict=True):
+        name = _words(str(phase))
         fig.add_trace(
             go.Bar(
-                y=[_words(row.phase)],
-                x=[row.end - row.start],
-                base=[row.start],
+                y=[name],
+                x=[end - start],
+                base=[start],
                 orientation="h",
-                marker_color=PHASE_COLORS.get(row.phase, NEUTRAL),
-                name=_words(row.phase),
+                marker_color=PHASE_COLORS.get(str(phase), NEUTRAL),
+                name=name,
                 showlegend=False,
-                hovertemplate=f"{_words(row.phase)}: day {row.start:.0f} to {row.end:.0f} "
-                f"({row.end - row.start:.0f} days)<extra></extra>",
+                hovertemplate=f"{name}: day {start:.0f} to {end:.0f} "
+                f"({end - start:.0f} days)<extra></extra>",
             )
         )
     lanes = trace.assign(
