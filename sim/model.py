@@ -173,7 +173,8 @@ class ProjectModel:
         else:
             self.run_params = s.model.active_b * 1e9
             self.tokens_plan = s.model.tokens_b * 1e9 / lev.parallel_variants
-        probe = TrainingRun(self, self.run_params, self.tokens_plan, "probe")
+        # A run that never starts: its rates size the plan and feed forecasts.
+        self.probe = probe = TrainingRun(self, self.run_params, self.tokens_plan, "probe")
         self.run_usd_per_token = probe.usd_per_day / probe.rate
         self.trimmed_share = 0.0
         self.data_multiplier = data_multiplier(

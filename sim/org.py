@@ -64,6 +64,7 @@ class OrgGraph:
                 link.source, link.target, kind=link.kind, latency_days=link.latency_days
             )
         self._apply_engineering_lever()
+        self._paths: dict[tuple[TeamId, TeamId], SignalPath] = {}
 
     # --- construction -------------------------------------------------------------------
 
@@ -115,6 +116,12 @@ class OrgGraph:
 
     def signal_path(self, source: TeamId, target: TeamId) -> SignalPath:
         """Fastest path for a signal, plus ``politics_days`` for every hop it makes."""
+        key = (source, target)
+        if key not in self._paths:
+            self._paths[key] = self._shortest(source, target)
+        return self._paths[key]
+
+    def _shortest(self, source: TeamId, target: TeamId) -> SignalPath:
         if source == target:
             return SignalPath((source,), 0.0)
         g = self._signal_graph

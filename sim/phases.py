@@ -63,7 +63,7 @@ def _early_safety(m: ProjectModel) -> Steps:
 
 
 def ablations(m: ProjectModel) -> Steps:
-    run_days = m.tokens_plan / TrainingRun(m, m.run_params, m.tokens_plan, "probe").rate
+    run_days = m.tokens_plan / m.probe.rate
     days = m.ablation_fraction * run_days / ABLATION_CLUSTER_SHARE
     cost = m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
 
@@ -145,14 +145,11 @@ def forecast_days(m: ProjectModel) -> float:
     per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
     days = per_round * max(0, m.rounds_planned - m.rounds_done)
     if now <= order.index("training"):
-        probe = m.run or TrainingRun(m, m.run_params, m.tokens_plan, "probe")
-        days += probe.expected_days()
+        if m.run is None:
+            m.probe.target_tokens = m.tokens_plan
+        days += (m.run or m.probe).expected_days()
     if now <= order.index("ablations"):
-        days += (
-            m.ablation_fraction
-            * m.tokens_plan
-            / TrainingRun(m, m.run_params, m.tokens_plan, "probe").rate
-        )
+        days += m.ablation_fraction * m.tokens_plan / m.probe.rate
     for k, phase in enumerate(order[1:], start=1):
         if k > now or (k == now and phase in ("evaluation", "release")):
             days += _work_days(m, phase)
