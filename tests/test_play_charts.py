@@ -103,6 +103,8 @@ def test_timeline_shows_phases_incidents_and_decisions(finished: Game) -> None:
     assert kinds and not kinds & (charts.MILESTONES | {"decision"})
     assert {shape.x0 for shape in fig.layout.shapes} >= {170.0, finished.day}
     assert "finished on day" in fig.layout.title.text
+    longest = (phases["end"] - phases["start"]).idxmax()
+    assert f"longest phase {phases['phase'][longest].replace('_', ' ')}" in fig.layout.title.text
 
 
 def test_money_figure_compares_spend_with_the_budget_by_category() -> None:

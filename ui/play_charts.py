@@ -287,6 +287,9 @@ def timeline_figure(
         late = finish_day - deadline_days
         verdict = f"{late:.0f} days late" if late > 0 else f"{-late:.0f} days early"
         title = f"Timeline: finished on day {finish_day:.0f}, {verdict}"
+    if len(phases):
+        longest = phases.assign(days=phases["end"] - phases["start"]).nlargest(1, "days").iloc[0]
+        title += f"; longest phase {_words(longest['phase'])} ({longest['days']:.0f} days)"
     fig.update_xaxes(title="day", rangemode="tozero")
     return _layout(fig, title, 90 + 34 * len(order))
 

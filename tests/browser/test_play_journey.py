@@ -79,3 +79,18 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     app.wait()
     app.assert_no_exception()
     expect(page.get_by_test_id("stMetricValue").first).to_have_text(finished)
+
+
+def test_a_bad_play_file_shows_an_error(app, tmp_path) -> None:
+    bad = tmp_path / "not-a-play.json"
+    bad.write_text('{"format": "something else"}', encoding="utf-8")
+    page = app.page
+    app.open("play")
+    page.get_by_text("Have a saved play?").click()
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
+    error = page.get_by_test_id("stAlertContentError").filter(has_text="not-a-play.json")
+    expect(error).to_be_visible(timeout=SHOWN)
+    app.wait()
+    app.assert_no_exception()
+    expect(page.get_by_role("button", name="Start the project")).to_be_visible()
+    app.screenshot("play-4-bad-play-file")
