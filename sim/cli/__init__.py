@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from sim.cli import hardware, project, scenarios
+from sim.cli import calibration, hardware, project, scenarios
 
 app = typer.Typer(
     name="trainingroom",
@@ -21,6 +21,7 @@ app = typer.Typer(
 hardware.register(app)
 scenarios.register(app)
 project.register(app)
+calibration.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,173 @@
+"""``sim calibrate``: each published figure is met within its tolerance, or is a stated gap."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.calibration import (
+    CalibrationRow,
+    Tolerance,
+    calibration_rows,
+    compute_optimal_params,
+    deepseek_implied_mfu,
+)
+from sim.compute import training_flops
+from sim.quality import (
+    CHINCHILLA_A,
+    CHINCHILLA_ALPHA,
+    CHINCHILLA_B,
+    CHINCHILLA_BETA,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[CalibrationRow]:
+    return calibration_rows(reps=100, seed=0)
+
+
+def by_name(rows: list[CalibrationRow], start: str) -> CalibrationRow:
+    matches = [r for r in rows if r.name.startswith(start)]
+    assert len(matches) == 1, [r.name for r in matches]
+    return matches[0]
+
+
+def test_every_row_is_within_its_tolerance_or_a_stated_gap(rows: list[CalibrationRow]) -> None:
+    for row in rows:
+        # A gap row that comes within tolerance has a stale note: remove it (and its docs).
+        assert row.within != bool(row.gap), (row.name, row.published, row.model, row.gap)
+        assert row.name and row.source and row.unit
+
+
+def test_the_rows_the_brief_asks_for_are_there(rows: list[CalibrationRow]) -> None:
+    for start in (
+        "DeepSeek-V3 pre-training GPU-hours",
+        "DeepSeek-V3 pre-training cost",
+        "DeepSeek-V3 MFU implied",
+        "Llama 3 MFU on 16,384 H100",
+        "Llama 3: unexpected interruptions",
+        "Llama 3: planned interruptions",
+        "Llama 3: effective training time",
+        "OLMo 2 7B",
+        "OLMo 2 13B",
+        "OLMo 2 32B",
+        "Gopher (280B) loss minus Chinchilla",
+        "Compute-optimal tokens per parameter",
+        "PaLM 540B",
+        "Coordination in a 10-person core",
+        "Core team size with the most output",
+        "Rounds before reward over-optimisation",
+    ):
+        by_name(rows, start)
+
+
+def test_deepseek_implied_mfu_is_computed_from_the_report() -> None:
+    flops = 6 * 37e9 * 14.8e12
+    assert deepseek_implied_mfu() == pytest.approx(flops / (2_664e3 * 3_600 * 989e12))
+    assert 0.34 < deepseek_implied_mfu() < 0.35
+
+
+def test_olmo2_implied_tokens_reproduce_the_published_flops(rows: list[CalibrationRow]) -> None:
+    for size, flops in (("7B", 1.8e23), ("13B", 4.6e23), ("32B", 1.3e24)):
+        row = by_name(rows, f"OLMo 2 {size}")
+        params = float(size[:-1]) * 1e9
+        assert training_flops(params, row.model) == pytest.approx(flops)
+
+
+def test_compute_optimum_matches_the_closed_form() -> None:
+    # d/dN of L(N, C/6N) = 0 gives N = G (C/6)^(beta/(alpha+beta)),
+    # with G = (alpha A / (beta B))^(1/(alpha+beta)).
+    a, b = CHINCHILLA_ALPHA, CHINCHILLA_BETA
+    g = (a * CHINCHILLA_A / (b * CHINCHILLA_B)) ** (1 / (a + b))
+    for flops in (1e21, 5.88e23, 3.8e25):
+        assert compute_optimal_params(flops) == pytest.approx(
+            g * (flops / 6) ** (b / (a + b)), rel=1e-4
+        )
+
+
+def test_simulated_rows_are_reproducible() -> None:
+    first = [r.model for r in calibration_rows(reps=5, seed=3)]
+    again = [r.model for r in calibration_rows(reps=5, seed=3)]
+    other = [r.model for r in calibration_rows(reps=5, seed=4)]
+    assert first == again and first != other
+    with pytest.raises(ValueError, match="reps"):
+        calibration_rows(reps=0)
+
+
+@pytest.mark.parametrize(
+    "tolerance, published, model, holds",
+    [
+        (Tolerance("relative", 0.1), 100.0, 109.0, True),
+        (Tolerance("relative", 0.1), 100.0, 89.0, False),
+        (Tolerance("absolute", 0.01), 0.41, 0.404, True),
+        (Tolerance("absolute", 0.01), 0.41, 0.395, False),
+        (Tolerance("at_least"), 0.9, 0.9, True),
+        (Tolerance("at_least"), 0.9, 0.89, False),
+        (Tolerance("at_most"), 1.0, 1.2, False),
+        (Tolerance("range"), (5.0, 7.0), 7.0, True),
+        (Tolerance("range"), (5.0, 7.0), 8.0, False),
+        (Tolerance("range", 1.0), (5.0, 7.0), 8.0, True),
+    ],
+)
+def test_tolerance(tolerance: Tolerance, published: float, model: float, holds: bool) -> None:
+    assert tolerance.holds(published, model) is holds
+    assert tolerance.describe()
+
+
+def test_a_range_tolerance_needs_a_range() -> None:
+    with pytest.raises(ValueError, match="range"):
+        Tolerance("range").holds(1.0, 1.0)
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def sim(*args: str) -> subprocess.CompletedProcess[str]:
+    wide = {**os.environ, "COLUMNS": "250"}  # rich wraps long names in a narrow terminal
+    return subprocess.run(
+        [sys.executable, "-m", "sim", "calibrate", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=wide,
+    )
+
+
+def test_cli_json_is_one_object_with_the_rows(rows: list[CalibrationRow]) -> None:
+    done = sim("--json", "--reps", "100", "--seed", "0")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result) == {"rows", "reps", "seed"}
+    assert len(result["rows"]) == len(rows)
+    for got, row in zip(result["rows"], rows, strict=True):
+        assert set(got) == {
+            "name",
+            "source",
+            "published",
+            "model",
+            "unit",
+            "tolerance",
+            "within",
+            "note",
+            "gap",
+        }
+        assert got["name"] == row.name and got["within"] is row.within
+        assert math.isclose(got["model"], row.model, rel_tol=1e-12)
+
+
+def test_cli_table_and_bad_input() -> None:
+    done = sim("--reps", "3")
+    assert done.returncode == 0, done.stderr
+    assert "DeepSeek-V3" in done.stdout and "within tolerance" in done.stdout
+    bad = sim("--reps", "0")
+    assert bad.returncode == 2 and "--reps" in bad.stderr and not bad.stdout
