@@ -222,3 +222,16 @@ def test_advance_stops_at_a_day_and_phases_come_in_order(base: Scenario) -> None
             seen.append(g.phase)
     order = [p for p in seen if p in PHASES]
     assert order == [p for p in PHASES if p in order]
+
+
+def test_same_numbers_through_a_dask_scheduler_address(base: Scenario) -> None:
+    from distributed import LocalCluster
+
+    serial = run_replications(base, 8, seed=3, workers=1)
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, dashboard_address=None, processes=True
+    ) as cluster:
+        remote = run_replications(
+            base, 8, seed=3, executor="dask", scheduler=cluster.scheduler_address
+        )
+    assert serial.equals(remote)
