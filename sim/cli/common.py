@@ -51,8 +51,9 @@ def emit_json(obj: Mapping[str, Any]) -> None:
 
 
 def print_problems(problems: Iterable[Problem]) -> None:
+    """One ``FILE:LINE: field.path: reason`` line per problem, never wrapped."""
     for p in problems:
-        stderr.print(str(p), markup=False, highlight=False)
+        sys.stderr.write(f"{p}\n")
 
 
 def guarded(func: Callable[P, R]) -> Callable[P, R]:
@@ -66,7 +67,7 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             print_problems(exc.problems)
             raise typer.Exit(USAGE_EXIT) from None
         except UserError as exc:
-            stderr.print(f"error: {exc}", markup=False, highlight=False)
+            sys.stderr.write(f"error: {exc}\n")
             raise typer.Exit(USAGE_EXIT) from None
 
     return wrapper
