@@ -119,6 +119,18 @@ POLICIES: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+
+def reference_decider(playbook: Mapping[Any, Sequence[str]]) -> Decider:
+    """The playbook where it speaks, the textbook policy where it is silent.
+
+    Counterfactual replays answer decisions that never arose in the original play with
+    this, so an alternative is judged on its own effect, not on a random later call.
+    """
+    return PolicyDecider(
+        "playbook", playbook, fallback=PolicyDecider("textbook", POLICIES["textbook"])
+    )
+
+
 #: Names accepted by ``--policy`` and the app: the scenario's playbook, ad hoc, or a built-in.
 POLICY_NAMES: tuple[str, ...] = ("playbook", "ad_hoc", *POLICIES)
 

@@ -13,7 +13,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sim.decisions import Decider, DecisionPoint, LogDecider, make_decider
+from sim.decisions import Decider, DecisionPoint, LogDecider, make_decider, reference_decider
 from sim.loading import ScenarioError, load_text, scenario_yaml
 from sim.model import ProjectModel
 from sim.outcome import outcome_row
@@ -198,9 +198,13 @@ class Game:
         env = self.model.env
         self.log.injections.append(Injection(env.events_processed, env.now, kind, dict(params)))
 
-    def play_to_end(self, policy: str = "playbook") -> dict[str, Any]:
-        """Answer any remaining decisions with ``policy`` and finish the play."""
-        auto = make_decider(policy, self.scenario.levers.playbook, self.model.streams["decisions"])
+    def play_to_end(self, policy: str | Decider = "playbook") -> dict[str, Any]:
+        """Answer any remaining decisions with ``policy`` (a name or a decider) and finish."""
+        auto = (
+            make_decider(policy, self.scenario.levers.playbook, self.model.streams["decisions"])
+            if isinstance(policy, str)
+            else policy
+        )
         while not self.model.finished:
             point = self.advance()
             if point is not None:
@@ -265,4 +269,4 @@ def counterfactual(
         injections=list(log.injections),
         replay_by_step=False,
     )
-    return game.play_to_end()
+    return game.play_to_end(reference_decider(scenario.levers.playbook))
