@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from sim.cli import calibration, hardware, project, scenarios
+from sim.cli import analysis, calibration, hardware, project, scenarios
 
 app = typer.Typer(
     name="trainingroom",
@@ -22,6 +22,7 @@ hardware.register(app)
 scenarios.register(app)
 project.register(app)
 calibration.register(app)
+analysis.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,203 @@
+"""``sweep`` and ``sensitivity``: grids over levers and one-at-a-time lever swings."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import typer
+
+from sim.analysis import LEVER_RANGES, LeverRange, metric_label, tornado_designs, tornado_table
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
+from sim.cli.project import EXECUTOR, POLICY, SCHEDULER, SEED, SET, WORKERS, _check, _simulate
+from sim.designs import PRESETS_BY_KEY, apply_delta, load_design, with_source
+from sim.loading import ScenarioError, load_scenario
+from sim.metrics import BY_KEY
+from sim.scenario import Scenario
+from sim.sweep import grid_designs, parse_axis, sweep_table
+
+REPS = typer.Option(100, "--reps", help="Replications per grid point or lever setting.")
+DESIGN = typer.Option(
+    None,
+    "--design",
+    help=f"Apply a design to the scenario first: a preset ({', '.join(PRESETS_BY_KEY)}) "
+    "or a design YAML file.",
+)
+CSV = typer.Option(None, "--csv", help="Also write the table to this CSV file.")
+
+
+def _base(scenario: Path, overrides: list[str] | None, design: str | None) -> Scenario:
+    base = load_scenario(scenario, tuple(overrides or ()))
+    if design is None:
+        return base
+    if design in PRESETS_BY_KEY:
+        return PRESETS_BY_KEY[design].apply(base)
+    path = Path(design)
+    if not path.is_file():
+        raise UserError(
+            f"--design {design!r} is neither a preset ({', '.join(PRESETS_BY_KEY)}) nor a file"
+        )
+    loaded = load_design(path.read_text(encoding="utf-8"), str(path))
+    try:
+        return apply_delta(base, loaded.changes, name=loaded.name)
+    except ScenarioError as exc:
+        raise with_source(exc, str(path)) from None
+
+
+def _metric(base: Scenario, metric: str) -> str:
+    known = [*BY_KEY, *(f"score:{e.id}" for e in base.objective.evals), "loss"]
+    if metric not in known:
+        raise UserError(f"--metric must be one of {', '.join(known)}, got {metric!r}")
+    return metric
+
+
+def _write_csv(frame: pd.DataFrame, path: Path | None) -> None:
+    if path is None:
+        return
+    try:
+        frame.to_csv(path, index=False)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def sweep(
+    scenario: Path = typer.Argument(..., help="Base scenario YAML file."),
+    grid: list[str] = typer.Option(
+        ...,
+        "--grid",
+        metavar="PATH=V1,V2,...",
+        help="One axis of the grid, e.g. levers.reserve_fraction=0,0.1,0.2 (repeatable).",
+    ),
+    design: str | None = DESIGN,
+    reps: int = REPS,
+    seed: int = SEED,
+    workers: int | None = WORKERS,
+    executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
+    overrides: list[str] | None = SET,
+    policy: str = POLICY,
+    csv: Path | None = CSV,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Run every point of a grid over levers on the same replications; one row per point."""
+    w, ex = _check(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    axes = [parse_axis(g) for g in grid]
+    designs, points = grid_designs(base, axes)
+    start = time.perf_counter()
+    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    seconds = time.perf_counter() - start
+    result = sweep_table(frames, points, base)
+    _write_csv(result, csv)
+    if as_json:
+        emit_json(
+            {
+                "scenario": base.name,
+                "reps": reps,
+                "seed": seed,
+                "axes": [{"path": a.path, "values": list(a.values)} for a in axes],
+                "points": result.to_dict("records"),
+                "seconds": seconds,
+                "replications_per_second": reps * len(points) / seconds,
+                "workers": w,
+                "executor": ex,
+            }
+        )
+        return
+    rows = [
+        (
+            *(r[a.path] for a in axes),
+            f"{r['schedule_days_mean']:.0f}",
+            f"{r['schedule_days_p90']:.0f}",
+            f"${r['cost_usd_mean'] / 1e6:.2f}M",
+            f"${r['cost_usd_p90'] / 1e6:.2f}M",
+            *(f"{100 * r[k]:.0f}%" for k in ("p_on_time", "p_on_budget", "p_success")),
+        )
+        for r in result.to_dict("records")
+    ]
+    table(
+        f"{base.name}: {len(points)} grid points × {reps} replications, seed {seed} "
+        f"({seconds:.1f} s)",
+        rows,
+        (*(a.path.rsplit(".", 1)[-1] for a in axes), "days", "P90", "cost", "P90", "on time",
+         "on budget", "all met"),
+    )  # fmt: skip
+
+
+def _ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
+    if not levers:
+        return LEVER_RANGES
+    out = []
+    for text in levers:
+        axis = parse_axis(text)
+        if len(axis.values) != 2:
+            raise UserError(f"--lever {text!r}: give exactly two values, LOW,HIGH")
+        out.append(LeverRange(axis.path, *axis.values))
+    return tuple(out)
+
+
+def sensitivity(
+    scenario: Path = typer.Argument(..., help="Base scenario YAML file."),
+    metric: str = typer.Option(
+        "schedule_days", "--metric", help="What to rank the levers by (a results column)."
+    ),
+    levers: list[str] | None = typer.Option(
+        None,
+        "--lever",
+        metavar="PATH=LOW,HIGH",
+        help="Swing this field between LOW and HIGH instead of the standard levers (repeatable).",
+    ),
+    design: str | None = DESIGN,
+    reps: int = REPS,
+    seed: int = SEED,
+    workers: int | None = WORKERS,
+    executor: str = EXECUTOR,
+    scheduler: str | None = SCHEDULER,
+    overrides: list[str] | None = SET,
+    policy: str = POLICY,
+    csv: Path | None = CSV,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
+    w, ex = _check(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    metric = _metric(base, metric)
+    ranges = _ranges(levers)
+    designs, skipped = tornado_designs(base, ranges)
+    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    result = tornado_table(frames, metric, ranges)
+    _write_csv(result, csv)
+    out: dict[str, Any] = {
+        "scenario": base.name,
+        "metric": metric,
+        "label": metric_label(metric),
+        "reps": reps,
+        "seed": seed,
+        "base": float(frames["base"][metric].astype(float).mean()),
+        "levers": result.to_dict("records"),
+        "skipped": skipped,
+        "workers": w,
+        "executor": ex,
+    }
+    if as_json:
+        emit_json(out)
+        return
+    rows = [
+        (r["rank"], r["lever"].removeprefix("levers."), f"{r['low']} → {r['high']}",
+         f"{r['metric_low']:.4g}", f"{r['metric_high']:.4g}", f"{r['swing']:+.3g}")
+        for r in out["levers"]
+    ]  # fmt: skip
+    table(
+        f"{base.name}: {out['label']} (base {out['base']:.4g}), {reps} replications, seed {seed}",
+        rows,
+        ("rank", "lever", "low → high", "at low", "at high", "swing"),
+    )
+    for line in skipped:
+        typer.echo(f"skipped {line}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(guarded(sweep))
+    app.command()(guarded(sensitivity))

@@ -1,0 +1,201 @@
+"""Design-comparison analytics: hand-computed cases, then real runs on common random numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim import analysis
+from sim.analysis import LeverRange
+from sim.designs import apply_delta
+from sim.loading import load_scenario
+from sim.runner import run_designs
+from sim.scenario import Scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def base() -> Scenario:
+    return load_scenario(ROOT / "scenarios" / "assistant_7b.yaml")
+
+
+def frame(base: Scenario, schedule: list[float], **columns: list[float]) -> pd.DataFrame:
+    """A replication table with every compared column; ``schedule`` sets the length."""
+    n = len(schedule)
+    data: dict[str, object] = {
+        "schedule_days": schedule,
+        "cost_usd": [1e6] * n,
+        "effort_person_days": [100.0] * n,
+        "on_time": [True] * n,
+        "on_budget": [True] * n,
+        "quality_met": [True] * n,
+        "success": [True] * n,
+    }
+    for t in base.objective.targets:
+        data[f"score:{t.eval}"] = [0.8] * n
+        data[f"met:{t.eval}"] = [True] * n
+    data.update(columns)
+    return pd.DataFrame(data)
+
+
+# --- hand-computed cases ------------------------------------------------------------------
+
+
+def test_ecdf_steps_through_the_sorted_values() -> None:
+    e = analysis.ecdf([3.0, 1.0, 2.0, 2.0])
+    assert e["value"].tolist() == [1.0, 2.0, 2.0, 3.0]
+    assert e["probability"].tolist() == [0.25, 0.5, 0.75, 1.0]
+
+
+def test_percentiles_are_the_linear_interpolated_ones() -> None:
+    p = analysis.percentiles(range(1, 11))
+    assert p == pytest.approx({"mean": 5.5, "p10": 1.9, "p50": 5.5, "p90": 9.1})
+
+
+def test_wilson_interval_of_five_in_ten() -> None:
+    assert analysis.wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = analysis.wilson(0, 20)
+    assert low == 0.0 and high == pytest.approx(0.1611, abs=1e-4)
+
+
+def test_objective_probabilities_count_each_objective_and_all(base: Scenario) -> None:
+    first = base.objective.targets[0].eval
+    df = frame(
+        base,
+        [1.0, 2.0, 3.0, 4.0],
+        on_time=[True, True, False, True],
+        success=[True, False, False, False],
+        **{f"met:{first}": [True, True, True, False]},
+    )
+    probs = analysis.objective_probabilities(df, base).set_index("objective")["probability"]
+    assert probs["on_time"] == 0.75
+    assert probs[f"met:{first}"] == 0.75
+    assert probs["success"] == 0.25
+    assert probs["on_budget"] == 1.0
+    assert list(probs.index)[-1] == "success"
+
+
+def test_joint_probability_needs_both_time_and_cost() -> None:
+    df = pd.DataFrame({"schedule_days": [100, 150, 200], "cost_usd": [1.0, 3.0, 2.0]})
+    assert analysis.joint_probability(df, 160, 2.5) == pytest.approx(1 / 3)
+    assert analysis.joint_probability(df, 200, 3.0) == 1.0
+
+
+def test_joint_confidence_is_looser_than_two_separate_quantiles() -> None:
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame(
+        {"schedule_days": rng.normal(100, 10, 2000), "cost_usd": rng.normal(5, 1, 2000)}
+    )
+    joint = analysis.joint_confidence(df, 0.8)
+    assert joint["share"] >= 0.8
+    # Independent quantities: 80% inside both needs about the 89th percentile of each.
+    assert joint["days"] > np.quantile(df["schedule_days"], 0.8)
+    assert joint["quantile"] == pytest.approx(np.sqrt(0.8), abs=0.02)
+
+
+def test_paired_table_and_verdict_by_hand(base: Scenario) -> None:
+    a = frame(base, [10.0, 20.0, 30.0, 40.0])
+    b = frame(base, [8.0, 19.0, 27.0, 40.0])
+    table = analysis.paired_table(a, b, base).set_index("metric")
+    row = table.loc["schedule_days"]
+    # Differences -2, -1, -3, 0: mean -1.5, sd 1.291, half-width 1.96 * 1.291 / 2.
+    assert row["mean"] == pytest.approx(-1.5)
+    assert row["low"] == pytest.approx(-2.7652, abs=1e-3)
+    assert row["high"] == pytest.approx(-0.2348, abs=1e-3)
+    assert row["p_b_better"] == 0.75 and row["p_same"] == 0.25
+    assert bool(row["significant"])
+    assert not bool(table.loc["cost_usd", "significant"])
+    line = analysis.verdict_line(table.reset_index().iloc[0].to_dict(), "A", "B")
+    assert line == (
+        "B finishes 1.5 days sooner than A (95% interval 0.2 to 2.8 days sooner); "
+        "finishes sooner in 75% of the same worlds."
+    )
+
+
+def test_verdict_says_when_an_interval_straddles_zero(base: Scenario) -> None:
+    a = frame(base, [10.0, 20.0, 30.0, 40.0])
+    b = frame(base, [12.0, 19.0, 31.0, 39.0])
+    row = analysis.paired_table(a, b, base).iloc[0].to_dict()
+    assert not row["significant"]
+    line = analysis.verdict_line(row, "A", "B")
+    assert line.startswith("No clear difference in schedule: B finishes 0.2 days later")
+    assert "includes no difference" in line and "sooner to" in line
+
+
+def test_tornado_table_ranks_by_swing_and_puts_no_effect_last(base: Scenario) -> None:
+    ranges = [
+        LeverRange("levers.a", 0, 1),
+        LeverRange("levers.b", 0, 1),
+        LeverRange("levers.c", 0, 1),
+    ]
+
+    def df(v: float) -> pd.DataFrame:
+        return pd.DataFrame({"schedule_days": [v, v]})
+
+    frames = {
+        "base": df(100),
+        "levers.a=0": df(100), "levers.a=1": df(100),  # no effect
+        "levers.b=0": df(90), "levers.b=1": df(95),
+        "levers.c=0": df(120), "levers.c=1": df(100),
+    }  # fmt: skip
+    t = analysis.tornado_table(frames, "schedule_days", ranges)
+    assert t["lever"].tolist() == ["levers.c", "levers.b", "levers.a"]
+    assert t["swing"].tolist() == [-20.0, 5.0, 0.0]
+    assert t["rank"].tolist() == [1, 2, 3]
+
+
+# --- real runs on common random numbers ----------------------------------------------------
+
+
+def test_two_identical_designs_show_no_difference(base: Scenario) -> None:
+    frames = run_designs({"A": base, "B": base}, 24, seed=5)
+    table = analysis.paired_table(frames["A"], frames["B"], base)
+    assert not table["significant"].any()
+    assert (table["mean"] == 0).all() and (table["p_same"] == 1).all()
+    lines = analysis.verdict("A", "B", table)
+    assert all("exactly as well" in line for line in lines[1:])
+
+
+def test_a_built_in_advantage_is_significant(base: Scenario) -> None:
+    late = apply_delta(base, {"levers.safety_from_start": False})
+    frames = run_designs({"late": late, "early": base}, 24, seed=5)
+    table = analysis.paired_table(frames["late"], frames["early"], base).set_index("metric")
+    row = table.loc["schedule_days"]
+    assert bool(row["significant"]) and row["mean"] < -5
+    lines = analysis.verdict("late", "early", table.reset_index(), ["schedule_days"])
+    assert any(line.startswith("early finishes") and "sooner than late" in line for line in lines)
+
+
+def test_tornado_ranks_a_lever_with_no_effect_last(base: Scenario) -> None:
+    # add_core_staff_day does nothing while add_core_staff is 0: listed first, ranked last.
+    ranges = [
+        LeverRange("levers.add_core_staff_day", 10.0, 150.0),
+        LeverRange("levers.safety_from_start", False, True),
+        LeverRange("levers.reserve_fraction", 0.0, 0.25),
+    ]
+    table, skipped = analysis.tornado(base, "schedule_days", 12, seed=2, ranges=ranges)
+    assert skipped == []
+    assert table["lever"].iloc[-1] == "levers.add_core_staff_day"
+    assert table["swing"].iloc[-1] == 0.0
+    assert (table["effect"].iloc[:-1] > 0).all()
+
+
+def test_tornado_skips_a_setting_the_base_rejects(base: Scenario) -> None:
+    no_base_model = apply_delta(base, {"model.base_model": None})
+    designs, skipped = analysis.tornado_designs(
+        no_base_model, [LeverRange("levers.strategy", "pretrain", "adapt")]
+    )
+    assert list(designs) == ["base"]
+    assert skipped and skipped[0].startswith("levers.strategy:")
+
+
+def test_criticality_table_is_long(base: Scenario) -> None:
+    frames = run_designs({"A": base}, 6, seed=1)
+    crit = analysis.criticality_table(frames)
+    assert set(crit["kind"]) <= {"team", "handoff"}
+    assert crit["share"].between(0, 1).all()
+    assert set(crit.loc[crit["kind"] == "team", "name"]) == set(base.team_ids)
