@@ -7,7 +7,6 @@ units and defaults are documented in docs/scenarios.md and docs/model.md.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Annotated, Literal
 
 import networkx as nx
@@ -65,7 +64,9 @@ Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][
 class Spec(BaseModel):
     """Base for every scenario part: unknown keys are errors and values are frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, strict=True, allow_inf_nan=False
+    )
 
 
 # --- objective ---------------------------------------------------------------------------
@@ -400,27 +401,29 @@ class Scenario(Spec):
         return [t.id for t in self.org.teams]
 
 
-def _duplicates(ids: list[str]) -> list[str]:
-    return [i for i, n in Counter(ids).items() if n > 1]
+def _duplicates(path: str, ids: list[str]) -> list[tuple[str, str]]:
+    """Each repeated id after its first use, at its own list position."""
+    seen: set[str] = set()
+    out = []
+    for i, ident in enumerate(ids):
+        if ident in seen:
+            out.append((f"{path}.{i}.id", f"duplicate id {ident!r}"))
+        seen.add(ident)
+    return out
 
 
 def reference_problems(s: Scenario) -> list[tuple[str, str]]:
     """Cross-field problems as ``(dotted.path, reason)`` pairs; empty when consistent."""
     out: list[tuple[str, str]] = []
     teams = set(s.team_ids)
-    for dup in _duplicates(s.team_ids):
-        out.append(("org.teams", f"duplicate team id {dup!r}"))
     ws_ids = [w.id for w in s.plan.workstreams]
-    for dup in _duplicates(ws_ids):
-        out.append(("plan.workstreams", f"duplicate workstream id {dup!r}"))
     caps = [c.id for c in s.objective.capabilities]
-    for dup in _duplicates(caps):
-        out.append(("objective.capabilities", f"duplicate capability id {dup!r}"))
     eval_ids = [e.id for e in s.objective.evals]
-    for dup in _duplicates(eval_ids):
-        out.append(("objective.evals", f"duplicate eval id {dup!r}"))
-    for dup in _duplicates([g.id for g in s.plan.gates]):
-        out.append(("plan.gates", f"duplicate gate id {dup!r}"))
+    out += _duplicates("org.teams", s.team_ids)
+    out += _duplicates("plan.workstreams", ws_ids)
+    out += _duplicates("objective.capabilities", caps)
+    out += _duplicates("objective.evals", eval_ids)
+    out += _duplicates("plan.gates", [g.id for g in s.plan.gates])
 
     for i, link in enumerate(s.org.links):
         for end, team in (("from", link.source), ("to", link.target)):

@@ -145,14 +145,15 @@ def missing_field(lines: ScenarioLines, s: Scenario) -> Case:
 def duplicate_team_id(lines: ScenarioLines, s: Scenario) -> Case:
     team = s.org.teams[0].id
     text, n = lines.replace("  teams:", rf"\g<0>\n    - {{id: {team}, headcount: 1}}")
-    return text, n, "org.teams", f"duplicate team id '{team}'"
+    # The copy goes first, so the original (now item 1, two lines down) is the repeat.
+    return text, n + 2, "org.teams.1.id", f"duplicate id '{team}'"
 
 
 def duplicate_workstream_id(lines: ScenarioLines, s: Scenario) -> Case:
     ws = s.plan.workstreams[0]
     new = f"    - {{id: {ws.id}, owner: {ws.owner}, phase: {ws.phase}, effort_person_days: 1}}"
     text, n = lines.replace("  workstreams:", rf"\g<0>\n{new}")
-    return text, n, "plan.workstreams", f"duplicate workstream id '{ws.id}'"
+    return text, n + 2, "plan.workstreams.1.id", f"duplicate id '{ws.id}'"
 
 
 def unknown_team_in_a_link(lines: ScenarioLines, s: Scenario) -> Case:
