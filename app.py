@@ -15,6 +15,8 @@ PAGES = [
     st.Page(
         "ui/scenario_page.py", title="Scenario", icon=":material/description:", url_path="scenario"
     ),
+    st.Page("ui/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+    st.Page("ui/sweep.py", title="Sweep", icon=":material/grid_on:", url_path="sweep"),
 ]
 
 st.navigation(PAGES).run()
