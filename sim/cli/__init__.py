@@ -23,6 +23,7 @@ scenarios.register(app)
 project.register(app)
 calibration.register(app)
 analysis.register(app)
+__import__("sim.cli.rubric", fromlist=["register"]).register(app)
 
 
 def main() -> None:

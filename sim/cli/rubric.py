@@ -1,0 +1,71 @@
+"""``rubric``: judge an interview plan (PLAN.json) against the question's rubric."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
+from sim.interview import PlanError, load_plan
+from sim.interview_risks import compare_designs
+from sim.rubric import STATUS_LABEL, judge
+
+PlanArgument = Annotated[
+    str, typer.Argument(metavar="PLAN.json", help="An interview plan saved by the app.")
+]
+REPS = typer.Option(40, "--reps", help="Replications of the simulated outcome (0: skip it).")
+SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
+
+
+@guarded
+def rubric(
+    plan_file: PlanArgument,
+    reps: int = REPS,
+    seed: int = SEED,
+    json_output: bool = JSON_OPTION,
+) -> None:
+    """Judge PLAN.json item by item (met, partly met, missed) beside its simulated outcome."""
+    if reps < 0:
+        raise UserError(f"--reps must be 0 or more, got {reps}")
+    try:
+        plan = load_plan(plan_file)
+    except PlanError as exc:
+        for p in exc.problems:
+            typer.echo(str(p), err=True)
+        raise typer.Exit(USAGE_EXIT) from None
+    outcome = compare_designs(plan, reps, seed) if reps else None
+    report = judge(plan, outcome)
+    if json_output:
+        emit_json(report.to_dict())
+        return
+    _print(report.to_dict())
+
+
+STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "dim"}
+
+
+def _print(data: dict[str, Any]) -> None:
+    t = Table(title=f"Rubric: score {data['score']:.0%}", title_justify="left", show_lines=True)
+    for column in ("item", "verdict", "evidence"):
+        t.add_column(column, justify="left", overflow="fold")
+    for i in data["items"]:
+        verdict = f"[{STYLE[i['status']]}]{STATUS_LABEL[i['status']]}[/]"
+        t.add_row(f"{i['part']}: {i['title']}", verdict, "\n".join(f"• {e}" for e in i["evidence"]))
+    stdout.print(t)
+    if data["outcome"]:
+        table(
+            "Simulated outcome (same worlds for every design)",
+            [
+                (name, s["schedule_days"]["p50"], s["cost_usd"]["p50"], s["p_success"])
+                for name, s in data["outcome"].items()
+            ],
+            ("design", "finish P50 (days)", "cost P50 (USD)", "P(all objectives met)"),
+        )
+    stdout.print("Items not met say what a strong answer adds: use --json to read them.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``rubric`` to the app."""
+    app.command("rubric", no_args_is_help=True)(rubric)
