@@ -1,0 +1,81 @@
+"""Past practice sessions in a real SQLite file: save, list, load, progress, delete."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from sim.interview import InterviewPlan, RiskPlan, world_plan
+from sim.interview_risks import compare_designs
+from sim.practice_store import PracticeStore
+from sim.rubric import judge, session_markdown
+from sim.storage import database_url, make_engine
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> PracticeStore:
+    monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    return PracticeStore(make_engine())
+
+
+def _save(store: PracticeStore, plan: InterviewPlan, day: int, simulate: bool) -> int:
+    report = judge(plan, compare_designs(plan, reps=3) if simulate else None)
+    when = datetime(2026, 1, day, 9, 0, tzinfo=UTC)
+    return store.save(plan, report, session_markdown(plan, report), minutes=40.0, saved_at=when)
+
+
+def test_sessions_are_saved_in_the_data_dir_and_load_back(store, tmp_path) -> None:
+    assert database_url().startswith(f"sqlite:///{tmp_path}")
+    plan = world_plan(InterviewPlan(candidate="ada"))
+    sid = _save(store, plan, 1, True)
+    assert (tmp_path / "trainingroom.sqlite3").exists()
+    saved = store.load(sid)
+    assert saved.plan == plan
+    assert saved.summary.candidate == "ada"
+    assert saved.summary.p_success == saved.report["outcome"]["Your design"]["p_success"]
+    assert saved.summary.minutes == pytest.approx(40.0)
+    assert saved.markdown.startswith("# Interview practice")
+    assert saved.report["score"] == pytest.approx(judge(plan).score)
+    assert saved.summary.saved_at == datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
+
+
+def test_list_is_newest_first_and_filters_by_candidate(store) -> None:
+    first = _save(store, InterviewPlan(candidate="ada"), 1, False)
+    second = _save(store, world_plan(InterviewPlan(candidate="ada")), 2, False)
+    other = _save(store, InterviewPlan(candidate="bob"), 3, False)
+    assert [s.id for s in store.list()] == [other, second, first]
+    assert [s.id for s in store.list("ada")] == [second, first]
+    assert store.list("nobody") == []
+
+
+def test_progress_across_attempts_is_oldest_first(store) -> None:
+    weak = InterviewPlan(candidate="ada")
+    better = world_plan(weak)
+    owners = {
+        r: RiskPlan(owner=p.owner, early_warning="watch it daily") for r, p in better.risks.items()
+    }
+    best = better.model_copy(update={"risks": owners})
+    for day, plan in enumerate((weak, better, best), start=1):
+        _save(store, plan, day, simulate=day == 3)
+    progress = store.progress("ada")
+    assert list(progress["attempt"]) == [1, 2, 3]
+    assert progress["score"].is_monotonic_increasing
+    assert progress["p_success"].isna().tolist() == [True, True, False]
+    assert store.progress("nobody").empty
+
+
+def test_a_second_store_on_the_same_file_sees_the_sessions(store) -> None:
+    sid = _save(store, InterviewPlan(candidate="ada"), 1, False)
+    again = PracticeStore(make_engine())
+    assert [s.id for s in again.list()] == [sid]
+
+
+def test_load_and_delete(store) -> None:
+    sid = _save(store, InterviewPlan(), 1, False)
+    store.delete(sid)
+    with pytest.raises(KeyError):
+        store.load(sid)
+    store.delete(sid)  # deleting twice is harmless
+    assert store.list() == []
