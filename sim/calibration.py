@@ -441,7 +441,10 @@ def core_output(headcount: int) -> float:
 
 def team_rows() -> list[CalibrationRow]:
     n = 10
-    pairs_in_model = n * coordination_overhead(n, core=True) / (2.0 * CORE_OVERHEAD_PER_PEER)
+    # Each person's exponent c(n-1) counts their peers; summed over the team that is
+    # c * n(n-1), i.e. c per ordered pair.
+    exponent = -math.log(1.0 - coordination_overhead(n, core=True))
+    pairs_in_model = n * exponent / (2.0 * CORE_OVERHEAD_PER_PEER)
     large = 30
     first_peak = next(k for k in range(1, large) if core_output(k + 1) < core_output(k))
     return [
@@ -452,7 +455,7 @@ def team_rows() -> list[CalibrationRow]:
             pairs_in_model,
             "pairs",
             EXACT,
-            note="model: n × c(n−1) person-equivalents ÷ 2c, i.e. overhead grows with pairs",
+            note="model: kept share exp(−c(n−1)) per person; the exponents sum to 2c per pair",
         ),
         CalibrationRow(
             "Core team size with the most output",
@@ -461,7 +464,7 @@ def team_rows() -> list[CalibrationRow]:
             float(first_peak),
             "people",
             IN_RANGE,
-            note="output n(1 − c(n−1)) peaks at n = (1 + c) / 2c",
+            note="output n·exp(−c(n−1)) peaks at n = 1/c",
         ),
         CalibrationRow(
             f"Output of a {large}-person core over the best small core",
@@ -470,10 +473,7 @@ def team_rows() -> list[CalibrationRow]:
             core_output(large) / core_output(first_peak),
             "ratio",
             Tolerance("at_most"),
-            gap=(
-                "coordination overhead is capped at 85%, so past 13 people a core's output "
-                "grows again as 0.15 n and a very large core outproduces a small one"
-            ),
+            note="past the peak each extra person lowers the core's output",
         ),
     ]
 

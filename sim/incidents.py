@@ -110,7 +110,7 @@ class DefectBook:
                 chance = 0.0
             if d.kind == "licensing" and not late and not legal_engaged:
                 chance = 0.0
-            if d.gate_draws[gate.id] < chance:
+            if d.gate_draws.get(gate.id, 1.0) < chance:
                 found.append(d)
         return found
 
@@ -168,7 +168,7 @@ def draw_budget_cut(scenario: Scenario, rng: np.random.Generator) -> BudgetCutDr
 
 
 def draw_departure_gaps(
-    scenario: Scenario, rng: np.random.Generator, horizon: int = 8
+    scenario: Scenario, rng: np.random.Generator, horizon: int = 16
 ) -> dict[str, list[float]]:
     """Standard exponential gaps between departures, per team (scaled by rates later)."""
     return {t.id: [float(x) for x in rng.standard_exponential(horizon)] for t in scenario.org.teams}

@@ -49,16 +49,15 @@ def apply_inject(
         source = known.get(defect_kind)
         if source is None:
             source = DefectSource.model_validate({"kind": defect_kind, "probability": 1.0})
-        gates = {g.id: 1.0 for g in m.scenario.plan.gates}
-        # A late gate still sees an injected defect: it is drawn as caught there.
-        for g in m.scenario.plan.gates:
-            if g.after in ("evaluation", "release"):
-                gates[g.id] = 0.0
-        defect = Defect(len(m.defects.defects), source, True, gates, 0.5)
+        # The inject is the discovery: the team finds the defect now.
+        defect = Defect(len(m.defects.defects), source, True, {}, 0.0)
         m.defects.defects.append(defect)
-        if m.phase == "training":
-            seniority = {t.id: t.spec.seniority for t in m.teams.values()}
-            m.defects.start_monitoring(m.env.now, m.org, seniority)
+        run = m.run
+        if run is not None and not m.run_finished:
+            defect.monitor_day = m.env.now  # the run loop raises it at its next check
+        else:
+            m.defects.mark_found(defect, m.env.now, "discovery")
+            m.env.process(phases.handle_defect(m, defect))
     else:
         raise InjectError(f"unknown inject {kind!r}")
     if scripted:

@@ -111,6 +111,7 @@ class ProjectModel:
         self._draw_uncertainties()
         self._size_plan()
         self.run: TrainingRun | None = None
+        self.run_finished = False
         self._fit_plan_to_budget()
         self.version = 0
         self._measured_version = -1
@@ -169,7 +170,7 @@ class ProjectModel:
         self.reserve_left = self.ledger.reserve_usd
         if lev.strategy == "adapt" and s.model.base_model is not None:
             self.run_params = s.model.base_model.params_b * 1e9
-            self.tokens_plan = s.model.adapt_tokens_b * 1e9
+            self.tokens_plan = s.model.adapt_tokens_b * 1e9 / lev.parallel_variants
         else:
             self.run_params = s.model.active_b * 1e9
             self.tokens_plan = s.model.tokens_b * 1e9 / lev.parallel_variants
@@ -216,7 +217,8 @@ class ProjectModel:
         s = self.scenario
         if s.levers.strategy == "adapt" and s.model.base_model is not None:
             base = s.model.base_model
-            effective = base.tokens_b * 1e9 + tokens * self.data_multiplier
+            adapted = tokens * self.data_multiplier * self.defects.token_factor(tokens)
+            effective = base.tokens_b * 1e9 + adapted
             return chinchilla_loss(base.params_b * 1e9, effective) + self.loss_error
         effective = max(1e6, tokens) * self.data_multiplier * self.defects.token_factor(tokens)
         return chinchilla_loss(self.run_params, effective) + self.loss_error

@@ -7,6 +7,7 @@ coordination overhead a team carries. Equations: docs/model.md, "Organisation".
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
@@ -16,15 +17,13 @@ import networkx as nx
 from sim.scenario import DECISION_KINDS, RISK_KINDS, Scenario, Team
 from sim.units import Days, TeamId
 
-#: Coordination overhead per extra teammate, as a share of each person's time
-#: (Brooks: communication paths grow as n(n-1)/2, so per-person overhead grows as n-1).
-#: 0.075 puts a core team's output peak at about 7 people (output n(1-c(n-1)) peaks at
-#: n = (1+c)/2c), in line with OPT-175B's core of about five and Tulu 3's seven.
-CORE_OVERHEAD_PER_PEER = 0.075
+#: Coordination cost per extra teammate (Brooks: communication paths grow as n(n-1)/2).
+#: A team of n keeps a share exp(-c (n - 1)) of its time for the work itself, so its
+#: output n exp(-c (n - 1)) peaks at n = 1/c and falls beyond. 0.15 puts a core team's
+#: peak at about 7 people, in line with OPT-175B's core of about five and Tulu 3's seven.
+CORE_OVERHEAD_PER_PEER = 0.15
 #: Teams whose work scales without co-design (data acquisition, eval creation) talk less.
 SCALABLE_OVERHEAD_PER_PEER = 0.004
-#: Highest share of time coordination can take.
-MAX_OVERHEAD = 0.85
 #: Latency when two teams have no line of communication at all.
 NO_PATH_LATENCY_DAYS = 10.0
 #: Latency of the direct link that embedding engineering with training creates.
@@ -32,9 +31,9 @@ EMBEDDED_LATENCY_DAYS = 0.1
 
 
 def coordination_overhead(headcount: float, core: bool) -> float:
-    """Share of a team's time spent coordinating: ``c * (n - 1)``, capped."""
+    """Share of a team's time spent coordinating: ``1 - exp(-c (n - 1))``."""
     c = CORE_OVERHEAD_PER_PEER if core else SCALABLE_OVERHEAD_PER_PEER
-    return min(MAX_OVERHEAD, c * max(0.0, headcount - 1.0))
+    return 1.0 - math.exp(-c * max(0.0, headcount - 1.0))
 
 
 @dataclass(frozen=True)

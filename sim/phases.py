@@ -26,23 +26,30 @@ if TYPE_CHECKING:
 
 Steps = Generator[simpy.Event, Any, None]
 
+#: Data work before a product-targeted retune after an eval gap (person-days).
+RETUNE_DATA_PERSON_DAYS = 20.0
 #: Extra effort of a release-blocking safety finding for post-training (a safety-tuning round).
 SAFETY_TUNING_ROUNDS = 1
 
 
-def prepare(m: ProjectModel) -> Steps:
+def licences(m: ProjectModel) -> list[tuple[str, float]]:
+    """Data spend committed when preparation starts: licences, extra data work, base model."""
     s = m.scenario
-    budget = s.objective.budget
-    share = 1.0 - s.levers.reserve_fraction
-    m.ledger.charge(m.env.now, "data_licensing", budget.data_licensing_usd * share, "data licences")
+    out = [("data licences", s.objective.budget.data_licensing_usd)]
     if s.levers.data_investment_usd:
-        m.ledger.charge(
-            m.env.now, "data_licensing", s.levers.data_investment_usd, "extra data work"
-        )
+        out.append(("extra data work", s.levers.data_investment_usd))
     if s.levers.strategy == "adapt" and s.model.base_model is not None:
-        m.ledger.charge(
-            m.env.now, "data_licensing", s.model.base_model.license_usd, "base model licence"
-        )
+        out.append(("base model licence", s.model.base_model.license_usd))
+    return out
+
+
+def planned_licences(m: ProjectModel) -> float:
+    return sum(usd for _, usd in licences(m))
+
+
+def prepare(m: ProjectModel) -> Steps:
+    for note, usd in licences(m):
+        m.ledger.charge(m.env.now, "data_licensing", usd, note)
     safety = m.org.owner("safety") or m.org.decider("ship")
     yield from m._run_workstreams(
         "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
@@ -86,6 +93,7 @@ def training(m: ProjectModel) -> Steps:
         "training", ("training run", m.org.training_team, m.env.process(run.process()))
     )
     m.defects.stop_monitoring()
+    m.run_finished = True
     m.version += 1
 
 
@@ -105,7 +113,7 @@ def round_cost(m: ProjectModel) -> tuple[float, float]:
     """(annotation, compute) dollars of one post-training round."""
     s = m.scenario
     planned = max(1, s.model.post_training_rounds)
-    annotation = s.objective.budget.annotation_usd * (1.0 - s.levers.reserve_fraction) / planned
+    annotation = s.objective.budget.annotation_usd / planned
     compute = ROUND_COMPUTE_SHARE * m.tokens_plan * m.run_usd_per_token
     return annotation, compute
 
@@ -149,7 +157,7 @@ def forecast_days(m: ProjectModel) -> float:
             m.probe.target_tokens = m.tokens_plan
         days += (m.run or m.probe).expected_days()
     if now <= order.index("ablations"):
-        days += m.ablation_fraction * m.tokens_plan / m.probe.rate
+        days += m.ablation_fraction * m.tokens_plan / m.probe.rate / ABLATION_CLUSTER_SHARE
     for k, phase in enumerate(order[1:], start=1):
         if k > now or (k == now and phase in ("evaluation", "release")):
             days += _work_days(m, phase)
@@ -216,7 +224,7 @@ def _eval_gap(m: ProjectModel) -> Steps:
         m.extra_rounds += 1
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            yield from m.work(owner, 20.0)
+            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS)
             m.product_transfer = 1.0
         yield from post_training_round(m, "extra round")
         m.measure_quality()
@@ -279,23 +287,24 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
     )
     if choice == "accept":
         return
-    if choice == "fix_and_continue" and m.phase == "training":
+    during_run = not m.run_finished
+    if choice == "fix_and_continue" and during_run:
         # Training goes on while the owner fixes the data; bad tokens accrue until then.
         m.env.process(_fix_in_background(m, d, owner))
         return
     started = m.env.now
     yield from m.work(owner, d.source.fix_person_days)
-    if m.phase == "training":
+    if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
     m.version += 1
     if choice == "fix_and_restart":
         run.restart_from(0.0)
         m.defects.reset_tokens()
-        if m.phase != "training":
-            yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
+        if not during_run:
             m.rounds_done = 0
-    elif m.phase != "training":
+            yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
+    elif not during_run:
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
@@ -342,6 +351,8 @@ def projected_spend(m: ProjectModel) -> float:
         remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
     people_per_day = sum(t.headcount * t.spec.usd_per_person_day for t in m.teams.values())
     remaining += people_per_day * forecast_days(m)
+    if m.phase == "setup":
+        remaining += planned_licences(m)
     return m.ledger.spent_usd + _unbilled_people(m) + remaining
 
 

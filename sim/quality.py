@@ -96,12 +96,19 @@ class QualityState:
     contamination_defect: bool
 
 
-def true_scores(caps: list[Capability], q: QualityState) -> dict[str, float]:
-    """The capability each model really has (what a perfect product eval would show)."""
+def true_scores(
+    caps: list[Capability], q: QualityState, in_product: bool = True
+) -> dict[str, float]:
+    """The capability the model really has, in the product's use or on general tasks.
+
+    Post-training steered without product evals reaches the product only in part
+    (``product_transfer``); on general tasks its gains count in full.
+    """
+    transfer = q.product_transfer if in_product else 1.0
     out: dict[str, float] = {}
     for cap in caps:
         base = base_score(cap, q.loss)
-        gain = cap.post_training_gain * post_training_gain(q.rounds) * q.product_transfer
+        gain = cap.post_training_gain * post_training_gain(q.rounds) * transfer
         score = base + (1.0 - base) * gain
         if q.adapted:
             score = min(score, cap.base_model_cap)
@@ -133,9 +140,10 @@ def measure(
     ``set_errors`` holds one standard normal per eval, drawn once per play, so
     measuring again does not re-roll it. ``None`` means no sampling error.
     """
-    truth = true_scores(caps, q)
+    product, general = true_scores(caps, q), true_scores(caps, q, in_product=False)
     out: dict[str, EvalResult] = {}
     for ev in evals:
+        truth = product if ev.kind == "product_eval" else general
         expected = truth[ev.capability]
         if ev.kind == "public_benchmark":
             leaked = 0.0 if q.decontaminate else ev.contamination

@@ -97,9 +97,6 @@ class Capability(Spec):
     base_model_cap: Fraction = Field(
         1.0, description="With strategy 'adapt': the best score the base model allows."
     )
-    product_weight: Fraction = Field(
-        1.0, description="How much the product use depends on this capability."
-    )
 
 
 class Eval(Spec):

@@ -80,6 +80,13 @@ class TrainingRun:
         self.stats = RunStats()
         self.next_unexpected = math.inf
         self.next_spike = math.inf
+        # Scripted incidents strike once, at their share of the first pass through the run.
+        scripted = [
+            i
+            for i in project.scenario.incidents.scripted
+            if i.run_progress is not None and label != "probe"
+        ]
+        self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
         s = project.scenario
         c = s.cluster
         variants = s.levers.parallel_variants
@@ -107,9 +114,7 @@ class TrainingRun:
             c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
         )
         spikes = s.incidents.loss_spikes
-        scale = (
-            project.scenario.model.params_b * 1e9 / SPIKE_REFERENCE_PARAMS
-        ) ** spikes.scale_exponent
+        scale = (active_params / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
         novelty = 1.0 + s.model.novelty
         self.spike_rate_per_token = (
             spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
@@ -190,12 +195,6 @@ class TrainingRun:
         next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
-        scripted = [
-            i
-            for i in self.p.scenario.incidents.scripted
-            if i.run_progress is not None and self.label != "probe"
-        ]
-        self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
         self.p.trace_event(
             "run_start",
             f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
@@ -244,7 +243,8 @@ class TrainingRun:
 
     def _fire_scripted(self) -> Generator[simpy.Event, Any, None]:
         inc = self.scripted.pop(0)
-        self.p.trace_event("inject", f"Scripted incident: {inc.kind.replace('_', ' ')}")
+        if inc.kind != "data_defect":
+            self.p.trace_event("inject", f"Scripted incident: {inc.kind.replace('_', ' ')}")
         if inc.kind == "loss_spike":
             yield from self._spike()
         elif inc.kind == "hardware_failure":

@@ -121,9 +121,11 @@ def test_with_every_incident_source_off_a_scenario_is_its_deterministic_plan(
 ) -> None:
     s = quiet(base)
     rows = [replicate(s, seed, rep) for seed, rep in ((1, 0), (2, 7), (99, 3))]
+    # Consequences (an eval gap, a budget check) may still be decided; no random source fires.
+    consequences = {"incident:eval_gap", "incident:budget_slip", "incident:schedule_slip"}
     for row in rows:
         row.pop("rep")
-        assert not [k for k in row if k.startswith("incident:")]
+        assert not [k for k in row if k.startswith("incident:") and k not in consequences]
     assert rows[0] == rows[1] == rows[2]
     m = played(s)
     run = m.run
