@@ -46,6 +46,7 @@ BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
 TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
 LINK_KINDS = ["handoff", "communication", "reporting"]
+VERDICT_METRICS = ("schedule_days", "cost_usd", "quality_met")
 
 
 # --- the designs ---------------------------------------------------------------------------
@@ -120,23 +121,20 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     except ScenarioError as error:
         show_problems(error)
         return None
-    graph, delta = st.columns([3, 2], gap="large")
-    graph.graphviz_chart(OrgGraph(edited).to_dot(), width="stretch")
-    graph.caption(
+    st.graphviz_chart(OrgGraph(edited).to_dot(), width="stretch")
+    st.caption(
         "Your design's organisation, redrawn as you edit. Orange: core co-design teams. "
         "Solid blue: handoffs; green dashes: communication; grey dots: reporting; labels are "
-        "latencies in days."
+        "latencies in days. To compare it, add **Your design** to the designs below."
     )
     changes_from_base = {k: v for k, v in diff(base, edited).items() if k != "name"}
     text = design_yaml(DesignFile(OWN_LABEL, source.removeprefix("scenarios/"), changes_from_base))
-    with delta:
-        st.markdown(f"**Changes from the base** ({len(changes_from_base)})")
-        st.code(text if changes_from_base else "# no changes yet", language="yaml", height=300)
-        st.download_button(
-            "Download this design (YAML)", text, "design.yaml", "application/x-yaml",
-            key="compare_own_download", icon=":material/download:",
-            disabled=not changes_from_base, width="stretch",
-        )  # fmt: skip
+    st.markdown(f"**Changes from the base** ({len(changes_from_base)})")
+    st.code(text if changes_from_base else "# no changes yet", language="yaml", height=220)
+    st.download_button(
+        "Download this design (YAML)", text, "design.yaml", "application/x-yaml",
+        key="compare_own_download", icon=":material/download:", disabled=not changes_from_base,
+    )  # fmt: skip
     return edited.model_copy(update={"name": OWN_LABEL})
 
 
@@ -207,14 +205,16 @@ def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario])
     names = list(frames)
     a = names[0]
     st.subheader("Verdict")
+    worlds = len(frames[a])
     st.caption(
+        f"From {worlds:,} worlds per design. "
         "Each design against the first one picked, world by world: the same incidents strike "
         "both in each world, so the differences are the designs'. A 95% interval that includes "
         "no difference means these runs cannot tell the two apart."
     )
     for i, b in enumerate(names[1:], start=1):
         table = analysis.paired_table(frames[a], frames[b], designs[a])
-        lines = analysis.verdict("A", letter(i), table)
+        lines = analysis.verdict("A", letter(i), table, VERDICT_METRICS)
         with st.container(border=True):
             st.markdown(f"**{letter(i)}: {b}** against **A: {a}**")
             st.markdown("\n".join(f"- {line}" for line in lines))
@@ -278,22 +278,23 @@ def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario
 def show_paired(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
     names = list(frames)
     a = names[0]
-    for b in names[1:]:
+    for i, b in enumerate(names[1:], start=1):
         table = analysis.paired_table(frames[a], frames[b], designs[a])
-        st.plotly_chart(charts.paired_figure(table, a, b), key=f"compare_paired_{b}")
+        st.markdown(f"**{letter(i)}: {b}** minus **A: {a}**, world by world")
+        st.plotly_chart(charts.paired_figure(table, "A", letter(i)), key=f"compare_paired_{b}")
         units = table["unit"].astype(str)
         shown = pd.DataFrame({
             "metric": table["label"],
-            f"{b} minus {a}": [signed(v, u) for v, u in zip(table["mean"], units, strict=True)],
+            f"{letter(i)} − A": [signed(v, u) for v, u in zip(table["mean"], units, strict=True)],
             "95% interval": [f"{signed(lo, u)} to {signed(hi, u)}" for lo, hi, u in
                              zip(table["low"], table["high"], units, strict=True)],
             "clear difference": table["significant"].map({True: "yes", False: "no"}),
-            f"worlds where {b} did better": table["p_b_better"].map("{:.0%}".format),
-            "worlds alike": table["p_same"].map("{:.0%}".format),
+            f"{letter(i)} better in": table["p_b_better"].map("{:.0%} of worlds".format),
+            "alike in": table["p_same"].map("{:.0%} of worlds".format),
         })  # fmt: skip
         st.dataframe(shown, hide_index=True, width="stretch")
     st.caption(
-        "Green: the later design did better on the same worlds; red: worse; grey: the 95% "
+        "Green: the design did better than A on the same worlds; red: worse; grey: the 95% "
         "interval includes no difference. Probabilities are in percentage points."
     )
 
@@ -324,7 +325,9 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
     metric = row[1].selectbox(
         "Metric", TORNADO_METRICS, key="compare_tornado_metric", format_func=analysis.metric_label
     )
-    reps = int(row[2].number_input("Replications", 10, 2000, 40, 10, key="compare_tornado_reps"))
+    reps = int(
+        row[2].number_input("Worlds per setting", 10, 2000, 40, 10, key="compare_tornado_reps")
+    )
     tornado_designs, skipped = analysis.tornado_designs(designs[name])
     if row[3].button("Run sensitivity", key="compare_tornado_run", icon=":material/tune:"):
         run_designs_live(TORNADO, tornado_designs, reps, seed, f"{len(tornado_designs)} settings")

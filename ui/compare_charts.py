@@ -226,6 +226,7 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
         go.Heatmap(
             z=pivot.to_numpy(), x=[str(c) for c in pivot.columns], y=[str(i) for i in pivot.index],
             text=text.to_numpy(), texttemplate="%{text}", colorscale="Viridis",
+            zmin=0.0 if probability else None, zmax=1.0 if probability else None,
             reversescale=_lower_is_better(metric), colorbar={"title": {"text": label}},
             hovertemplate=f"{x}=%{{x}}<br>{y}=%{{y}}<br>{label}: %{{text}}<extra></extra>",
         )

@@ -92,7 +92,8 @@ def run_designs_live(
     state = saved_run(key, designs, seed) or RunState(signature(designs, seed), reps)
     state.target = reps
     if state.done > reps:  # fewer replications than before: keep the first ``reps``
-        state = RunState(state.signature, reps)
+        first = {name: df[df["rep"] < reps] for name, df in state.frames().items()}
+        state = RunState(state.signature, reps, reps, (first,))
     text, size, total = designs_json(designs), batch_size(reps), reps * len(designs)
     with st.status(f"Running {what}…", expanded=True) as status:
         bar = st.progress(
@@ -129,14 +130,15 @@ def run_controls(prefix: str, label: str, ready: bool, default_reps: int) -> tup
         help="Each replication is one world: the same incidents strike every design in it.",
     ))  # fmt: skip
     seed = int(row[1].number_input("Seed", 0, 2**31 - 1, 0, key=f"{prefix}_seed", disabled=busy))
-    if busy:
-        row[2].button("Stop", key=f"{prefix}_stop", on_click=_set_running, args=(prefix, False),
-                      icon=":material/stop:")  # fmt: skip
-    else:
-        row[2].button(
-            label, key=f"{prefix}_run_button", type="primary", disabled=not ready,
-            on_click=_set_running, args=(prefix, True), icon=":material/play_arrow:",
-        )  # fmt: skip
+    run, stop = row[2].columns([3, 1])
+    run.button(
+        label, key=f"{prefix}_run_button", type="primary", disabled=busy or not ready,
+        on_click=_set_running, args=(prefix, True), icon=":material/play_arrow:",
+    )  # fmt: skip
+    stop.button(
+        "Stop", key=f"{prefix}_stop", on_click=_set_running, args=(prefix, False),
+        icon=":material/stop:", disabled=not busy,
+    )  # fmt: skip
     return reps, seed
 
 

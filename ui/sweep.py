@@ -109,6 +109,21 @@ def heat_map(table: Any, axes: list[Axis]) -> None:
     )
 
 
+def column_formats(table: Any) -> dict[str, Any]:
+    """Probabilities as percentages, money compact, days to one decimal."""
+    out: dict[str, Any] = {}
+    for column in table.columns:
+        if column.startswith("p_"):
+            out[column] = st.column_config.NumberColumn(format="percent")
+        elif column.startswith("cost_usd"):
+            out[column] = st.column_config.NumberColumn(format="dollar")
+        elif column.startswith(("schedule_days", "effort_person_days")):
+            out[column] = st.column_config.NumberColumn(format="%.1f")
+        elif column.startswith("score:"):
+            out[column] = st.column_config.NumberColumn(format="%.3f")
+    return out
+
+
 def render() -> None:
     st.title("Sweep levers")
     st.markdown(
@@ -143,7 +158,7 @@ def render() -> None:
     partial_notice(state)
     table = sweep_table(state.frames(), points, scenario)
     heat_map(table, axes)
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.dataframe(table, hide_index=True, width="stretch", column_config=column_formats(table))
     summary = {
         "scenario": scenario.name,
         "seed": seed,

@@ -1,0 +1,156 @@
+"""The Compare and Sweep pages through Streamlit's AppTest: pick designs, run, stop and
+resume, build a design, load one from a file, sensitivity, and a small sweep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sim.designs import PRESETS_BY_KEY, DesignFile, design_yaml
+from sim.loading import load_scenario
+from sim.sweep import combine, run_batch
+from ui import compare, compare_common
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = load_scenario(ROOT / "scenarios" / "assistant_7b.yaml")
+REPS = 10
+
+
+def open_page(path: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(path).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture
+def at() -> AppTest:
+    page = open_page("ui/compare.py")
+    page.number_input(key="compare_reps").set_value(REPS)
+    return ok(page)
+
+
+def default_designs() -> dict[str, object]:
+    return {PRESETS_BY_KEY[k].title: PRESETS_BY_KEY[k].apply(BASE) for k in compare.DEFAULT_PICK}
+
+
+def run(at: AppTest) -> AppTest:
+    at.button(key="compare_run_button").click()
+    return ok(at)
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_the_page_starts_with_two_presets_and_asks_to_run(at: AppTest) -> None:
+    assert at.multiselect(key="compare_designs").value == list(default_designs())
+    assert "Press **Run the comparison**" in at.info[0].value
+    assert "Large siloed org" in markdown(at)  # the presets' rationale
+    assert compare.RUN not in at.session_state
+
+
+def test_a_comparison_shows_a_verdict_numbers_charts_and_downloads(at: AppTest) -> None:
+    run(at)
+    state = at.session_state[compare.RUN]
+    assert state.complete and state.done == REPS
+    text = markdown(at)
+    assert "**B: Large siloed org, engineering apart** against **A: Small core" in text
+    assert "- B meets all objectives in" in text and "95% interval" in text
+    assert at.session_state["compare_running"] is False
+    numbers = next(d.value for d in at.dataframe if "All objectives met" in d.value.index)
+    assert list(numbers.columns) == list(default_designs())
+    assert "All objectives met" in numbers.index
+    assert len(at.get("plotly_chart")) >= 6
+    assert {b.label for b in at.get("download_button")} >= {
+        "Download the table (CSV)",
+        "Download the summary (JSON)",
+    }
+
+
+def test_a_stopped_run_keeps_its_replications_and_resumes(at: AppTest) -> None:
+    designs = default_designs()
+    first = run_batch(designs, 0, 0, 4)  # type: ignore[arg-type]
+    at.session_state[compare.RUN] = compare_common.RunState(
+        compare_common.signature(designs, 0),
+        REPS,
+        4,
+        (first,),  # type: ignore[arg-type]
+    )
+    ok(at)
+    assert "stopped after 4 of 10 replications" in at.warning[0].value
+    assert "Verdict" in [h.value for h in at.subheader]  # the finished part is shown
+    run(at)
+    state = at.session_state[compare.RUN]
+    assert state.done == REPS and not at.warning
+    name = next(iter(designs))
+    before = combine([first])[name]
+    after = state.frames()[name].iloc[:4][list(before.columns)]
+    pd.testing.assert_frame_equal(after, before)
+
+
+def test_fewer_than_two_designs_cannot_run(at: AppTest) -> None:
+    at.multiselect(key="compare_designs").set_value([compare.BASE_LABEL])
+    ok(at)
+    assert "Pick at least two designs" in at.info[0].value
+    assert at.button(key="compare_run_button").disabled
+
+
+def test_an_edited_design_is_redrawn_saved_and_compared(at: AppTest) -> None:
+    index = BASE.team_ids.index("pretraining")
+    at.number_input(key=f"compare_own_0_team{index}").set_value(9)
+    ok(at)
+    code = next(c.value for c in at.code if "TrainingRoom design" in c.value)
+    assert "org.teams.pretraining.headcount: 9" in code
+    assert at.get("graphviz_chart")
+    at.multiselect(key="compare_designs").set_value([compare.BASE_LABEL, compare.OWN_LABEL])
+    run(ok(at))
+    assert "**B: Your design** against **A: Base scenario as it is**" in markdown(at)
+
+
+def test_a_design_file_is_loaded_onto_the_base(at: AppTest) -> None:
+    text = design_yaml(DesignFile("Politics", "assistant_7b.yaml", {"org.politics_days": 2}))
+    at.file_uploader(key="compare_design_upload").set_value(("mine.yaml", text.encode(), ""))
+    ok(at)
+    assert "File: Politics" in at.multiselect(key="compare_designs").options
+    bad = b"changes: {levers.reserve_fraction: 0.9}\n"
+    at.file_uploader(key="compare_design_upload").set_value(("bad.yaml", bad, ""))
+    ok(at)
+    assert any("levers.reserve_fraction" in e.value for e in at.error)
+
+
+def test_sensitivity_runs_and_ranks_levers(at: AppTest) -> None:
+    run(at)
+    at.number_input(key="compare_tornado_reps").set_value(REPS)
+    at.button(key="compare_tornado_run").click()
+    ok(at)
+    table = next(d.value for d in at.dataframe if "swing (high − low)" in d.value.columns)
+    assert len(table) >= 10 and table["rank"].tolist() == list(range(1, len(table) + 1))
+
+
+def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
+    at = open_page("ui/sweep.py")
+    at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.2")
+    at.text_input(key="sweep_values_1_levers.ablation_fraction").set_value("0.05, 0.15")
+    at.selectbox(key="sweep_axis_2").set_value("(no axis)")
+    at.number_input(key="sweep_reps").set_value(REPS)
+    ok(at)
+    assert "4 grid points × 10 worlds" in at.caption[0].value
+    at.button(key="sweep_run_button").click()
+    ok(at)
+    table = at.dataframe[0].value
+    assert len(table) == 4 and "p_success" in table
+    assert at.get("plotly_chart")
+    at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.9")
+    ok(at)
+    assert any("reserve_fraction" in e.value for e in at.error)
