@@ -22,6 +22,7 @@ hardware.register(app)
 scenarios.register(app)
 project.register(app)
 calibration.register(app)
+__import__("sim.cli.tabletop", fromlist=["register"]).register(app)  # python -m sim report
 analysis.register(app)
 __import__("sim.cli.rubric", fromlist=["register"]).register(app)
 
