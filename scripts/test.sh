@@ -6,6 +6,11 @@
 #
 # Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
 # TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run.
+#
+# PostgreSQL: the tabletop tests also run against a real server. This script installs
+# Debian's postgresql when it is missing, starts a throwaway server on 127.0.0.1 (a free
+# port, a temporary data directory, a random password), exports DATABASE_URL for the
+# tests, and stops and deletes it on exit.
 set -euo pipefail
 # shellcheck source=scripts/_venv.sh
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
@@ -34,6 +39,65 @@ ensure_chromium() {
         && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
         || die "apt-get could not install chromium: $how"
     [[ -x /usr/bin/chromium ]] || die "apt-get ran but /usr/bin/chromium is still missing: $how"
+}
+
+# A PostgreSQL test that cannot reach its server is a failure here, never a skip.
+export TRAININGROOM_REQUIRE_POSTGRES=1
+PG_DIR="" PG_BIN="" PG_AS=()
+
+pg_bindir() { # the newest installed PostgreSQL's bin directory, or nothing
+    find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1
+}
+
+ensure_postgres() {
+    [[ -n "$(pg_bindir)" ]] && return 0
+    local how="install Debian's PostgreSQL as root: apt-get update && apt-get install -y postgresql"
+    command -v apt-get >/dev/null 2>&1 \
+        || die "PostgreSQL is missing and apt-get is not available: install PostgreSQL (initdb, pg_ctl) under /usr/lib/postgresql."
+    local sudo=()
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 || die "PostgreSQL is missing, and we are not root and have no sudo: $how"
+        sudo=(sudo)
+    fi
+    say "Installing PostgreSQL with apt-get (needed by the tabletop tests)"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update \
+        && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql \
+        || die "apt-get could not install postgresql: $how"
+    [[ -n "$(pg_bindir)" ]] || die "apt-get ran but no PostgreSQL is under /usr/lib/postgresql: $how"
+}
+
+# start_postgres: initdb + pg_ctl in a temporary directory, as the postgres user when we are
+# root (the server refuses to run as root); listens on 127.0.0.1 only.
+start_postgres() {
+    PG_BIN="$(pg_bindir)"
+    PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/trainingroom-pg.XXXXXX")"
+    trap stop_postgres EXIT
+    if [[ $EUID -eq 0 ]]; then
+        id postgres >/dev/null 2>&1 || { echo "no 'postgres' OS user to run the server as" >&2; return 1; }
+        chown postgres "$PG_DIR"
+        PG_AS=(runuser -u postgres --)
+    fi
+    local port password
+    port="$("$VPY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    password="$("$VPY" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+    (umask 077 && printf '%s\n' "$password" >"$PG_DIR/pwfile")
+    [[ $EUID -eq 0 ]] && chown postgres "$PG_DIR/pwfile"
+    (cd "$PG_DIR" && "${PG_AS[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres -E UTF8 \
+        --auth=scram-sha-256 --pwfile="$PG_DIR/pwfile" --no-sync >"$PG_DIR/initdb.log" 2>&1) \
+        || { tail -n 20 "$PG_DIR/initdb.log" >&2; return 1; }
+    (cd "$PG_DIR" && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        start >/dev/null) || { tail -n 20 "$PG_DIR/server.log" >&2; return 1; }
+    export DATABASE_URL="postgresql+psycopg://postgres:${password}@127.0.0.1:${port}/postgres"
+    say "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $PG_DIR)"
+}
+
+stop_postgres() {
+    [[ -n "$PG_DIR" && -d "$PG_DIR" ]] || return 0
+    if [[ -f "$PG_DIR/data/postmaster.pid" ]]; then
+        (cd "$PG_DIR" && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1) || true
+    fi
+    rm -rf "$PG_DIR"
 }
 
 failures=()
@@ -75,12 +139,14 @@ run_pytest() {
 
 ensure_venv "dev,dask"
 ensure_chromium
+ensure_postgres
 
 lint_paths=()
 for p in sim tests app.py ui benchmarks; do
     [[ -e "$p" ]] && lint_paths+=("$p")
 done
 
+step "PostgreSQL server for the tabletop tests" start_postgres
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
 step "pytest (everything but the browser tests, 2 workers)" \

@@ -88,13 +88,6 @@ def db_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return database_url("tabletop-test.sqlite3")
 
 
-@pytest.fixture
-def service(db_url: str) -> Iterator[TabletopService]:
-    svc = TabletopService(make_engine(db_url))
-    yield svc
-    svc.engine.dispose()
-
-
 class Table:
     """One exercise with a facilitator and two players: Ada (Pretraining), Grace (Leadership)."""
 
@@ -126,11 +119,6 @@ class Table:
             if pending["kind"] == "rollback":
                 return pending
             self.svc.resolve_with_playbook(self.room, self.key)  # Product: nobody plays it
-
-
-@pytest.fixture
-def table(service: TabletopService) -> Table:
-    return Table(service)
 
 
 def all_rows_text(svc: TabletopService) -> str:
@@ -189,7 +177,21 @@ def test_authoring_refuses_what_the_clock_cannot_run() -> None:
 
 
 class TestTabletopService:
-    """The service's rules; run on SQLite here and on PostgreSQL in test_tabletop_postgres.py."""
+    """The service's rules; run on SQLite here and on PostgreSQL in test_tabletop_postgres.py.
+
+    Its fixtures live in the class so that a subclass elsewhere gets them too, and only
+    ``db_url`` (module level) decides the database.
+    """
+
+    @pytest.fixture
+    def service(self, db_url: str) -> Iterator[TabletopService]:
+        svc = TabletopService(make_engine(db_url))
+        yield svc
+        svc.engine.dispose()
+
+    @pytest.fixture
+    def table(self, service: TabletopService) -> Table:
+        return Table(service)
 
     def test_create_join_claim(self, table: Table) -> None:
         svc, room = table.svc, table.room
