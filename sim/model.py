@@ -108,6 +108,7 @@ class ProjectModel:
         self._pending_event: simpy.Event | None = None
         self.finished = False
         self.finish_day: Days | None = None
+        self._phase_of: dict[str, str] = {}
         self._draw_uncertainties()
         self._size_plan()
         self.run: TrainingRun | None = None
@@ -377,6 +378,13 @@ class ProjectModel:
         done[w.id].succeed()
 
     def phase_of(self, w: Workstream) -> str:
+        """The phase a workstream runs in, once its lever moves (product evals, safety)."""
+        phase = self._phase_of.get(w.id)
+        if phase is None:
+            phase = self._phase_of[w.id] = self._lever_phase(w)
+        return phase
+
+    def _lever_phase(self, w: Workstream) -> str:
         lev = self.scenario.levers
         if w.role == "product_evals" and not lev.product_evals_early:
             return "evaluation"

@@ -36,6 +36,7 @@ class TeamState:
     active: int = 0
     _person_days: PersonDays = 0.0
     _since: Days = 0.0
+    _settled: dict[int, PersonDays] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.veterans = self.spec.headcount
@@ -54,6 +55,14 @@ class TeamState:
 
     def capacity(self, now: Days) -> PersonDays:
         """Person-days of output per calendar day at ``now``."""
+        if not self.newcomers:
+            cached = self._settled.get(self.veterans)
+            if cached is None:
+                cached = self._settled[self.veterans] = self._capacity(now)
+            return cached
+        return self._capacity(now)
+
+    def _capacity(self, now: Days) -> PersonDays:
         ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in self.newcomers]
         raw = self.veterans + sum(ramped) - MENTOR_SHARE * sum(1.0 - r for r in ramped)
         n = self.headcount
