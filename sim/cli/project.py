@@ -8,7 +8,8 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, table
+from sim.analysis import paired_table, verdict
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
 from sim.decisions import POLICY_NAMES
 from sim.loading import load_scenario
 from sim.runner import ExecutorName, default_workers, run_designs
@@ -162,6 +163,10 @@ def compare(
         "baseline": base,
         "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
         "paired": {n: paired(frames[base], frames[n], designs[base]) for n in names[1:]},
+        "verdict": {
+            n: verdict(base, n, paired_table(frames[base], frames[n], designs[base]))
+            for n in names[1:]
+        },
     }
     if as_json:
         emit_json(result)
@@ -170,6 +175,8 @@ def compare(
         _print_summary(n, result["designs"][n])
     for n in names[1:]:
         rows = [(k, d["mean"], d["low"], d["high"]) for k, d in result["paired"][n].items()]
+        for line in result["verdict"][n]:
+            stdout.print(line, markup=False, highlight=False)
         table(
             f"{n} minus {base} (same replications)",
             rows,
