@@ -1,0 +1,94 @@
+"""The run, compare and bench commands as a user calls them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = str(ROOT / "scenarios" / "assistant_7b.yaml")
+OTHER = str(ROOT / "scenarios" / "followup_benchmarks_vs_product.yaml")
+STATS = {"mean", "p10", "p50", "p90"}
+
+
+def sim(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim", *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+
+
+def test_run_json_has_every_interface_key() -> None:
+    out = sim("run", BASE, "--reps", "12", "--seed", "4", "--workers", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in ("schedule_days", "cost_usd", "effort_person_days"):
+        assert set(d[key]) == STATS
+    for key in ("p_on_time", "p_on_budget", "p_quality_met", "p_success"):
+        assert 0.0 <= d[key] <= 1.0
+    assert d["scenario"] and d["reps"] == 12 and d["seed"] == 4
+    assert set(d["training_run"]) >= {"interruptions", "effective_training_time", "lost_gpu_hours"}
+    assert set(d["quality"]["reasoning"]) == {"public_benchmark", "product_eval"}
+    assert "gsm8k" in d["quality"]["reasoning"]["public_benchmark"]
+    assert "support_reasoning" in d["quality"]["reasoning"]["product_eval"]
+    assert isinstance(d["incidents"], dict) and "loss_spike" in d["incidents"]
+
+
+def test_run_set_override_changes_the_result() -> None:
+    a = json.loads(sim("run", BASE, "--reps", "8", "--workers", "1", "--json").stdout)
+    b = json.loads(
+        sim(
+            "run",
+            BASE,
+            "--reps",
+            "8",
+            "--workers",
+            "1",
+            "--json",
+            "--set",
+            "levers.strategy=adapt",
+        ).stdout
+    )
+    assert b["schedule_days"]["mean"] != a["schedule_days"]["mean"]
+
+
+def test_compare_json_has_paired_differences_and_a_verdict() -> None:
+    out = sim("compare", BASE, OTHER, "--reps", "10", "--workers", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    other = Path(OTHER).stem
+    diff = d["paired"][other]["schedule_days"]
+    assert diff["low"] <= diff["mean"] <= diff["high"]
+    assert d["verdict"][other] and all(isinstance(s, str) for s in d["verdict"][other])
+
+
+def test_bench_reports_the_ratio_against_bare_simpy() -> None:
+    out = sim("bench", BASE, "--reps", "10", "--workers", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["ratio"] == pytest.approx(
+        d["bare_simpy_events_per_second"] / d["model_events_per_second"]
+    )
+    assert d["replications_per_second"] > 0 and d["workers"] == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run", BASE, "--reps", "0"),
+        ("run", BASE, "--workers", "0"),
+        ("run", BASE, "--executor", "spark"),
+        ("run", BASE, "--policy", "coin"),
+        ("run", BASE, "--set", "cluster.gpus=-3"),
+        ("run", "no/such/file.yaml"),
+        ("compare", BASE),
+    ],
+)
+def test_bad_input_exits_2_with_a_message_and_no_traceback(args: tuple[str, ...]) -> None:
+    out = sim(*args, "--json")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.strip() and "Traceback" not in out.stderr
