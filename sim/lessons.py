@@ -65,7 +65,7 @@ def _budget(m: ProjectModel) -> str | None:
     responses = [d.choice for d in m.decisions if d.kind == "budget"]
     if not responses:
         return None
-    return f"After the budget cut: {' then '.join(r.replace('_', ' ') for r in responses)}"
+    return f"Budget responses, in order: {', then '.join(r.replace('_', ' ') for r in responses)}"
 
 
 def _adapt(m: ProjectModel) -> str | None:

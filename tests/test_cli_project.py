@@ -92,3 +92,23 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(args: tuple[str, ...]
     assert out.returncode == 2
     assert out.stdout == ""
     assert out.stderr.strip() and "Traceback" not in out.stderr
+
+
+def test_play_saves_a_play_that_replays_and_debriefs(tmp_path: Path) -> None:
+    play_file = tmp_path / "play.json"
+    spike = str(ROOT / "scenarios" / "followup_loss_spike.yaml")
+    played = sim("play", spike, "--seed", "3", "--save", str(play_file), "--json")
+    assert played.returncode == 0, played.stderr
+    outcome = json.loads(played.stdout)["outcome"]
+    again = json.loads(sim("replay", str(play_file), "--json").stdout)["outcome"]
+    assert again == outcome
+    report = json.loads(sim("debrief", str(play_file), "--json").stdout)
+    assert report["decisions"] and report["most_mattered"]
+    assert all(d["alternatives"] for d in report["decisions"])
+
+
+def test_a_broken_play_file_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    out = sim("replay", str(bad))
+    assert out.returncode == 2 and "bad.json:" in out.stderr and "Traceback" not in out.stderr

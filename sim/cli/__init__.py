@@ -24,6 +24,7 @@ project.register(app)
 calibration.register(app)
 __import__("sim.cli.tabletop", fromlist=["register"]).register(app)  # python -m sim report
 analysis.register(app)
+__import__("sim.cli.plays", fromlist=["register"]).register(app)
 __import__("sim.cli.rubric", fromlist=["register"]).register(app)
 
 
