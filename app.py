@@ -17,6 +17,12 @@ PAGES = [
     ),
     st.Page("ui/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
     st.Page("ui/sweep.py", title="Sweep", icon=":material/grid_on:", url_path="sweep"),
+    st.Page(
+        "ui/interview.py",
+        title="Interview",
+        icon=":material/record_voice_over:",
+        url_path="interview",
+    ),
 ]
 
 st.navigation(PAGES).run()

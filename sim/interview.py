@@ -59,12 +59,14 @@ QUESTION = (
     "people, the ownership and the way of working so that the training objectives land on "
     "schedule and within budget despite those difficulties."
 )
+PART_1_TITLE = "Part 1: what makes it hard"
 PART_1 = (
-    "Part 1: what makes it hard. Walk the lifecycle stage by stage and, for each challenge, "
-    "say what it puts at risk (quality, schedule or cost) and where it would show up first."
+    "Walk the lifecycle stage by stage and, for each challenge, say what it puts at risk "
+    "(quality, schedule or cost) and where it would show up first."
 )
+PART_2_TITLE = "Part 2: how you organise"
 PART_2 = (
-    "Part 2: how you organise. Give every risk an owner and the earliest, cheapest warning; "
+    "Give every risk an owner and the earliest, cheapest warning; "
     "plan gates where small experiments de-risk the big run; say who decides what while the "
     "run is going; estimate and protect the budget; agree the levers before anything slips."
 )
@@ -391,6 +393,8 @@ class FollowupResult(PlanSpec):
     alternatives: list[Alternative] = Field(default_factory=list)
     quality_given_up: float | None = None
     shipped_with_gap: bool | None = None
+    deadline_days: float | None = None
+    budget_usd: float | None = None
 
 
 class InterviewPlan(PlanSpec):
@@ -501,6 +505,17 @@ def plan_scenario(plan: InterviewPlan) -> Scenario:
 def effective_strategy(plan: InterviewPlan) -> str:
     fixed = plan.clarifications.get("strategy", "open")
     return plan.strategy if fixed == "open" else fixed
+
+
+def adapt_caps(plan: InterviewPlan) -> list[tuple[str, float, float]]:
+    """Targets an adapted base model cannot reach: (capability, its cap, the threshold)."""
+    world = plan_world(plan)
+    caps = {c.id: c.base_model_cap for c in world.objective.capabilities}
+    return [
+        (t.capability, caps[t.capability], t.threshold)
+        for t in stated_targets(plan)
+        if t.capability in caps and caps[t.capability] < t.threshold
+    ]
 
 
 def stated_targets(plan: InterviewPlan) -> list[TargetPlan]:

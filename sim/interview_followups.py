@@ -213,6 +213,13 @@ def situation(game: Game) -> dict[str, float]:
     return {}
 
 
+def unplayable_result(scenario: Scenario, fid: str) -> FollowupResult:
+    """The record of a follow-up whose situation never arose: the design's own play, no calls."""
+    game = Game(scenario, 1)
+    game.play_to_end(reference_decider(scenario.levers.playbook))
+    return followup_result(game, fid).model_copy(update={"decisions": [], "alternatives": []})
+
+
 def _alternatives(game: Game, index: int, base: dict[str, Any]) -> list[Alternative]:
     log = game.current_log()
     rec = game.model.decisions[index]
@@ -280,6 +287,8 @@ def followup_result(
         "on_budget": bool(out["on_budget"]),
         "success": bool(out["success"]),
         "situation": dict(seen or {}),
+        "deadline_days": game.scenario.objective.deadline_days,
+        "budget_usd": out["budget_usd"],
         "alternatives": _alternatives(game, mine[0].index, out) if mine else [],
     }
     if fid == "budget_cut":

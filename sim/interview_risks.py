@@ -18,6 +18,7 @@ from sim.interview import InterviewPlan, plan_scenario, plan_world
 from sim.loading import with_overrides
 from sim.runner import Progress, run_designs
 from sim.scenario import Scenario
+from sim.stats import paired_difference
 from sim.summary import summarize_runs
 
 Overrides = dict[str, Any]
@@ -142,6 +143,7 @@ class Impact:
     cost_usd: float
     p_success: float
     quality: float
+    clear: bool = True
 
     @property
     def hits(self) -> list[str]:
@@ -175,12 +177,13 @@ def _true_quality(df: Any) -> Any:
 
 
 def _impact(df: Any, calm: Any) -> Impact:
-    return Impact(
-        float((df["schedule_days"] - calm["schedule_days"]).mean()),
-        float((df["cost_usd"] - calm["cost_usd"]).mean()),
-        float(df["success"].mean() - calm["success"].mean()),
-        float((_true_quality(df) - _true_quality(calm)).mean()),
-    )
+    pairs = [
+        paired_difference(calm[c], df[c]) for c in ("schedule_days", "cost_usd", "success")
+    ] + [paired_difference(_true_quality(calm), _true_quality(df))]
+    # Clear: some 95% interval of a paired difference leaves out zero.
+    clear = any(p["low"] > 0 or p["high"] < 0 for p in pairs if p["n"] > 1)
+    schedule, cost, success, quality = (float(p["mean"]) for p in pairs)
+    return Impact(schedule, cost, success, quality, clear)
 
 
 def price_risk(world: Scenario, risk: str, reps: int = RISK_REPS, seed: int = 0) -> RiskPrice:

@@ -23,6 +23,7 @@ from sim.interview import (
     EARLY_SIGNALS,
     STAGES,
     InterviewPlan,
+    adapt_caps,
     effective_strategy,
     plan_scenario,
     plan_world,
@@ -328,6 +329,10 @@ def _build_vs_adapt(plan: InterviewPlan) -> Judgement:
         f"Strategy: {strategy} ({'fixed by your clarifying answer' if fixed else 'your call'})",
         f"Reasoning: {n} words" + (f": {plan.strategy_reason}" if n else ""),
     ]
+    capped = [f"{c} at {cap:.2f}, below its {bar:.2f} target" for c, cap, bar in adapt_caps(plan)]
+    if capped:
+        verb = "caps" if strategy == "adapt" else "would cap"
+        lines.append(f"Adapting the open base model {verb} " + "; ".join(capped))
     return ("met" if n >= 10 else "partly" if n else "missed"), lines
 
 
