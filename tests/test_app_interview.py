@@ -1,0 +1,167 @@
+"""The Interview page's whole flow through Streamlit's AppTest: the question, Part 1, Part 2,
+the design run, the three follow-ups, the rubric debrief, saving the session, and loading a
+PLAN.json back (a bad one is an error on the page, never an exception)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sim.interview import InterviewPlan, plan_json, world_plan
+from sim.scenario import RISK_KINDS
+from ui import interview_common as common
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def at(tmp_path, monkeypatch) -> AppTest:
+    monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    app.switch_page("ui/interview.py").run()
+    assert not app.exception
+    return app
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def key(at: AppTest, name: str) -> str:
+    """A widget's key under the page's current version (see ui.interview_common.wkey)."""
+    version = at.session_state[common.VERSION] if common.VERSION in at.session_state else 0
+    return f"iv_{version}_{name}"
+
+
+def plan(at: AppTest) -> InterviewPlan:
+    return at.session_state[common.PLAN]
+
+
+def click(at: AppTest, button_key: str) -> AppTest:
+    at.button(key=button_key).click().run()
+    return ok(at)
+
+
+def answer_part1(at: AppTest) -> None:
+    picks = {
+        "data": ["Noisy, duplicated or low-quality web data"],
+        "sizing": ["Tokenizer or configuration mistakes baked in before the run"],
+        "cluster": ["GPU and node failures interrupting the run"],
+        "stability": ["Loss spikes and divergence mid-run"],
+        "post_training": ["Post-training tuned toward the wrong target"],
+        "evaluation": ["Public benchmarks look better than the product really is"],
+        "safety_legal": ["Release-blocking safety findings", "Privacy review of chat logs"],
+    }
+    for stage, titles in picks.items():
+        at.multiselect(key=key(at, f"p1_{stage}")).set_value(titles).run()
+        ok(at)
+    for pill in at.pills:
+        pill.set_value(["schedule", "cost"])
+    for box in at.text_input:
+        if box.key and box.key.startswith(key(at, "what_")):
+            box.set_value("weeks of compute lost and the run repeated")
+    signals = {"data": "ablations", "sizing": "ablations", "cluster": "training",
+               "stability": "training", "post_training": "prepare", "evaluation": "prepare",
+               "safety_legal": "prepare"}  # fmt: skip
+    for box in at.selectbox:
+        if box.key and box.key.startswith(key(at, "signal_")):
+            box.set_value(
+                signals[next(s for s in signals if box.key.startswith(key(at, f"signal_{s}")))]
+            )
+    at.text_area(key=key(at, "late_discovery")).set_value(
+        "A defect found after weeks of training throws that compute away and the run must be "
+        "continued or repeated, while an ablation finds it in days."
+    )
+    at.run()
+    ok(at)
+
+
+def test_the_question_shapes_the_world(at: AppTest) -> None:
+    assert any("Clarifying questions" in m.value for m in at.markdown)
+    at.radio(key=key(at, "clar_budget")).set_value("flexible").run()
+    ok(at)
+    assert plan(at).clarifications["budget"] == "flexible"
+    deadline = next(m for m in at.metric if m.label == "Deadline")
+    assert deadline.value == "210 days"
+    click(at, "iv_start_clock")
+    assert any("min left" in m.value for m in at.markdown)
+
+
+def test_part1_prices_each_challenge_and_keeps_the_answer(at: AppTest) -> None:
+    click(at, "iv_step_1")
+    answer_part1(at)
+    p = plan(at)
+    assert len(p.challenges) == 8
+    own = next(c for c in p.challenges if c.title == "Privacy review of chat logs")
+    assert own.stage == "safety_legal" and own.risk is None
+    assert all(c.hits == ["schedule", "cost"] for c in p.challenges)
+    assert sum("The model**, when" in m.value for m in at.markdown) == 7
+    # Leaving the step and coming back keeps every answer.
+    click(at, "iv_step_0")
+    click(at, "iv_step_1")
+    assert plan(at).challenges == p.challenges
+
+
+def test_a_whole_session_to_the_debrief_and_past_sessions(at: AppTest) -> None:
+    at.text_input(key=key(at, "candidate")).set_value("ada").run()
+    click(at, "iv_next")
+    answer_part1(at)
+    click(at, "iv_next")
+    click(at, "iv_fill")
+    assert plan(at).owner("licensing") == "safety_legal"
+    for risk in RISK_KINDS:
+        at.text_input(key=key(at, f"warn_{risk}")).set_value("a daily dashboard signal")
+    at.number_input(key=key(at, "budget_compute_usd")).set_value(700_000)
+    for field in ("people_usd", "data_licensing_usd", "annotation_usd"):
+        at.number_input(key=key(at, f"budget_{field}")).set_value(300_000)
+    at.text_input(key=key(at, "tracking")).set_value("weekly burn against the forecast")
+    at.run()
+    ok(at)
+    assert plan(at).budget.compute_usd == 700_000
+    assert any("Your plan at a glance" in m.value for m in at.markdown)
+    click(at, "iv_run_design")
+    assert at.session_state[common.OUTCOME][0] == common.plan_digest(plan(at))
+
+    click(at, "iv_next")
+    for fid in ("loss_spike", "budget_cut", "benchmarks_vs_product"):
+        click(at, f"iv_play_{fid}")
+        decided = 0
+        while keys := [b.key for b in at.button if b.key and b.key.startswith(f"iv_decide_{fid}_")]:
+            click(at, keys[0])
+            decided += 1
+        assert decided >= 1
+        assert plan(at).followup(fid) is not None
+    assert plan(at).followup("loss_spike").decisions[0].choice == "rollback_skip"
+
+    click(at, "iv_next")
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Rubric score"].endswith("%")
+    assert int(labels["Met"]) >= 6
+    titles = " ".join(e.label for e in at.expander)
+    assert "Every risk has an owner and an early warning" in titles
+    assert "The loss spike: who calls it, and what next" in titles
+    click(at, "iv_save")
+    assert any("Saved as session 1" in s.value for s in at.success)
+    assert any("Past sessions of ada" in m.value for m in at.markdown)
+
+
+def test_a_saved_plan_loads_back_and_a_bad_one_is_an_error(at: AppTest) -> None:
+    saved = world_plan(InterviewPlan(candidate="bob"))
+    at.file_uploader(key="iv_upload").set_value(("PLAN.json", plan_json(saved).encode(), "json"))
+    at.run()
+    ok(at)
+    assert plan(at).candidate == "bob"
+    assert plan(at).owner("hardware") == "infra"
+    assert at.text_input(key=key(at, "candidate")).value == "bob"
+    bad = b'{"risks": {\n  "hardware": {"owner": "wizards"}\n}}'
+    at.file_uploader(key="iv_upload").set_value(("BAD.json", bad, "json"))
+    at.run()
+    ok(at)
+    errors = [e.value for e in at.error]
+    assert "BAD.json:2: risks.hardware.owner: unknown team 'wizards'" in errors
+    assert plan(at).candidate == "bob"  # the good plan is kept
