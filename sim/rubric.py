@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from sim.compute import estimate_for_scenario
 from sim.interview import (
+    CLARIFICATION_BY_ID,
     EARLY_SIGNALS,
     STAGES,
     InterviewPlan,
@@ -29,6 +30,7 @@ from sim.interview import (
     plan_world,
     stated_targets,
 )
+from sim.interview_followups import FOLLOWUPS
 from sim.model import ROUND_COMPUTE_SHARE
 from sim.scenario import DECISION_KINDS, RISK_KINDS
 
@@ -565,7 +567,39 @@ def _plan_lines(plan: InterviewPlan) -> list[str]:
         + "; ".join(f"{k}: {' → '.join(v)}" for k, v in plan.levers.playbook.items()),
         "",
         f"**Strategy.** {effective_strategy(plan)}. {plan.strategy_reason}",
+        "",
+        "**Roles.** "
+        + "; ".join(f"{k.replace('_', ' ')}: {v}" for k, v in plan.roles.model_dump().items() if v),
+        "",
+        "**Trade-offs.** "
+        + "; ".join(f"protect {t.protect}, give up {t.give_up}: {t.text}" for t in plan.tradeoffs),
     ]
+    return lines
+
+
+def _followup_lines(plan: InterviewPlan) -> list[str]:
+    lines = []
+    for f in plan.followups:
+        lines.append(f"### {FOLLOWUPS[f.id].title}")
+        lines += ["", f"*{FOLLOWUPS[f.id].question}*", ""]
+        if not f.decisions:
+            lines += ["The situation did not arise on this design.", ""]
+            continue
+        calls = " → ".join(d.choice.replace("_", " ") for d in f.decisions)
+        who = f.decisions[0]
+        lines.append(
+            f"{who.owner} held the call ({who.latency_days:.1f} days to reach them) and chose "
+            f"**{calls}**. The project finished on day {f.schedule_days:.0f} for "
+            f"${f.cost_usd:,.0f}; every objective met: {'yes' if f.success else 'no'}."
+        )
+        if f.rationale:
+            lines.append(f"Reasoning: {f.rationale}")
+        for a in f.alternatives:
+            lines.append(
+                f"- instead, {a.choice.replace('_', ' ')}: {a.delta_schedule_days:+.1f} days, "
+                f"${a.delta_cost_usd:+,.0f}, quality {a.delta_quality:+.3f}"
+            )
+        lines.append("")
     return lines
 
 
@@ -584,10 +618,14 @@ def session_markdown(
         "## Clarifying answers",
         "",
     ]
-    lines += [f"- {q}: {a}" for q, a in plan.clarifications.items()]
+    for qid, oid in plan.clarifications.items():
+        q = CLARIFICATION_BY_ID[qid]
+        lines.append(f"- {q.question} **{q.option(oid).label}.**")
     lines += ["", *_plan_lines(plan)]
     if report.outcome:
         lines += ["", "## Simulated outcome", "", *_outcome_table(report.outcome)]
+    if plan.followups:
+        lines += ["", "## Follow-ups, played on the design", "", *_followup_lines(plan)]
     lines += ["", "## Rubric", ""]
     for part in (P1, P2, STRONG, FOLLOW):
         lines += [f"### {part}", ""]

@@ -100,6 +100,7 @@ def test_part1_prices_each_challenge_and_keeps_the_answer(at: AppTest) -> None:
     own = next(c for c in p.challenges if c.title == "Privacy review of chat logs")
     assert own.stage == "safety_legal" and own.risk is None
     assert all(c.hits == ["schedule", "cost"] for c in p.challenges)
+    assert {c.earliest_signal for c in p.challenges} == {"ablations", "training", "prepare"}
     assert sum("The model**, when" in m.value for m in at.markdown) == 7
     # Leaving the step and coming back keeps every answer.
     click(at, "iv_step_0")
@@ -148,6 +149,9 @@ def test_a_whole_session_to_the_debrief_and_past_sessions(at: AppTest) -> None:
     click(at, "iv_save")
     assert any("Saved as session 1" in s.value for s in at.success)
     assert any("Past sessions of ada" in m.value for m in at.markdown)
+    click(at, "iv_new_attempt")
+    assert plan(at) == InterviewPlan(candidate="ada")
+    assert any("Clarifying questions" in m.value for m in at.markdown)
 
 
 def test_a_saved_plan_loads_back_and_a_bad_one_is_an_error(at: AppTest) -> None:

@@ -53,6 +53,7 @@ from ui.interview_common import (
     STEP,
     go,
     minutes_used,
+    new_attempt,
     outcome_for,
     plan_digest,
     plan_now,
@@ -204,11 +205,10 @@ def outcome_table(outcome: dict[str, dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(
         [
             (name, f"{s['p_success']:.0%}", f"{s['p_on_time']:.0%}", f"{s['p_on_budget']:.0%}",
-             f"{s['p_quality_met']:.0%}", f"day {s['schedule_days']['p50']:.0f}",
-             usd(s["cost_usd"]["p50"]))
+             f"{s['p_quality_met']:.0%}")
             for name, s in outcome.items()
         ],
-        columns=["design", "all met", "on time", "on budget", "quality", "finish", "cost"],
+        columns=["design", "all met", "on time", "on budget", "quality met"],
     )  # fmt: skip
 
 
@@ -256,6 +256,10 @@ def render_debrief(plan: InterviewPlan) -> None:
         st.caption(
             "Sessions are kept on this machine, so you can watch your score across attempts."
         )
+        st.button(
+            "Start another attempt", key="iv_new_attempt", on_click=new_attempt,
+            icon=":material/restart_alt:",
+        )  # fmt: skip
     show_outcome(plan, outcome)
     show_past_sessions(plan.candidate)
 
@@ -273,8 +277,8 @@ def show_past_sessions(candidate: str) -> None:
     shown = progress.assign(
         saved=progress["saved_at"].dt.strftime("%Y-%m-%d %H:%M"),
         score=progress["score"].map("{:.0%}".format),
-        all_met=progress["p_success"].map(lambda v: "" if pd.isna(v) else f"{v:.0%}"),
-    )[["attempt", "saved", "score", "met", "partly", "missed", "all_met"]]
+        design=progress["p_success"].map(lambda v: "" if pd.isna(v) else f"{v:.0%}"),
+    )[["attempt", "saved", "score", "met", "partly", "missed", "design"]]
     table.dataframe(shown.iloc[::-1], hide_index=True, width="stretch")
     labels = {
         int(r.id): f"attempt {r.attempt}, {r.saved_at:%Y-%m-%d %H:%M}, score {r.score:.0%}"

@@ -75,7 +75,9 @@ def designs_figure(
     fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=2)
     fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=3)
     fig.update_layout(barmode="group")
-    return _layout(fig, "Your design beside the references, on the same worlds", 360)
+    fig = _layout(fig, "Your design beside the references, on the same worlds", 380)
+    fig.update_layout(margin={"t": 72})
+    return fig
 
 
 def risk_prices_frame(prices: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
@@ -140,7 +142,7 @@ def progress_figure(progress: pd.DataFrame) -> go.Figure:
             )
         )  # fmt: skip
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
-    fig.update_xaxes(title="attempt", dtick=1)
+    fig.update_xaxes(title="attempt", dtick=1, range=[0.5, max(1, len(progress)) + 0.5])
     return _layout(fig, "Progress across your attempts", 300)
 
 

@@ -52,6 +52,17 @@ def replace_plan(plan: InterviewPlan, notice: str) -> None:
     st.session_state[NOTICE] = notice
 
 
+def new_attempt() -> None:
+    """A fresh answer for the same candidate: the plan, its runs and follow-ups are cleared."""
+    candidate = plan_now().candidate
+    for key in [k for k in st.session_state if str(k).startswith("iv_game_")]:
+        del st.session_state[key]
+    for key in (OUTCOME, SAVED, STARTED, RUN_KEY):
+        st.session_state.pop(key, None)
+    replace_plan(InterviewPlan(candidate=candidate), "A new attempt: the question, from the top.")
+    st.session_state[STEP] = 0
+
+
 def go(step: int) -> None:
     st.session_state[STEP] = step
 

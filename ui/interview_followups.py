@@ -209,6 +209,7 @@ def show_followup_result(fid: str, r: Any) -> None:
     st.info(text, icon=":material/flag:")
     if r.rationale:
         st.caption(f"Your reasoning: {r.rationale}")
+    st.caption("Played on your design as it was then; after changing the plan, play it again.")
     if r.alternatives:
         alternatives = [a.model_dump() for a in r.alternatives]
         fig = charts.alternatives_figure(alternatives, r.decisions[0].choice)

@@ -310,10 +310,7 @@ def render_part2(plan: InterviewPlan) -> InterviewPlan:
     )
     left, right = st.columns([3, 2], gap="large")
     with left:
-        tabs = st.tabs(
-            ["Owners and warnings", "Rights, team and roles", "Gates", "Budget",
-             "Levers and playbook", "Objective, strategy, trade-offs"]
-        )  # fmt: skip
+        tabs = st.tabs(["Owners", "Rights and roles", "Gates", "Budget", "Levers", "Objective"])
         with tabs[0]:
             risks = risks_tab(plan, world.team_ids)
         with tabs[1]:

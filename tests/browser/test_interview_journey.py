@@ -89,7 +89,7 @@ def test_one_practice_session_end_to_end(app, tmp_path) -> None:  # type: ignore
     page.get_by_role("tab", name="Budget").click()
     fill(page, "Compute (USD)", "60000")
     fill(page, "How spend is tracked, and by whom", "weekly burn against forecast, by the TPM")
-    page.get_by_role("tab", name="Owners and warnings").click()
+    page.get_by_role("tab", name="Owners").click()
     app.wait()
     expect(page.get_by_test_id("stGraphVizChart")).to_be_visible()
     page.get_by_role("button", name="Run my design beside the references (60 worlds each)").click()
