@@ -23,6 +23,18 @@ PAGES = [
         icon=":material/record_voice_over:",
         url_path="interview",
     ),
+    st.Page(
+        "ui/tabletop_facilitator.py",
+        title="Tabletop: facilitator",
+        icon=":material/groups:",
+        url_path="tabletop-facilitator",
+    ),
+    st.Page(
+        "ui/tabletop_player.py",
+        title="Tabletop: player",
+        icon=":material/person:",
+        url_path="tabletop-player",
+    ),
 ]
 
 st.navigation(PAGES).run()

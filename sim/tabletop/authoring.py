@@ -17,6 +17,7 @@ from typing import Any, Literal
 from sim.game import INJECTIONS
 from sim.org import OrgGraph
 from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, Scenario
+from sim.tabletop.document import md_escape as esc
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
 STATE_METRICS: dict[str, str] = {
@@ -397,7 +398,7 @@ def _objective_lines(s: Scenario) -> list[str]:
     budget = obj.budget.total_usd
     reserve = s.levers.reserve_fraction * budget
     lines = [
-        f"- **Product:** {obj.product_use}",
+        f"- **Product:** {esc(obj.product_use)}",
         f"- **Deadline:** day {obj.deadline_days:g}",
         f"- **Budget:** {_money(budget)}, of which a reserve of {_money(reserve)} "
         f"({s.levers.reserve_fraction:.0%}) is held back",
@@ -422,7 +423,7 @@ def situation_manual(
     s = scenario
     help_ = option_help or {}
     out = [
-        f"# Situation manual: {title or s.name}",
+        f"# Situation manual: {esc(title or s.name)}",
         "",
         "You are the leadership of an LLM-training project. Injects (news from the project) "
         "arrive as the facilitator moves the clock. When a decision is raised, only the "
@@ -444,7 +445,7 @@ def situation_manual(
         decides = ", ".join(f"`{k}`" for k in r.rights) or "—"
         risks = ", ".join(_words(k) for k in r.risks) or "—"
         out.append(
-            f"| {r.name}{' (core)' if r.core else ''} | {r.headcount} | {decides} | {risks} |"
+            f"| {esc(r.name)}{' (core)' if r.core else ''} | {r.headcount} | {decides} | {risks} |"
         )
     out += ["", "## Decisions and their options", ""]
     for kind in DECISION_KINDS:
@@ -471,18 +472,22 @@ def situation_manual(
 
 def facilitator_guide(scenario: Scenario, injects: Sequence[InjectSpec]) -> str:
     """The facilitator's MSEL in Markdown: triggers, messages, expected actions, learning."""
-    out = [f"# Facilitator guide: {scenario.name}", ""]
+    out = [f"# Facilitator guide: {esc(scenario.name)}", ""]
     if scenario.teaches:
         out += [scenario.teaches.strip(), ""]
     out += ["## Master scenario events list", ""]
     for n, i in enumerate(injects, 1):
         effect = f"sets off `{i.engine}`" if i.engine else "message only"
         raises = f"; raises a `{i.decision_kind}` decision" if i.decision_kind else ""
-        out += [f"### {n}. {i.title}", "", f"*When:* {i.trigger.describe()}; {effect}{raises}.", ""]
-        out += [f"> {i.message}", ""]
+        out += [
+            f"### {n}. {esc(i.title)}",
+            "",
+            f"*When:* {i.trigger.describe()}; {effect}{raises}.",
+        ]
+        out += ["", f"> {esc(i.message)}", ""]
         if i.expected_options:
             out.append(f"*Expected choice:* {', '.join(f'`{o}`' for o in i.expected_options)}")
             out.append("")
-        out += ["*Expected actions:*", *(f"- {a}" for a in i.expected_actions), ""]
-        out += ["*Learning points:*", *(f"- {p}" for p in i.learning_points), ""]
+        out += ["*Expected actions:*", *(f"- {esc(a)}" for a in i.expected_actions), ""]
+        out += ["*Learning points:*", *(f"- {esc(p)}" for p in i.learning_points), ""]
     return "\n".join(out)

@@ -51,11 +51,12 @@ def md_escape(text: str) -> str:
     return _MD_LINE_START.sub(lambda m: m[1][:-1] + "\\" + m[1][-1], escaped)
 
 
-def to_markdown(blocks: Sequence[Block]) -> str:
+def to_markdown(blocks: Sequence[Block], shift: int = 0) -> str:
+    """Markdown; ``shift`` moves every heading down that many levels (to sit inside a page)."""
     out: list[str] = []
     for b in blocks:
         if isinstance(b, Heading):
-            out += ["#" * b.level + " " + md_escape(b.text), ""]
+            out += ["#" * min(6, b.level + shift) + " " + md_escape(b.text), ""]
         elif isinstance(b, Para):
             text = md_escape(b.text)
             out += [f"*{text}*" if b.quiet else text, ""]

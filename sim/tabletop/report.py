@@ -194,8 +194,9 @@ def _timeline(room: Room) -> list[TimelineEntry]:
         for d in room.decisions
     ]  # fmt: skip
     entries += [
-        TimelineEntry(c.day, "comment", f"Comment{' on ' + c.about if c.about else ''}", c.body,
-                      c.author)
+        TimelineEntry(c.day, "comment",
+                      f"Comment on the {_words(c.about.split('#')[0])} call" if c.about
+                      else "Comment", c.body, c.author)
         for c in room.comments
     ]  # fmt: skip
     order = {"inject": 0, "decision": 1, "comment": 2}
@@ -238,9 +239,9 @@ def _decision_items(effects: Sequence[DecisionEffect], improve: date, sustain: d
     for (role, kind), calls in best_calls.items():
         total = sum(1 for e in effects if (e.role, e.kind) == (role, kind))
         days = ", ".join(f"{e.day:.0f}" for e in calls)
-        strengths.append(Item("strength", f"{len(calls)} of {total} {_words(kind)} calls: no "
-                              f"other option would have done clearly better in the same world "
-                              f"(days {days}).", role, sustain,
+        strengths.append(Item("strength", f"{_words(kind).capitalize()} calls: {len(calls)} of "
+                              f"{total} had no clearly better option in the same world (day"
+                              f"{'s' if len(calls) > 1 else ''} {days}).", role, sustain,
                               "decisions " + ", ".join(e.key for e in calls)))  # fmt: skip
     return strengths + items
 
@@ -405,8 +406,8 @@ def document(r: AfterActionReport) -> list[Block]:
     return blocks
 
 
-def to_markdown(r: AfterActionReport) -> str:
-    return md(document(r))
+def to_markdown(r: AfterActionReport, shift: int = 0) -> str:
+    return md(document(r), shift)
 
 
 def to_html(r: AfterActionReport) -> str:

@@ -1,0 +1,157 @@
+"""A tabletop exercise in Chromium: a facilitator and two players, each in a browser context of
+their own, through one inject and the decision it raises, to the after-action report.
+
+Players see each other's moves through the pages' polling, not through any reload.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import AppDriver
+
+#: A click or another browser's action shows within this time (the pages poll every 2 s).
+SHOWN = 30_000
+RATIONALE = "Cover the cut from the reserve and keep the run's token budget: quality first."
+HOT_WASH = "Agree the order of budget levers with finance before the next cut."
+ROOM_CODE = re.compile(r"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}")
+
+
+def _driver(browser: Browser, args: dict[str, Any], url: str) -> AppDriver:
+    return AppDriver(browser.new_context(**args).new_page(), url)
+
+
+def _join(player: AppDriver, room: str, name: str, role: str) -> None:
+    page = player.page
+    player.open("tabletop-player")
+    form = page.get_by_test_id("stForm").filter(has_text="Join an exercise")
+    form.get_by_label("Room code").fill(room.lower().replace("-", " "))  # typed loosely
+    form.get_by_label("Your name").fill(name)
+    form.get_by_role("button", name="Join").click()
+    expect(page.get_by_text(f"Welcome, {name}")).to_be_visible(timeout=SHOWN)
+    player.wait()
+    page.locator(f".st-key-tt_claim_{role}").get_by_role("button").click()
+    expect(page.locator(f".st-key-tt_release_{role}")).to_be_visible(timeout=SHOWN)
+    player.wait()
+    player.assert_no_exception()
+
+
+def test_facilitator_and_two_players_through_one_inject_to_the_report(
+    browser: Browser, browser_context_args: dict[str, Any], app_url: str
+) -> None:
+    fac = _driver(browser, browser_context_args, app_url)
+    ada = _driver(browser, browser_context_args, app_url)
+    grace = _driver(browser, browser_context_args, app_url)
+    page = fac.page
+
+    # The facilitator creates the exercise from the loss-spike scenario and its inject list.
+    fac.open("tabletop-facilitator")
+    expect(page.get_by_role("button", name="Create the exercise")).to_be_visible(timeout=SHOWN)
+    fac.assert_no_exception()
+    fac.screenshot("tabletop-1-facilitator-setup")
+    page.get_by_role("button", name="Create the exercise").click()
+    expect(page.get_by_text("Exercise created")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    match = ROOM_CODE.search(page.get_by_test_id("stMain").inner_text())
+    assert match, "the room code is on the page"
+    room = match.group(0)
+    fac.screenshot("tabletop-2-facilitator-created")
+    page.get_by_role("button", name="I have kept the key").click()
+    fac.wait()
+
+    # Two players join from their own browsers and take roles.
+    _join(ada, room, "Ada", "pretraining")
+    _join(grace, room, "Grace", "leadership")
+    expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)  # seen by polling
+    fac.wait()
+
+    # The facilitator moves the clock to the next inject: the board cuts the budget and
+    # Leadership must close the gap. Another decision may come first; it is settled as it
+    # would be in the room (by its holder, or by the playbook when nobody holds the role).
+    card = page.locator(".st-key-tt_fac_pending")
+    for _ in range(8):
+        page.get_by_role("button", name="Advance to the next inject").click()
+        try:  # a rerun renders the card piece by piece: wait for the line that names the holder
+            expect(card).to_contain_text(re.compile(r"held by \w+"), timeout=8_000)
+        except AssertionError:
+            continue  # an inject that raises no decision
+        fac.wait()
+        fac.assert_no_exception()
+        holder = card.inner_text()
+        if "held by Grace" in holder:
+            break
+        if "held by Ada" in holder:
+            _decide(ada, "Roll back and skip: the standard response to a spike.")
+        else:
+            card.get_by_role("button", name="Settle with the playbook").click()
+        expect(card).to_have_count(0, timeout=SHOWN)
+        fac.wait()
+    else:
+        raise AssertionError("no decision for Leadership came up")
+    expect(page.get_by_text("The board cuts the compute budget").first).to_be_visible()
+    page.get_by_text("Expected actions").first.scroll_into_view_if_needed()
+    fac.screenshot("tabletop-3-facilitator-inject-hidden-view")
+
+    # Ada sees the decision but may not make it; she comments. Grace decides with a rationale.
+    ada_page = ada.page
+    expect(ada_page.get_by_text("Only the player holding Leadership (Grace)")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(ada_page.get_by_text("The board cuts the compute budget")).to_be_visible()
+    assert "Expected actions" not in ada_page.content(), "no facilitator material for players"
+    ada.wait()
+    ada_page.get_by_label("Add a comment").fill("Use the reserve, but keep ablations if we can.")
+    ada_page.get_by_role("button", name="Post comment").click()
+    expect(ada_page.get_by_text("keep ablations if we can").first).to_be_visible(timeout=SHOWN)
+    ada.wait()
+    ada.screenshot("tabletop-4-player-waiting-comments")
+
+    grace_page = grace.page
+    expect(grace_page.get_by_role("button", name="Decide")).to_be_visible(timeout=SHOWN)
+    expect(grace_page.get_by_text("keep ablations if we can").first).to_be_visible(timeout=SHOWN)
+    grace.wait()
+    grace.screenshot("tabletop-5-player-decision")
+    _decide(grace, RATIONALE)
+    expect(grace_page.get_by_text("You chose")).to_be_visible(timeout=SHOWN)
+
+    # The facilitator sees it, ends the exercise, and reads the report.
+    expect(page.get_by_text("The clock waits for the decision below.")).to_have_count(
+        0, timeout=SHOWN
+    )
+    fac.wait()
+    page.get_by_role("button", name="End the exercise").click()
+    expect(page.get_by_text("The exercise has ended.")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    hot_wash = page.get_by_test_id("stForm").filter(has_text="Add to the hot wash")
+    hot_wash.get_by_text("improvement", exact=True).click()
+    hot_wash.get_by_label("What went well, or what to improve").fill(HOT_WASH)
+    hot_wash.get_by_role("button", name="Add to the hot wash").click()
+    report = page.get_by_role("heading", name=re.compile("^After-action report: "))
+    expect(report).to_be_visible(timeout=60_000)
+    expect(page.get_by_text(HOT_WASH).last).to_be_visible(timeout=60_000)
+    fac.wait()
+    fac.assert_no_exception()
+    expect(page.get_by_text(RATIONALE).first).to_be_attached()
+    expect(page.get_by_role("button", name="Download the report (HTML)")).to_be_visible()
+    report.scroll_into_view_if_needed()
+    fac.screenshot("tabletop-6-facilitator-report")
+
+    # Players read it too, once the exercise has ended.
+    expect(
+        grace_page.get_by_role("heading", name=re.compile("^After-action report: "))
+    ).to_be_visible(timeout=60_000)
+    grace.wait()
+    grace.assert_no_exception()
+
+
+def _decide(player: AppDriver, rationale: str) -> None:
+    page = player.page
+    expect(page.get_by_role("button", name="Decide")).to_be_visible(timeout=SHOWN)
+    player.wait()
+    page.get_by_label(re.compile("Your rationale")).fill(rationale)
+    page.get_by_role("button", name="Decide").click()
+    expect(page.get_by_text("You chose")).to_be_visible(timeout=SHOWN)
+    player.wait()
