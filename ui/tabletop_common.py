@@ -75,6 +75,30 @@ def live(room: str, seen_key: str, version: int) -> None:
     _poll()
 
 
+def open_view(
+    keys: tuple[str, str, str],
+    read: Callable[[TabletopService, str, str], dict[str, Any]],
+    entrance: Callable[[], None],
+) -> tuple[str, str, dict[str, Any]] | None:
+    """The room code, the key and the view, or the entrance when there is none (yet).
+
+    ``keys`` names the session-state keys of the room code, the key and the notices.
+    """
+    room_key, secret_key, notice = keys
+    room, key = st.session_state.get(room_key), st.session_state.get(secret_key)
+    if not room or not key:
+        entrance()
+        show_notice(notice)
+        return None
+    try:
+        return room, key, read(service(), room, key)
+    except TabletopError as exc:
+        st.session_state.pop(secret_key, None)
+        st.error(f"{esc(str(exc))}. Please open the exercise again.")
+        st.button("Back to the start")
+        return None
+
+
 def header(view: dict[str, Any], who: str) -> None:
     ex = view["exercise"]
     st.markdown(f"### {esc(ex['title'])}")

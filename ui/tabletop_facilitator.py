@@ -21,7 +21,7 @@ from sim.scenario import Scenario
 from sim.tabletop.authoring import InjectSpec, facilitator_guide, inject_list, situation_manual
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.document import md_escape as esc
-from sim.tabletop.errors import TabletopError
+from sim.tabletop.service import TabletopService
 from ui import tabletop_common as tt
 from ui.common import OPTION_HELP, pick_scenario, words
 
@@ -271,18 +271,10 @@ def manuals(room: str, view: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    room, key = st.session_state.get(ROOM), st.session_state.get(KEY)
-    if not room or not key:
-        entrance()
-        tt.show_notice(NOTICE)
+    opened = tt.open_view((ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance)
+    if opened is None:
         return
-    try:
-        view = tt.service().facilitator_view(room, key)
-    except TabletopError as exc:
-        st.error(str(exc))
-        st.session_state.pop(KEY, None)
-        st.button("Back to the start")
-        return
+    room, key, view = opened
     tt.live(room, SEEN, view["exercise"]["version"])
     names = esc(", ".join(p["name"] for p in view["participants"]))
     count = len(view["participants"])

@@ -16,7 +16,7 @@ from sim.tabletop.authoring import situation_manual
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.credentials import MAX_NAME, MAX_RATIONALE, MIN_RATIONALE
 from sim.tabletop.document import md_escape as esc
-from sim.tabletop.errors import TabletopError
+from sim.tabletop.service import TabletopService
 from ui import tabletop_common as tt
 from ui.common import OPTION_HELP, words
 
@@ -130,18 +130,10 @@ def manual(view: dict[str, Any], room: str) -> None:
 
 
 def main() -> None:
-    room, seat = st.session_state.get(ROOM), st.session_state.get(SEAT)
-    if not room or not seat:
-        entrance()
-        tt.show_notice(NOTICE)
+    opened = tt.open_view((ROOM, SEAT, NOTICE), TabletopService.player_view, entrance)
+    if opened is None:
         return
-    try:
-        view = tt.service().player_view(room, seat)
-    except TabletopError as exc:
-        st.error(f"{exc}. Join again.")
-        st.session_state.pop(SEAT, None)
-        st.button("Back to the entrance")
-        return
+    room, seat, view = opened
     tt.live(room, SEEN, view["exercise"]["version"])
     me = view["me"]
     held = [r["name"] for r in view["roles"] if r["team"] in me["roles"]]
