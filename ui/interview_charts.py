@@ -89,10 +89,11 @@ def risk_prices_frame(prices: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
             "owned_days": p["owned"]["schedule_days"],
             "late_usd": p["late"]["cost_usd"],
             "owned_usd": p["owned"]["cost_usd"],
+            "late_clear": p["late"].get("clear", True),
         }
         for p in prices
     ]
-    columns = ["risk", "late_days", "owned_days", "late_usd", "owned_usd"]
+    columns = ["risk", "late_days", "owned_days", "late_usd", "owned_usd", "late_clear"]
     return pd.DataFrame(rows, columns=columns).sort_values("late_days")
 
 
@@ -100,8 +101,9 @@ def risk_prices_figure(prices: Sequence[Mapping[str, Any]]) -> go.Figure:
     """Extra days when each risk strikes: late and unowned against owned with a warning."""
     frame = risk_prices_frame(prices)
     fig = go.Figure()
+    late_colors = [LATE if clear else NEUTRAL for clear in frame["late_clear"]]
     for col, name, color in (
-        ("late_days", "late and unowned", LATE),
+        ("late_days", "late and unowned (grey: within the noise)", late_colors),
         ("owned_days", "owned, with an early warning", OWNED),
     ):
         fig.add_trace(

@@ -33,15 +33,13 @@ from sim.interview import (
     world_plan,
 )
 from sim.interview_risks import DESIGN_REPS
-from sim.loading import ScenarioError
 from sim.org import OrgGraph
-from sim.scenario import DECISION_KINDS, RISK_KINDS, Scenario
+from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
 from ui.common import (
     DECISION_TITLES,
     LEVER_WIDGETS,
     NOBODY,
     lever_input,
-    playbook_inputs,
     usd,
     words,
 )
@@ -108,12 +106,14 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
     teams = world.team_ids
     st.markdown("**Who decides what while the run is going** (`org.decision_rights`)")
     rights = {}
-    for column, kind in zip(st.columns(len(DECISION_KINDS)), DECISION_KINDS, strict=True):
-        options = [NOT_NAMED, *teams]
+    options = [NOT_NAMED, *teams]
+    for kind in DECISION_KINDS:
+        label, pick = st.columns([3, 2], vertical_alignment="center")
+        label.markdown(f"`{kind}`: {DECISION_TITLES[kind]}")
         holder = plan.right(kind)
-        picked = column.selectbox(
-            DECISION_TITLES[kind], options, index=options.index(holder) if holder in options else 0,
-            key=wkey(f"right_{kind}"),
+        picked = pick.selectbox(
+            kind, options, index=options.index(holder) if holder in options else 0,
+            key=wkey(f"right_{kind}"), label_visibility="collapsed",
         )  # fmt: skip
         if picked != NOT_NAMED:
             rights[kind] = picked
@@ -158,11 +158,11 @@ def gates_tab(plan: InterviewPlan) -> tuple[list[GatePlan], float]:
             on = st.toggle(f"A gate after **{words(phase)}**", bool(old), key=wkey(f"gate_{phase}"))
             if not on:
                 continue
-            left, mid, right = st.columns([2, 3, 1.4])
-            catches = left.multiselect(
+            catches = st.multiselect(
                 "Looks for", DEFECTS, default=list(old.catches) if old else ["data_quality"],
                 key=wkey(f"catch_{phase}"), format_func=words,
             )  # fmt: skip
+            mid, right = st.columns([3, 1.2])
             experiment = mid.text_input(
                 "The cheap experiment or review behind it", value=old.experiment if old else "",
                 key=wkey(f"exp_{phase}"), placeholder="e.g. 1B proxy runs on the full mix",
@@ -232,12 +232,21 @@ def levers_tab(plan: InterviewPlan, ablation: float) -> LeverPlan:
     for i, name in enumerate(PLAN_LEVERS):
         with cells[i % 2]:
             values[name] = lever_input(specs[name], getattr(plan.levers, name), wkey(f"lev_{name}"))
-    try:
-        design = plan_scenario(plan)
-    except ScenarioError:
-        design = plan_world(plan)
     st.markdown("**Playbook: responses agreed before anything slips**")
-    playbook = playbook_inputs(design, wkey("pb_"))
+    st.caption(
+        "In order of preference. A kind of decision with agreed responses reaches its owner "
+        "faster, with no deliberation; without them, whoever holds the right decides ad hoc."
+    )
+    playbook = {}
+    for kind in DECISION_KINDS:
+        label, pick = st.columns([2, 5], vertical_alignment="center")
+        label.markdown(f"`{kind}`")
+        chosen = pick.multiselect(
+            kind, DECISION_OPTIONS[kind], default=plan.responses(kind), key=wkey(f"pb_{kind}"),
+            format_func=words, placeholder="ad hoc", label_visibility="collapsed",
+        )  # fmt: skip
+        if chosen:
+            playbook[kind] = list(chosen)
     return LeverPlan(ablation_fraction=ablation, playbook=playbook, **values)  # type: ignore[arg-type]
 
 
@@ -308,7 +317,7 @@ def render_part2(plan: InterviewPlan) -> InterviewPlan:
         icon=":material/account_tree:",
         help="Fills owners, decision rights, gates, reserve and playbook; the rest stays yours.",
     )
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.columns([5, 2], gap="large")
     with left:
         tabs = st.tabs(["Owners", "Rights and roles", "Gates", "Budget", "Levers", "Objective"])
         with tabs[0]:
