@@ -27,6 +27,7 @@ from sim.interview import (
     adapt_caps,
     effective_strategy,
     objectives_given,
+    plan_json,
     plan_scenario,
     plan_world,
     strategy_fixed,
@@ -413,3 +414,9 @@ def show_design_run(plan: InterviewPlan) -> None:
         st.caption("Your plan changed since the last run; run it again to update the numbers.")
     if st.session_state.get(OUTCOME):
         show_outcome(plan, st.session_state[OUTCOME][1])
+    st.download_button(
+        "Save the plan so far (PLAN.json)", plan_json(plan), file_name="PLAN.json",
+        mime="application/json", key="iv_save_plan", on_click="ignore",
+        icon=":material/download:",
+        help="Load it on the first step to carry on, or judge it with `python -m sim rubric`.",
+    )  # fmt: skip
