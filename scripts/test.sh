@@ -9,8 +9,9 @@
 #
 # PostgreSQL: the tabletop tests also run against a real server. This script installs
 # Debian's postgresql when it is missing, starts a throwaway server on 127.0.0.1 (a free
-# port, a temporary data directory, a random password), exports DATABASE_URL for the
-# tests, and stops and deletes it on exit.
+# port, a temporary data directory, a random password), exports its URL as
+# TRAININGROOM_POSTGRES_URL, and stops and deletes it on exit. (Not as DATABASE_URL: that
+# would move every other test's and the app's storage onto one shared database.)
 set -euo pipefail
 # shellcheck source=scripts/_venv.sh
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
@@ -88,7 +89,7 @@ start_postgres() {
     (cd "$PG_DIR" && "${PG_AS[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
         -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$PG_DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         start >/dev/null) || { tail -n 20 "$PG_DIR/server.log" >&2; return 1; }
-    export DATABASE_URL="postgresql+psycopg://postgres:${password}@127.0.0.1:${port}/postgres"
+    export TRAININGROOM_POSTGRES_URL="postgresql+psycopg://postgres:${password}@127.0.0.1:${port}/postgres"
     say "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (data in $PG_DIR)"
 }
 

@@ -1,12 +1,13 @@
 """The tabletop service's tests again, against a real PostgreSQL server.
 
 scripts/test.sh (and so CI) installs Debian's PostgreSQL when it is missing, starts a
-throwaway server on 127.0.0.1, exports its ``DATABASE_URL`` and sets
+throwaway server on 127.0.0.1, exports its URL as ``TRAININGROOM_POSTGRES_URL`` and sets
 ``TRAININGROOM_REQUIRE_POSTGRES=1``: then a server that cannot be reached is a failure,
-never a skip. Elsewhere, without a PostgreSQL ``DATABASE_URL``, these tests are skipped.
+never a skip. Elsewhere, without that URL (or a PostgreSQL ``DATABASE_URL``), these tests
+are skipped.
 
 Each test process gets a database of its own (created here, dropped afterwards), and each
-test starts from empty tables.
+test starts from empty tables; the service sees it as its ``DATABASE_URL``.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture(scope="module")
 def postgres_database() -> Iterator[str]:
     """A fresh database on the server ``DATABASE_URL`` names; its URL."""
-    url = os.environ.get("DATABASE_URL", "")
+    url = os.environ.get("TRAININGROOM_POSTGRES_URL") or os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgresql"):
-        _unavailable("DATABASE_URL does not name a PostgreSQL server (scripts/test.sh starts one)")
+        _unavailable(
+            "no PostgreSQL server: set TRAININGROOM_POSTGRES_URL (scripts/test.sh starts one)"
+        )
     server = make_url(url)
     name = f"tabletop_test_{os.getpid()}_{secrets.token_hex(4)}"
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
