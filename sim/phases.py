@@ -263,15 +263,27 @@ def gates_after(m: ProjectModel, phase: str) -> Steps:
             yield from handle_defect(m, d)
 
 
+def fix_team(m: ProjectModel, d: Defect) -> str:
+    """Who does the fix.
+
+    The data team for data defects (even a licence problem legal found); the team
+    owning the training config for tokenizer and config defects.
+    """
+    if d.kind == "tokenizer_config":
+        return m.org.owner("tokenizer_config") or m.org.training_team
+    return m.org.owner("data_quality") or m.org.decider("data_fix")
+
+
 def handle_defect(m: ProjectModel, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
     m.count_incident(f"defect_{d.kind}")
     owner = m.org.owner(d.kind) or m.org.decider("data_fix")
+    fixer = fix_team(m, d)
     where = d.found_at or "monitoring"
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(owner, d.source.fix_person_days)
+        yield from m.work(fixer, d.source.fix_person_days)
         d.fixed = True
         return
     options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
@@ -290,10 +302,10 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
     during_run = not m.run_finished
     if choice == "fix_and_continue" and during_run:
         # Training goes on while the owner fixes the data; bad tokens accrue until then.
-        m.env.process(_fix_in_background(m, d, owner))
+        m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(owner, d.source.fix_person_days)
+    yield from m.work(fixer, d.source.fix_person_days)
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
