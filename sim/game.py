@@ -176,7 +176,7 @@ class Game:
         while self.model.pending is point:
             self.model.env.step()
 
-    def inject(self, kind: str, **params: Any) -> None:
+    def inject(self, kind: str, /, **params: Any) -> None:
         """A facilitator's inject, at the current time of the play."""
         if kind not in INJECTIONS:
             raise PlayError(f"unknown inject {kind!r}; one of {', '.join(INJECTIONS)}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from sim.cli import analysis, calibration, hardware, project, scenarios
+from sim.cli import analysis, calibration, hardware, plays, project, rubric, scenarios, tabletop
 
 app = typer.Typer(
     name="trainingroom",
@@ -22,10 +22,10 @@ hardware.register(app)
 scenarios.register(app)
 project.register(app)
 calibration.register(app)
-__import__("sim.cli.tabletop", fromlist=["register"]).register(app)  # python -m sim report
+tabletop.register(app)
 analysis.register(app)
-__import__("sim.cli.plays", fromlist=["register"]).register(app)
-__import__("sim.cli.rubric", fromlist=["register"]).register(app)
+plays.register(app)
+rubric.register(app)
 
 
 def main() -> None:

@@ -97,12 +97,7 @@ def fire(game: Game, inject_id: str, spec: InjectSpec, clock_day: float) -> Fire
     if game.finished:
         return Fired(inject_id, clock_day, note="no effect in the model: the play has ended")
     try:
-        if "kind" in spec.params:
-            # Game.inject(kind, **params) cannot take data_defect's own "kind" parameter by
-            # keyword; _inject_now is the same step without the checks made above.
-            game._inject_now(spec.engine, dict(spec.params))
-        else:
-            game.inject(spec.engine, **spec.params)
+        game.inject(spec.engine, **spec.params)
     except PlayError as exc:
         return Fired(inject_id, clock_day, note=f"no effect in the model: {exc}")
     applied = game.log.injections[-1]

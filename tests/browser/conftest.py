@@ -126,9 +126,14 @@ def _healthy(url: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards."""
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards.
+
+    The app's saved sessions go to a fresh data directory, never the user's own.
+    """
     port = _free_port()
+    env = {**os.environ, "TRAININGROOM_DATA_DIR": str(tmp_path_factory.mktemp("app-data"))}
+    env.pop("DATABASE_URL", None)
     url = f"http://127.0.0.1:{port}"
     ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / f"streamlit-{port}.log"
@@ -143,7 +148,7 @@ def app_url() -> Iterator[str]:
     ]  # fmt: skip
     with log_path.open("w") as log:
         # Output to a file: a PIPE nobody reads can fill up and hang the server.
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while not _healthy(url):
