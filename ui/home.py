@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-USES: tuple[tuple[str, str, str], ...] = (
+USES: tuple[tuple[str, str, str, str, str], ...] = (
     (
         ":material/record_voice_over:",
         "Interview practice",
@@ -12,6 +12,8 @@ USES: tuple[tuple[str, str, str], ...] = (
         "to land it on time and on budget? Answer by building the plan and the team, then meet "
         "the follow-up questions as incidents in a live run, and read a debrief of what your "
         "choices did.",
+        "ui/interview.py",
+        "Start an interview practice",
     ),
     (
         ":material/groups:",
@@ -19,6 +21,8 @@ USES: tuple[tuple[str, str, str], ...] = (
         "A facilitator takes a group through a scenario. Players hold roles with real decision "
         "rights, injects land on a timeline, each decision is logged with its reason, and an "
         "after-action report closes the session.",
+        "ui/tabletop_facilitator.py",
+        "Run an exercise (facilitator)",
     ),
     (
         ":material/compare_arrows:",
@@ -27,6 +31,8 @@ USES: tuple[tuple[str, str, str], ...] = (
         "embedded engineers against a large org split into silos) through the same incidents "
         "hundreds of times, and compare the spread of schedule, cost and quality, and the "
         "chance of meeting the objective.",
+        "ui/compare.py",
+        "Compare designs",
     ),
 )
 
@@ -44,10 +50,11 @@ def render() -> None:
     )
 
     st.subheader("Three ways to use it")
-    for column, (icon, title, text) in zip(st.columns(len(USES)), USES, strict=True):
+    for column, (icon, title, text, page, label) in zip(st.columns(len(USES)), USES, strict=True):
         with column.container(border=True):
             st.markdown(f"**{icon} {title}**")
             st.write(text)
+            st.page_link(page, label=label, icon=":material/arrow_forward:")
 
     st.subheader("Where to start")
     st.markdown(
@@ -57,17 +64,19 @@ def render() -> None:
     )
     st.page_link("ui/play.py", label="Open the Play page", icon=":material/sports_esports:")
     st.markdown(
-        "2. Look inside a scenario: the Scenario page checks a shipped or uploaded YAML file "
-        "and shows its objective, its organisation chart and what the training run alone takes."
+        "2. **Compare designs** through the same incidents many times, or **sweep** a grid "
+        "of levers; **look inside a scenario** on the Scenario page (its objective, its "
+        "organisation chart and what the training run alone takes)."
     )
-    st.page_link(
-        "ui/scenario_page.py", label="Open the Scenario page", icon=":material/arrow_forward:"
-    )
+    cols = st.columns(3)
+    cols[0].page_link("ui/compare.py", label="Compare", icon=":material/compare_arrows:")
+    cols[1].page_link("ui/sweep.py", label="Sweep", icon=":material/grid_on:")
+    cols[2].page_link("ui/scenario_page.py", label="Scenario", icon=":material/description:")
     st.markdown(
         "3. From a terminal, the same model runs without the app: "
         "`.venv/bin/python -m sim --help` lists the commands.\n"
-        "4. The `docs/` folder explains the model, its sources, the scenario format and the "
-        "levers."
+        "4. The `docs/` folder explains the model, its sources, the scenario format, the "
+        "levers, the interview rubric and the tabletop exercise."
     )
 
 
