@@ -43,6 +43,8 @@ def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str,
         "loss_spikes": summarize(df["run_spikes"]),
     }
     out["loss"] = summarize(df["loss"])
+    out["tokens_b"] = summarize(df["tokens_b"])
+    out["post_training_rounds"] = summarize(df["post_training_rounds"])
     out["criticality"] = criticality(df)
     out["deadline_days"] = scenario.objective.deadline_days
     out["budget_usd"] = scenario.objective.budget.total_usd

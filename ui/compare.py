@@ -193,6 +193,9 @@ def key_numbers(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
             "Quality targets met": f"{df['quality_met'].mean():.0%}",
             "All objectives met": f"{df['success'].mean():.0%}",
             "80% of worlds finish within": f"{joint['days']:.0f} days and {usd(joint['usd'])}",
+            # Scope is part of the answer: a design that cannot afford the plan trains less.
+            "Tokens trained (mean)": f"{df['tokens_b'].mean():,.0f}B",
+            "Post-training rounds (mean)": f"{df['post_training_rounds'].mean():.1f}",
         }
     return pd.DataFrame(columns)
 
