@@ -92,6 +92,8 @@ def _print_summary(name: str, s: dict[str, Any]) -> None:
             "Effective training time",
             *(s["training_run"]["effective_training_time"][k] for k in ("mean", "p10", "p90")),
         ),
+        ("Tokens trained (B)", *(s["tokens_b"][k] for k in ("mean", "p10", "p90"))),
+        ("Post-training rounds", *(s["post_training_rounds"][k] for k in ("mean", "p10", "p90"))),
     ]
     table(
         f"{name}: {s['reps']} replications, seed {s['seed']}",
