@@ -41,8 +41,13 @@ def replicate_batch(
     return [replicate(scenario, seed, r, policy) for r in reps]
 
 
-def _chunks(reps: int, workers: int) -> list[list[int]]:
-    size = max(1, min(50, reps // max(1, workers * 8)))
+def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[int]]:
+    """Replication batches: about eight tasks per worker over all designs, at most 200 each.
+
+    Batches only group work; results are ordered by replication, so they never change
+    the numbers.
+    """
+    size = max(1, min(200, reps * designs // max(1, workers * 8)))
     return [list(range(i, min(reps, i + size))) for i in range(0, reps, size)]
 
 
@@ -121,7 +126,7 @@ def run_designs(
     """Every design through the same ``reps`` replications (common random numbers)."""
     if reps < 1:
         raise ValueError("reps must be at least 1")
-    chunks = _chunks(reps, workers)
+    chunks = _chunks(reps, workers, len(designs))
     total = reps * len(designs)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in designs}
     finished = 0
