@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.play_charts import _layout as play_layout
+from ui.play_charts import layout as play_layout
 
 DESIGN_COLORS = ("#4C78A8", "#9e9e9e", "#E45756")
 PROBABILITIES = (

@@ -42,7 +42,7 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+def layout(fig: go.Figure, title: str, height: int) -> go.Figure:
     fig.update_layout(
         title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
         height=height,
@@ -111,7 +111,7 @@ def loss_figure(loss: pd.DataFrame, target_b: float | None = None) -> go.Figure:
     fig.update_xaxes(title="tokens trained (billions)")
     fig.update_yaxes(title="loss")
     title = f"Training loss: {len(spikes)} spike{'s' if len(spikes) != 1 else ''}"
-    return _layout(fig, title, 300)
+    return layout(fig, title, 300)
 
 
 def spend_figure(
@@ -169,7 +169,7 @@ def spend_figure(
     fig.update_xaxes(title="day", range=[0, end * 1.02])
     fig.update_yaxes(title="spent (USD)", rangemode="tozero", range=[0, budget_usd * 1.12])
     title = f"Spend: {_usd(spent).lstrip('+')}, {spent / budget_usd:.0%} of the budget"
-    return _layout(fig, title, 320)
+    return layout(fig, title, 320)
 
 
 def evals_figure(quality: pd.DataFrame) -> go.Figure:
@@ -224,7 +224,7 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(tickangle=0)
     measured = quality["threshold"].notna()
     met = int((quality["score"][measured] >= quality["threshold"][measured]).sum())
-    return _layout(fig, f"Latest evals: {met} of {int(measured.sum())} targets met", 300)
+    return layout(fig, f"Latest evals: {met} of {int(measured.sum())} targets met", 300)
 
 
 # --- the outcome dashboard --------------------------------------------------------------------
@@ -291,7 +291,7 @@ def timeline_figure(
         longest = phases.assign(days=phases["end"] - phases["start"]).nlargest(1, "days").iloc[0]
         title += f"; longest phase {_words(longest['phase'])} ({longest['days']:.0f} days)"
     fig.update_xaxes(title="day", rangemode="tozero")
-    return _layout(fig, title, 90 + 34 * len(order))
+    return layout(fig, title, 90 + 34 * len(order))
 
 
 def money_figure(
@@ -330,7 +330,7 @@ def money_figure(
     fig.update_xaxes(title="USD")
     top = max(spent_by_category.items(), key=lambda kv: kv[1], default=("nothing", 0.0))
     total = sum(spent_by_category.values()) or 1.0
-    return _layout(fig, f"Where the money went: {top[1] / total:.0%} on {_words(top[0])}", 300)
+    return layout(fig, f"Where the money went: {top[1] / total:.0%} on {_words(top[0])}", 300)
 
 
 # --- the debrief ------------------------------------------------------------------------------
@@ -419,4 +419,4 @@ def counterfactual_figure(reviews: Sequence[DecisionReview]) -> go.Figure:
         fig.update_xaxes(range=_padded(values), row=1, col=col)
     fig.update_yaxes(autorange="reversed", row=1, col=1)
     title = "Had you chosen otherwise (green: better than your choice, red: worse)"
-    return _layout(fig, title, 110 + 26 * max(1, len(frame)))
+    return layout(fig, title, 110 + 26 * max(1, len(frame)))

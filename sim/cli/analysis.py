@@ -11,7 +11,7 @@ import typer
 
 from sim.analysis import LEVER_RANGES, LeverRange, metric_label, tornado_designs, tornado_table
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
-from sim.cli.project import EXECUTOR, POLICY, SCHEDULER, SEED, SET, WORKERS, _check, _simulate
+from sim.cli.project import EXECUTOR, POLICY, SCHEDULER, SEED, SET, WORKERS, check_options, simulate
 from sim.designs import PRESETS_BY_KEY, apply_delta, load_design, with_source
 from sim.loading import ScenarioError, load_scenario
 from sim.metrics import BY_KEY
@@ -82,12 +82,12 @@ def sweep(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run every point of a grid over levers on the same replications; one row per point."""
-    w, ex = _check(reps, workers, executor, policy)
+    w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     axes = [parse_axis(g) for g in grid]
     designs, points = grid_designs(base, axes)
     start = time.perf_counter()
-    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     seconds = time.perf_counter() - start
     result = sweep_table(frames, points, base)
     _write_csv(result, csv)
@@ -161,12 +161,12 @@ def sensitivity(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
-    w, ex = _check(reps, workers, executor, policy)
+    w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     metric = _metric(base, metric)
     ranges = _ranges(levers)
     designs, skipped = tornado_designs(base, ranges)
-    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     result = tornado_table(frames, metric, ranges)
     _write_csv(result, csv)
     out: dict[str, Any] = {

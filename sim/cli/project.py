@@ -25,7 +25,9 @@ SET = typer.Option(None, "--set", help="Override a scenario field: PATH=VALUE (r
 POLICY = typer.Option("playbook", "--policy", help=f"Decider: {', '.join(POLICY_NAMES)}.")
 
 
-def _check(reps: int, workers: int | None, executor: str, policy: str) -> tuple[int, ExecutorName]:
+def check_options(
+    reps: int, workers: int | None, executor: str, policy: str
+) -> tuple[int, ExecutorName]:
     if reps < 1:
         raise UserError(f"--reps must be at least 1, got {reps}")
     w = default_workers() if workers is None else workers
@@ -38,7 +40,7 @@ def _check(reps: int, workers: int | None, executor: str, policy: str) -> tuple[
     return w, executor  # type: ignore[return-value]
 
 
-def _simulate(
+def simulate(
     designs: dict[str, Scenario],
     reps: int,
     seed: int,
@@ -124,9 +126,9 @@ def run(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
-    w, ex = _check(reps, workers, executor, policy)
+    w, ex = check_options(reps, workers, executor, policy)
     sc = load_scenario(scenario, tuple(overrides or ()))
-    frames = _simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
+    frames = simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
     summary = summarize_runs(frames["design"], sc, seed)
     summary["workers"], summary["executor"], summary["policy"] = w, ex, policy
     if as_json:
@@ -149,14 +151,14 @@ def compare(
     """Run designs through the same incidents (common random numbers) and compare them."""
     if len(scenarios) < 2:
         raise UserError("compare needs at least two scenario files")
-    w, ex = _check(reps, workers, executor, policy)
+    w, ex = check_options(reps, workers, executor, policy)
     designs: dict[str, Scenario] = {}
     for path in scenarios:
         name = path.stem
         while name in designs:
             name += "'"
         designs[name] = load_scenario(path, tuple(overrides or ()))
-    frames = _simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+    frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     names = list(designs)
     base = names[0]
     result: dict[str, Any] = {
@@ -196,7 +198,7 @@ def bench(
     """Measure the model's speed against a bare SimPy loop on this machine."""
     from sim.bench import bench as measure
 
-    w, _ = _check(reps, workers, "local", "playbook")
+    w, _ = check_options(reps, workers, "local", "playbook")
     result = measure(load_scenario(scenario), reps=reps, workers=w, seed=seed)
     if as_json:
         emit_json(result)
