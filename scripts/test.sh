@@ -20,6 +20,8 @@ started=$SECONDS
 
 # A browser test that cannot run is a failure here, never a skip.
 export TRAININGROOM_REQUIRE_BROWSER=1
+# Property tests draw the same examples on every CI run (tests/conftest.py).
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 export TRAININGROOM_CHROMIUM="${TRAININGROOM_CHROMIUM:-/usr/bin/chromium}"
 
 ensure_chromium() {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,7 +212,7 @@ def line_of(data: Any, loc: tuple[Any, ...]) -> int | None:
 
 
 def _split(path: str) -> tuple[Any, ...]:
-    return tuple(int(p) if p.isdigit() else p for p in path.split(".") if p)
+    return tuple(int(p) if re.fullmatch(r"[0-9]+", p) else p for p in path.split(".") if p)
 
 
 def _plain(value: Any) -> Any:

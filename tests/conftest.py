@@ -5,13 +5,22 @@ Keep this file small; fixtures for one area belong in a conftest.py in its subfo
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from sim.loading import load_scenario
 from sim.scenario import Scenario
+
+# Property tests: "ci" (what scripts/test.sh selects) draws the same examples on every run,
+# so a pass or a failure there is reproducible; "dev" (the default) explores new examples
+# each run (explore further with --hypothesis-seed=N for several N).
+settings.register_profile("dev")
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -378,7 +378,7 @@ def test_text_spliced_into_scenario_loads_or_fails_cleanly(data: st.DataObject) 
     _load_or_scenario_error(text[:at] + bit + text[at:])
 
 
-@settings(max_examples=40, deadline=None)
+@FUZZ
 @given(st.binary(max_size=200))
 def test_random_bytes_load_or_fail_cleanly(raw: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -390,8 +390,10 @@ def test_random_bytes_load_or_fail_cleanly(raw: bytes) -> None:
             assert all(p.line is not None for p in exc.problems)
 
 
-@settings(max_examples=40, deadline=None)
+@FUZZ
 @given(path=st.text(max_size=30), value=st.text(max_size=30))
+@example(path="\u00b9", value="")  # a superscript digit: str.isdigit() but not int()
+@example(path="objective.targets.\u0663.eval", value="x")  # Arabic-Indic three
 def test_random_overrides_load_or_fail_cleanly(path: str, value: str) -> None:
     text = _dump(PLAIN)
     try:

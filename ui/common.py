@@ -283,7 +283,9 @@ def setup_overrides(scenario: Scenario, prefix: str) -> dict[str, Any]:
 
     ``prefix`` keys the widgets: give each scenario its own, so they start from its values.
     """
-    levers_tab, team_tab, playbook_tab = st.tabs(["Levers", "Team and decision rights", "Playbook"])
+    levers_tab, team_tab, playbook_tab = st.tabs(
+        ["Levers", "Team and decision rights", "Playbook"], key=f"{prefix}_setup_tabs"
+    )
     with levers_tab:
         values = lever_inputs(scenario, prefix)
     with team_tab:

@@ -107,7 +107,8 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     start = starts[start_label]
     prefix = f"compare_own_{list(starts).index(start_label)}_"
     teams_tab, links_tab, levers_tab = st.tabs(
-        ["Teams, decision rights, risk owners", "Links and politics", "Levers"]
+        ["Teams, decision rights, risk owners", "Links and politics", "Levers"],
+        key="cmp_editor_tabs",
     )
     with teams_tab:
         changes = team_inputs(start, prefix)
@@ -380,7 +381,7 @@ def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, 
     st.subheader("Key numbers")
     st.dataframe(key_numbers(frames), width="stretch")
     tabs = st.tabs(["Distributions", "Objectives", "Paired differences", "Critical path",
-                    "Sensitivity", "Downloads"])  # fmt: skip
+                    "Sensitivity", "Downloads"], key="cmp_result_tabs")  # fmt: skip
     with tabs[0]:
         show_distributions(frames, base)
     with tabs[1]:

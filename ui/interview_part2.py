@@ -320,7 +320,10 @@ def render_part2(plan: InterviewPlan) -> InterviewPlan:
     )
     left, right = st.columns([5, 2], gap="large")
     with left:
-        tabs = st.tabs(["Owners", "Rights and roles", "Gates", "Budget", "Levers", "Objective"])
+        tabs = st.tabs(
+            ["Owners", "Rights and roles", "Gates", "Budget", "Levers", "Objective"],
+            key="iv_plan_tabs",
+        )
         with tabs[0]:
             risks = risks_tab(plan, world.team_ids)
         with tabs[1]:

@@ -88,6 +88,7 @@ def test_one_practice_session_end_to_end(app, tmp_path) -> None:  # type: ignore
     fill(page, "Early warning", "dedup and filter rates; proxy-run loss")
     page.get_by_role("tab", name="Budget").click()
     fill(page, "Compute (USD)", "60000")
+    app.wait()
     fill(page, "How spend is tracked, and by whom", "weekly burn against forecast, by the TPM")
     page.get_by_role("tab", name="Owners").click()
     app.wait()
