@@ -10,11 +10,16 @@ holder of the right. docs/model.md describes every mechanic.
 from __future__ import annotations
 
 import math
+import weakref
 from collections import Counter
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from heapq import heappop
 from typing import Any
 
 import simpy
+from simpy.core import EmptySchedule, StopSimulation
+from simpy.events import EventPriority
 
 from sim.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
 from sim.incidents import DefectBook, draw_budget_cut, draw_departure_gaps
@@ -32,7 +37,7 @@ from sim.records import DecisionRecord, Ledger, PhaseSpan, TraceEvent
 from sim.rng import Streams
 from sim.scenario import DECISION_OPTIONS, Scenario, Workstream
 from sim.teams import VARIANT_ATTENTION, TeamState
-from sim.training import TrainingRun
+from sim.training import RunFacts, TrainingRun
 from sim.units import Days, PersonDays, TeamId
 
 PHASES = ("prepare", "ablations", "training", "post_training", "evaluation", "release")
@@ -61,7 +66,11 @@ VARIANT_POLITICS_DAYS = 0.5
 
 
 class CountingEnvironment(simpy.Environment):
-    """A SimPy environment that counts processed events (for ``sim bench``)."""
+    """A SimPy environment that counts processed events (for ``sim bench``).
+
+    ``step`` is SimPy's own, with the count added in place rather than around a
+    ``super()`` call, so counting costs no extra call per event.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -69,7 +78,108 @@ class CountingEnvironment(simpy.Environment):
 
     def step(self) -> None:
         self.events_processed += 1
-        super().step()
+        try:
+            self._now, _, _, event = heappop(self._queue)
+        except IndexError:
+            raise EmptySchedule from None
+        callbacks, event.callbacks = event.callbacks, None  # type: ignore[assignment]
+        try:
+            for callback in callbacks:
+                callback(event)
+        except StopSimulation:
+            # As SimPy: keep the remaining callbacks and resume here next time.
+            event.callbacks = callbacks[callbacks.index(callback) + 1 :]
+            self.schedule(event, EventPriority(-1))
+            raise
+        if not event._ok and not hasattr(event, "_defused"):
+            exc = type(event._value)(*event._value.args)
+            exc.__cause__ = event._value
+            raise exc
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """An upstream workstream of another team that a workstream waits on."""
+
+    upstream: str
+    upstream_effort: PersonDays
+    latency_days: Days
+    rework_chance: float
+
+
+class ScenarioFacts:
+    """What every replication of a scenario reads but never changes, worked out once.
+
+    The org graph and its signal paths, which workstreams run in which phase, and the
+    handoffs between them depend on the scenario and its levers only, never on a draw.
+    """
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.org = org = OrgGraph(scenario)
+        lev = scenario.levers
+        workstreams = scenario.plan.workstreams
+        self.by_id: dict[str, Workstream] = {w.id: w for w in workstreams}
+        self.active: frozenset[str] = frozenset(
+            w.id for w in workstreams if w.strategy in ("both", lev.strategy)
+        )
+        late_safety = not (lev.safety_from_start and org.owner("safety"))
+        self.phase_of: dict[str, str] = {}
+        for w in workstreams:
+            phase = w.phase
+            if w.role == "product_evals" and not lev.product_evals_early:
+                phase = "evaluation"
+            elif w.role == "safety_review" and late_safety:
+                phase = "release"
+            self.phase_of[w.id] = phase
+        self.in_phase: dict[str, tuple[Workstream, ...]] = {
+            phase: tuple(
+                w for w in workstreams if self.phase_of[w.id] == phase and w.id in self.active
+            )
+            for phase in PHASES
+        }
+        self.active_deps: dict[str, tuple[str, ...]] = {
+            w.id: tuple(d for d in w.depends_on if d in self.active) for w in workstreams
+        }
+        self.handoffs: dict[str, tuple[Handoff, ...]] = {}
+        for w in workstreams:
+            handoffs = []
+            for d in self.active_deps[w.id]:
+                upstream = self.by_id[d]
+                if upstream.owner == w.owner:
+                    continue
+                latency = org.signal_latency(upstream.owner, w.owner)
+                chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
+                handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
+            self.handoffs[w.id] = tuple(handoffs)
+        self._runs: dict[float, RunFacts] = {}
+
+    def run(self, active_params: float) -> RunFacts:
+        """Rates and reliability of a run of ``active_params`` on this scenario's cluster."""
+        facts = self._runs.get(active_params)
+        if facts is None:
+            facts = self._runs[active_params] = RunFacts.build(
+                self.org.scenario, self.org, active_params
+            )
+        return facts
+
+
+_FACTS: dict[int, tuple[weakref.ref[Scenario], ScenarioFacts]] = {}
+
+
+def scenario_facts(scenario: Scenario) -> ScenarioFacts:
+    """The scenario's :class:`ScenarioFacts`, shared by its replications in this process."""
+    key = id(scenario)
+    hit = _FACTS.get(key)
+    if hit is not None and hit[0]() is scenario:
+        return hit[1]
+    facts = ScenarioFacts(scenario)
+
+    def forget(ref: weakref.ref[Scenario]) -> None:
+        if _FACTS.get(key, (None,))[0] is ref:
+            del _FACTS[key]
+
+    _FACTS[key] = (weakref.ref(scenario, forget), facts)
+    return facts
 
 
 class ProjectModel:
@@ -85,7 +195,8 @@ class ProjectModel:
         self.scenario = s = scenario
         self.env = CountingEnvironment()
         self.streams = Streams.for_replication(seed, replication)
-        self.org = OrgGraph(s)
+        self.facts = facts = scenario_facts(s)
+        self.org = facts.org
         lev = s.levers
         if isinstance(decider, str):
             decider = make_decider(decider, lev.playbook, self.streams["decisions"])
@@ -108,7 +219,6 @@ class ProjectModel:
         self._pending_event: simpy.Event | None = None
         self.finished = False
         self.finish_day: Days | None = None
-        self._phase_of: dict[str, str] = {}
         self._draw_uncertainties()
         self._size_plan()
         self.run: TrainingRun | None = None
@@ -155,10 +265,7 @@ class ProjectModel:
         self.safety_draw = float(self.streams["safety"].random())
         noise = self.streams["eval_noise"]
         self.eval_set_errors = {e.id: float(noise.standard_normal()) for e in s.objective.evals}
-        strategy = s.levers.strategy
-        self.active_workstreams = {
-            w.id for w in s.plan.workstreams if w.strategy in ("both", strategy)
-        }
+        self.active_workstreams = self.facts.active
 
     def _size_plan(self) -> None:
         """The run's size, rounds and rates before any budget fitting."""
@@ -352,25 +459,21 @@ class ProjectModel:
             team.active -= 1
 
     def _workstream(
-        self, w: Workstream, done: dict[str, simpy.Event], by_id: dict[str, Workstream]
+        self, w: Workstream, done: dict[str, simpy.Event]
     ) -> Generator[simpy.Event, Any, None]:
-        active = [d for d in w.depends_on if d in self.active_workstreams]
-        waits = [done[d] for d in active if d in done]
+        waits = [done[d] for d in self.facts.active_deps[w.id] if d in done]
         if waits:
             yield simpy.AllOf(self.env, waits)
         effort = w.effort_person_days * self.effort_multiplier[w.id]
         handoff = 0.0
-        for d in active:
-            upstream = by_id[d]
-            if upstream.owner == w.owner:
-                continue
-            latency = self.org.signal_latency(upstream.owner, w.owner)
-            handoff = max(handoff, latency)
-            chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
-            if self.rework_draws[(w.id, d)] < chance:
-                effort += REWORK_SHARE * upstream.effort_person_days
+        for h in self.facts.handoffs[w.id]:
+            handoff = max(handoff, h.latency_days)
+            if self.rework_draws[(w.id, h.upstream)] < h.rework_chance:
+                effort += REWORK_SHARE * h.upstream_effort
                 self.count_incident("handoff_rework")
-                self.trace_event("rework", f"{w.id}: handoff from {d} needed rework", w.owner)
+                self.trace_event(
+                    "rework", f"{w.id}: handoff from {h.upstream} needed rework", w.owner
+                )
         if handoff > 0:
             yield self.env.timeout(handoff)
         yield from self.work(w.owner, effort)
@@ -379,18 +482,7 @@ class ProjectModel:
 
     def phase_of(self, w: Workstream) -> str:
         """The phase a workstream runs in, once its lever moves (product evals, safety)."""
-        phase = self._phase_of.get(w.id)
-        if phase is None:
-            phase = self._phase_of[w.id] = self._lever_phase(w)
-        return phase
-
-    def _lever_phase(self, w: Workstream) -> str:
-        lev = self.scenario.levers
-        if w.role == "product_evals" and not lev.product_evals_early:
-            return "evaluation"
-        if w.role == "safety_review" and not (lev.safety_from_start and self.org.owner("safety")):
-            return "release"
-        return w.phase
+        return self.facts.phase_of[w.id]
 
     def _run_workstreams(
         self, phase: str, *extra: tuple[str, TeamId, simpy.Process]
@@ -399,14 +491,10 @@ class ProjectModel:
 
         Afterwards, note which chain of work set the phase's end (criticality index).
         """
-        ws = [
-            w
-            for w in self.scenario.plan.workstreams
-            if self.phase_of(w) == phase and w.id in self.active_workstreams
-        ]
-        by_id = {w.id: w for w in self.scenario.plan.workstreams}
+        ws = list(self.facts.in_phase[phase])
+        by_id = self.facts.by_id
         done = {w.id: self.env.event() for w in ws}
-        procs = [self.env.process(self._workstream(w, done, by_id)) for w in ws]
+        procs = [self.env.process(self._workstream(w, done)) for w in ws]
         ended: dict[str, float] = {}
         for label, _, proc in extra:
             proc.callbacks.append(self._stamp(ended, label))

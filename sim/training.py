@@ -18,11 +18,13 @@ import simpy
 
 from sim.compute import gpu_model, tokens_per_day
 from sim.records import LossPoint
-from sim.reliability import ReliabilitySpec
+from sim.reliability import ReliabilitySpec, analytic_effective_training_time
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
 
 if TYPE_CHECKING:
     from sim.model import ProjectModel
+    from sim.org import OrgGraph
+    from sim.scenario import Scenario
 
 #: MFU lost per day of signal latency between infrastructure and training teams.
 INFRA_DISTANCE_MFU = 0.05
@@ -65,6 +67,62 @@ class RunStats:
     curve: list[LossPoint] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class RunFacts:
+    """A run's rates and reliability: fixed by the scenario and the parameter count."""
+
+    gpus: int
+    mfu: float
+    reliability: ReliabilitySpec
+    ideal_tokens_per_day: float
+    duty: float
+    checkpoint_tokens: float
+    usd_per_day: float
+    spike_rate_per_token: float
+    effective_training_time: float
+    """Long-run effective training time of ``reliability`` (for forecasts)."""
+
+    @classmethod
+    def build(cls, s: Scenario, org: OrgGraph, active_params: float) -> RunFacts:
+        c = s.cluster
+        gpus = max(1, c.gpus // s.levers.parallel_variants)
+        distance = org.infra_distance_days()
+        mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
+        restart = c.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
+        if org.owner("hardware") is None:
+            restart *= UNOWNED_HARDWARE_RESTART
+        reliability = ReliabilitySpec(
+            gpus=gpus,
+            gpus_per_node=c.gpus_per_node,
+            failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
+            planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
+            checkpoint_minutes=s.levers.checkpoint_minutes,
+            checkpoint_write_minutes=c.checkpoint_write_minutes,
+            restart_minutes=restart,
+        )
+        ideal = tokens_per_day(active_params, gpus, c.gpu, mfu)
+        interval = s.levers.checkpoint_minutes
+        spikes = s.incidents.loss_spikes
+        scale = (active_params / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
+        novelty = 1.0 + s.model.novelty
+        return cls(
+            gpus=gpus,
+            mfu=mfu,
+            reliability=reliability,
+            ideal_tokens_per_day=ideal,
+            duty=interval / (interval + c.checkpoint_write_minutes),
+            checkpoint_tokens=ideal * interval / MINUTES_PER_DAY,
+            # The whole cluster is reserved for the run, whatever share the flagship gets.
+            usd_per_day=(
+                c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+            ),
+            spike_rate_per_token=(
+                spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
+            ),
+            effective_training_time=analytic_effective_training_time(reliability),
+        )
+
+
 class TrainingRun:
     """One run of ``target_tokens`` on ``active_params`` (pretraining or adaptation)."""
 
@@ -87,38 +145,16 @@ class TrainingRun:
             if i.run_progress is not None and label != "probe"
         ]
         self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
-        s = project.scenario
-        c = s.cluster
-        variants = s.levers.parallel_variants
-        self.gpus = max(1, c.gpus // variants)
-        distance = project.org.infra_distance_days()
-        self.mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
-        restart = c.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
-        if project.org.owner("hardware") is None:
-            restart *= UNOWNED_HARDWARE_RESTART
-        self.reliability = ReliabilitySpec(
-            gpus=self.gpus,
-            gpus_per_node=c.gpus_per_node,
-            failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
-            planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
-            checkpoint_minutes=s.levers.checkpoint_minutes,
-            checkpoint_write_minutes=c.checkpoint_write_minutes,
-            restart_minutes=restart,
-        )
-        self.ideal_tokens_per_day = tokens_per_day(active_params, self.gpus, c.gpu, self.mfu)
-        interval = s.levers.checkpoint_minutes
-        self.duty = interval / (interval + c.checkpoint_write_minutes)
-        self.checkpoint_tokens = self.ideal_tokens_per_day * interval / MINUTES_PER_DAY
-        # The whole cluster is reserved for the run, whatever share the flagship gets.
-        self.usd_per_day = (
-            c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
-        )
-        spikes = s.incidents.loss_spikes
-        scale = (active_params / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
-        novelty = 1.0 + s.model.novelty
-        self.spike_rate_per_token = (
-            spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
-        )
+        facts = project.facts.run(active_params)
+        self.gpus = facts.gpus
+        self.mfu = facts.mfu
+        self.reliability = facts.reliability
+        self._long_run_effective = facts.effective_training_time
+        self.ideal_tokens_per_day = facts.ideal_tokens_per_day
+        self.duty = facts.duty
+        self.checkpoint_tokens = facts.checkpoint_tokens
+        self.usd_per_day = facts.usd_per_day
+        self.spike_rate_per_token = facts.spike_rate_per_token
 
     # --- derived quantities ---------------------------------------------------------------
 
@@ -146,10 +182,8 @@ class TrainingRun:
 
     def expected_days(self) -> Days:
         """Expected wall days for the remaining tokens (for schedule forecasts)."""
-        from sim.reliability import analytic_effective_training_time
-
         remaining = max(0.0, self.target_tokens - self.tokens) / self.ideal_tokens_per_day
-        return remaining / max(0.05, analytic_effective_training_time(self.reliability))
+        return remaining / max(0.05, self._long_run_effective)
 
     # --- holding the cluster ----------------------------------------------------------------
 
