@@ -12,19 +12,12 @@ from streamlit.testing.v1 import AppTest
 from sim.designs import PRESETS_BY_KEY, DesignFile, design_yaml
 from sim.loading import load_scenario
 from sim.sweep import combine, run_batch
+from tests.apptest import open_page
 from ui import compare, compare_common
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = load_scenario(ROOT / "scenarios" / "assistant_7b.yaml")
 REPS = 10
-
-
-def open_page(path: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(path).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def ok(at: AppTest) -> AppTest:

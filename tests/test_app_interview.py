@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.interview import InterviewPlan, plan_json, world_plan
 from sim.scenario import RISK_KINDS
+from tests.apptest import open_page
 from ui import interview_common as common
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,11 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def at(tmp_path, monkeypatch) -> AppTest:
     monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    app.run()
-    app.switch_page("ui/interview.py").run()
-    assert not app.exception
-    return app
+    return open_page("ui/interview.py")
 
 
 def ok(at: AppTest) -> AppTest:

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.game import Game, PlayLog
 from sim.loading import load_scenario
+from tests.apptest import open_page
 from ui import common, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,11 +20,7 @@ SCENARIO = ROOT / "scenarios" / "assistant_7b.yaml"
 
 @pytest.fixture
 def at() -> AppTest:
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
-    app.run()
-    app.switch_page("ui/play.py").run()
-    assert not app.exception
-    return app
+    return open_page("ui/play.py", timeout=30)
 
 
 def click(at: AppTest, key: str) -> AppTest:

@@ -9,6 +9,8 @@ which overrides the ``db_url`` fixture.
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 import re
 import subprocess
@@ -141,18 +143,30 @@ def test_every_shipped_scenario_gets_a_valid_inject_list_and_manuals(path: Path)
     assert kinds == {True, False}, "both timed and state-triggered injects"
     assert any(i.trigger.metric == "effective_training_time" for i in injects)
     assert any(i.trigger.metric == "spend_share" for i in injects)
-    manual = situation_manual(scenario, {"rollback_skip": "Roll back and skip."})
-    guide = facilitator_guide(scenario, injects)
-    for team in scenario.org.teams:
-        assert (team.name or team.id) in manual
-    for kind, holder in scenario.org.decision_rights.items():
-        assert f"`{kind}` — decided by {holder}" in manual
-    assert "Roll back and skip." in manual
-    for inject in injects:
-        for point in (*inject.expected_actions, *inject.learning_points):
-            assert point in guide
-            assert point not in manual, "the situation manual holds no facilitator material"
-        assert inject.message not in manual
+    names = {t.id: t.name or t.id for t in scenario.org.teams}
+    for fmt in ("markdown", "html"):
+        manual = _plain(situation_manual(scenario, {"rollback_skip": "Roll back and skip."},
+                                         fmt=fmt), fmt)  # fmt: skip
+        guide = _plain(facilitator_guide(scenario, injects, fmt=fmt), fmt)
+        for team in scenario.org.teams:
+            assert (team.name or team.id) in manual
+        for kind, holder in scenario.org.decision_rights.items():
+            assert f"{kind}: decided by {names[holder]}" in manual
+        assert "Roll back and skip." in manual
+        for inject in injects:
+            assert " ".join(inject.message.split()) in guide
+            for point in (*inject.expected_actions, *inject.learning_points):
+                assert " ".join(point.split()) in guide
+                assert point not in manual, "the situation manual holds no facilitator material"
+            assert inject.message not in manual
+
+
+def _plain(doc: str, fmt: str) -> str:
+    """What a reader sees: Markdown escapes or HTML tags and entities taken out."""
+    if fmt == "html":
+        assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc
+        return html.unescape(re.sub(r"<[^>]+>", " ", doc))
+    return doc.replace("\\", "")
 
 
 def test_authoring_refuses_what_the_clock_cannot_run() -> None:
@@ -286,6 +300,77 @@ class TestTabletopService:
             assert msel_status(table.view(), "late") == "delivered"
             with pytest.raises(Refused):
                 svc.deliver_inject(room, key, "late")
+
+    def test_the_facilitator_writes_an_inject_during_the_exercise(self, table: Table) -> None:
+        svc, room, key = table.svc, table.room, table.key
+        svc.advance(room, key)  # day 2: the briefing
+        budget = table.view()["situation"]["budget_usd"]
+        spec = InjectSpec(
+            "custom", "  Cloud prices rise  ", "The provider raises prices.\nPlan for it.",
+            Trigger(day=1.0), "budget_cut", {"fraction": 0.25}, "budget", ("cut_ablations",),
+            (f"{SECRET} cut ablations before tokens", "  "), ("The reserve exists for this.",),
+        )  # fmt: skip
+        with pytest.raises(Forbidden):
+            svc.add_inject(room, table.ada.seat_key, spec)
+        assert svc.add_inject(room, key, spec) == "custom"
+        later = dataclasses.replace(spec, trigger=Trigger(day=9_000.0))
+        assert svc.add_inject(room, key, later) == "custom-2", "ids are made unique"
+        row = {i["id"]: i for i in table.view()["msel"]}["custom"]
+        assert (row["status"], row["title"]) == ("pending", "Cloud prices rise")
+        assert row["expected_actions"] == [f"{SECRET} cut ablations before tokens"]
+        seen = json.dumps(svc.player_view(room, table.grace.seat_key))
+        assert SECRET not in seen and "Cloud prices rise" not in seen, "not delivered yet"
+        # Its day has passed, so the next clock move delivers it and the engine cuts the budget.
+        run = svc.advance(room, key)
+        assert [f.inject_id for f in run.fired] == ["custom"]
+        grace = svc.player_view(room, table.grace.seat_key)
+        assert any(i["title"] == "Cloud prices rise" for i in grace["injects"])
+        assert SECRET not in json.dumps(grace)
+        view = table.view()
+        assert view["situation"]["budget_usd"] < budget  # a quarter of the compute left
+        assert any(e["kind"] == "budget_cut" for e in view["hidden"]["trace"])
+        for bad, match in (
+            (dataclasses.replace(spec, message="x" * 2_000), "limited to"),
+            (dataclasses.replace(spec, engine="meteor"), "unknown incident"),
+            (dataclasses.replace(spec, title=" "), "empty"),
+            (dataclasses.replace(spec, trigger=Trigger(metric="mood", threshold=0.5)), "metric"),
+        ):
+            with pytest.raises(InputError, match=match):
+                svc.add_inject(room, key, bad)
+        assert len(table.view()["msel"]) == len(test_injects()) + 2, "a refusal adds nothing"
+        svc.set_status(room, key, "ended")
+        with pytest.raises(Refused):
+            svc.add_inject(room, key, later)
+
+    def test_a_running_clock_ticks_and_stops_at_each_inject(self, table: Table) -> None:
+        """``by_days`` is the running clock's tick: it stops at the first inject it meets."""
+        svc, room, key = table.svc, table.room, table.key
+        run = svc.advance(room, key, by_days=0.5)
+        assert (run.reason, run.clock_day, run.fired) == ("day", 0.5, [])
+        run = svc.advance(room, key, by_days=0.5)
+        assert run.clock_day == pytest.approx(1.0) and run.reason == "day"
+        run = svc.advance(room, key, by_days=7.0)  # the briefing is due on day 2
+        assert run.reason == "inject" and [f.inject_id for f in run.fired] == ["briefing"]
+        assert run.clock_day == pytest.approx(2.0)
+        with pytest.raises(InputError):
+            svc.advance(room, key, by_days=0.0)
+        with pytest.raises(InputError, match="not both"):
+            svc.advance(room, key, until_day=9.0, by_days=1.0)
+        with pytest.raises(Forbidden):
+            svc.advance(room, table.ada.seat_key, by_days=1.0)
+        svc.set_status(room, key, "paused")
+        with pytest.raises(Refused, match="paused"):
+            svc.advance(room, key, by_days=1.0)
+        svc.set_status(room, key, "running")
+        # Ticking on until the spike's decision: the clock then refuses to move.
+        for _ in range(400):
+            view = table.view()
+            if view["pending"] is not None:
+                break
+            svc.advance(room, key, by_days=1.0)
+        assert table.view()["pending"] is not None
+        with pytest.raises(Refused, match="decision is waiting"):
+            svc.advance(room, key, by_days=1.0)
 
     def test_players_never_get_facilitator_material(self, table: Table) -> None:
         svc, room = table.svc, table.room

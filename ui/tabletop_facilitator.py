@@ -11,28 +11,47 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+import time
+from typing import Any, get_args
 
 import pandas as pd
 import streamlit as st
 
+from sim.game import INJECTIONS
 from sim.loading import scenario_yaml
-from sim.scenario import Scenario
-from sim.tabletop.authoring import InjectSpec, facilitator_guide, inject_list, situation_manual
+from sim.scenario import DECISION_OPTIONS, DefectKind, Scenario
+from sim.tabletop.authoring import (
+    MAX_MESSAGE,
+    MAX_POINT,
+    MAX_POINTS,
+    MAX_TITLE,
+    RAISES,
+    STATE_METRICS,
+    InjectSpec,
+    Trigger,
+    facilitator_guide,
+    inject_list,
+    situation_manual,
+)
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.document import md_escape as esc
 from sim.tabletop.service import TabletopService
 from ui import tabletop_common as tt
 from ui.common import OPTION_HELP, pick_scenario, words
 
-ROOM, KEY, FRESH, SEEN, NOTICE = (
+ROOM, KEY, FRESH, SEEN, NOTICE, RUNNING = (
     "tt_fac_room",
     "tt_fac_key",
     "tt_fac_fresh",
     "tt_fac_seen",
     "tt_fac_notice",
+    "tt_fac_running",
 )
+TICKED, STOP = "tt_fac_ticked", "tt_fac_stop_clock"
 PREFER = "followup_loss_spike.yaml"
+#: The running clock: one tick every TICK_SECONDS moves the project this many days.
+TICK_SECONDS = 2.0
+PACES = {"half a day": 0.5, "a day": 1.0, "two days": 2.0, "a week": 7.0}
 
 
 # --- before the exercise: create or resume ---------------------------------------------------
@@ -114,7 +133,7 @@ def entrance() -> None:
         "right may make that decision, with a written rationale. At the end: a hot wash and "
         "an after-action report with an improvement plan."
     )
-    create, resume = st.tabs(["Create an exercise", "Resume an exercise"])
+    create, resume = st.tabs(["Create an exercise", "Resume an exercise"], key="tt_fac_tabs")
     with create:
         picked = pick_scenario("tt_fac_scenario", prefer=PREFER)
         if picked is None:
@@ -176,10 +195,46 @@ def controls(view: dict[str, Any], room: str, key: str) -> None:
         disabled=status == "ended", on_click=tt.attempt,
         args=(lambda: svc.set_status(room, key, "ended"), NOTICE, "The exercise has ended."),
     )  # fmt: skip
+    running_clock(room, key, still)
     if waiting:
         st.caption("The clock waits for the decision below.")
     elif finished and status != "ended":
         st.caption("The project has finished: end the exercise for the hot wash and the report.")
+
+
+def running_clock(room: str, key: str, still: bool) -> None:
+    """Let the clock run on its own: every few seconds the project moves on, until an inject
+    arrives, a decision waits, the project ends, or the facilitator stops or pauses it."""
+    if still or st.session_state.pop(STOP, False):
+        st.session_state[RUNNING] = False  # set before the toggle exists, as widgets require
+    cols = st.columns([2.4, 2.2, 3.0], vertical_alignment="center")
+    on = cols[0].toggle(
+        "Run the clock", key=RUNNING, disabled=still,
+        help="The clock runs by itself and stops at each inject, so the room can read it.",
+    )  # fmt: skip
+    pace = cols[1].selectbox(
+        f"Every {TICK_SECONDS:g} s, move", list(PACES), index=1, key="tt_pace",
+        label_visibility="collapsed", format_func=lambda p: f"{p} every {TICK_SECONDS:g} s",
+    )  # fmt: skip
+    if not on:
+        return
+    cols[2].caption(":material/timer: The clock is running; it stops at the next inject.")
+
+    @st.fragment(run_every=TICK_SECONDS)
+    def _tick() -> None:
+        # The fragment also runs with every full rerun of the page: tick on the timer only.
+        now = time.monotonic()
+        if not st.session_state.get(RUNNING) or now - st.session_state.get(TICKED, -1e9) < (
+            0.9 * TICK_SECONDS
+        ):
+            return
+        st.session_state[TICKED] = now
+        run = tt.attempt(lambda: tt.service().advance(room, key, by_days=PACES[pace]), NOTICE)
+        if run is None or run.reason != "day":
+            st.session_state[STOP] = True  # an inject, a decision, the end, or a refusal
+        st.rerun()
+
+    _tick()
 
 
 def pending(view: dict[str, Any], room: str, key: str) -> None:
@@ -235,6 +290,83 @@ def msel(view: dict[str, Any], room: str, key: str) -> None:
         )  # fmt: skip
 
 
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(line.strip() for line in text.splitlines() if line.strip())[:MAX_POINTS]
+
+
+def write_inject(view: dict[str, Any], room: str, key: str) -> None:
+    """The facilitator's own inject: a message, a trigger, and what it sets off in the model."""
+    if view["exercise"]["status"] == "ended":
+        return
+    with st.expander("Write your own inject", icon=":material/edit_note:"):
+        title = st.text_input("Title", max_chars=MAX_TITLE, key="tt_w_title",
+                              placeholder="e.g. The cloud provider raises prices")  # fmt: skip
+        message = st.text_area(
+            "What the players read", max_chars=MAX_MESSAGE, key="tt_w_message", height=90,
+            placeholder="The news as it reaches the room, in a few sentences.",
+        )  # fmt: skip
+        when = st.radio("When", ["now", "on a day", "when the model crosses a line"],
+                        horizontal=True, key="tt_w_when")  # fmt: skip
+        clock = float(view["exercise"]["clock_day"])
+        trigger = Trigger(day=clock)
+        if when == "on a day":
+            day = st.number_input("Day", 0.0, 10_000.0, math.floor(clock) + 7.0, 1.0,
+                                  key="tt_w_day")  # fmt: skip
+            trigger = Trigger(day=float(day))
+        elif when == "when the model crosses a line":
+            cols = st.columns([2, 1, 1])
+            metric = cols[0].selectbox("Watch", list(STATE_METRICS), key="tt_w_metric",
+                                       format_func=STATE_METRICS.__getitem__)  # fmt: skip
+            op = cols[1].selectbox("goes", ["below", "above"], key="tt_w_op")
+            threshold = cols[2].number_input("share", 0.0, 1.0, 0.5, 0.05, key="tt_w_threshold")
+            trigger = Trigger(metric=metric, op=op, threshold=float(threshold))  # type: ignore[arg-type]
+        engine = st.selectbox(
+            "What it sets off in the model", [None, *INJECTIONS], key="tt_w_engine",
+            format_func=lambda k: "nothing: a message only" if k is None else words(k),
+        )  # fmt: skip
+        params: dict[str, Any] = {}
+        if engine == "budget_cut":
+            params["fraction"] = st.slider("Share of the remaining compute budget cut",
+                                           0.05, 0.8, 0.2, 0.05, key="tt_w_fraction")  # fmt: skip
+        elif engine == "departure":
+            teams = [r["team"] for r in view["roles"]]
+            names = {r["team"]: r["name"] for r in view["roles"]}
+            params["team"] = st.selectbox(
+                "Who leaves: a senior person from", teams, key="tt_w_team",
+                format_func=names.__getitem__,
+            )  # fmt: skip
+        elif engine == "data_defect":
+            params["kind"] = st.selectbox("The defect found", get_args(DefectKind),
+                                          key="tt_w_defect", format_func=words)  # fmt: skip
+        kind = RAISES.get(engine) if engine else None
+        expected: list[str] = []
+        if kind:
+            expected = st.multiselect(
+                f"It raises a `{kind}` decision: the choice you expect", DECISION_OPTIONS[kind],
+                key="tt_w_expected", format_func=words,
+            )  # fmt: skip
+        actions = st.text_area(f"Expected actions (one per line; only you see them; at most "
+                               f"{MAX_POINTS})", key="tt_w_actions", height=80)  # fmt: skip
+        points = st.text_area("Learning points (one per line)", key="tt_w_points", height=80)
+        too_long = [line for line in _lines(actions + "\n" + points) if len(line) > MAX_POINT]
+        if too_long:
+            st.warning(f"Each point is limited to {MAX_POINT} characters.")
+        incomplete = not title.strip() or not message.strip() or bool(too_long)
+        if st.button("Add to the inject list", icon=":material/add:", key="tt_w_add",
+                     disabled=incomplete):  # fmt: skip
+            spec = InjectSpec("custom", title, message, trigger, engine, params, kind,
+                              tuple(expected), _lines(actions), _lines(points))  # fmt: skip
+            svc = tt.service()
+            added = tt.attempt(lambda: svc.add_inject(room, key, spec), NOTICE)
+            if added is not None and when == "now":
+                tt.attempt(lambda: svc.deliver_inject(room, key, added), NOTICE,
+                           f"Delivered: {title.strip()}")  # fmt: skip
+            elif added is not None:
+                st.session_state[NOTICE] = ("success", f"Added to the inject list: {title.strip()} "
+                                            f"({trigger.describe()})")  # fmt: skip
+            st.rerun()
+
+
 def hidden_model(view: dict[str, Any]) -> None:
     h = view["hidden"]
     m = h["metrics"]
@@ -258,16 +390,23 @@ def manuals(room: str, view: dict[str, Any]) -> None:
     state = tt.service().room(room)
     scenario = scenario_of(state.exercise.scenario_yaml)
     specs = [state.spec(i) for i in state.injects]
-    st.download_button(
-        "Situation manual for players (Markdown)",
-        situation_manual(scenario, OPTION_HELP, view["exercise"]["title"]),
-        "situation-manual.md", "text/markdown", icon=":material/download:", width="stretch",
-    )  # fmt: skip
-    st.download_button(
-        "Facilitator guide with the inject list (Markdown)",
-        facilitator_guide(scenario, specs), "facilitator-guide.md", "text/markdown",
-        icon=":material/download:", width="stretch",
-    )  # fmt: skip
+    title = view["exercise"]["title"]
+    st.caption("The HTML versions print cleanly from a browser.")
+    cols = st.columns(2)
+    for fmt, ext, mime, col in (("html", "html", "text/html", cols[0]),
+                                ("markdown", "md", "text/markdown", cols[1])):  # fmt: skip
+        col.download_button(
+            f"Situation manual ({ext.upper()})",
+            situation_manual(scenario, OPTION_HELP, title, fmt=fmt),  # type: ignore[arg-type]
+            f"situation-manual.{ext}", mime, icon=":material/download:", width="stretch",
+            key=f"tt_manual_{ext}", help="For players: the project, the roles, the rules.",
+        )  # fmt: skip
+        col.download_button(
+            f"Facilitator guide ({ext.upper()})",
+            facilitator_guide(scenario, specs, fmt=fmt),  # type: ignore[arg-type]
+            f"facilitator-guide.{ext}", mime, icon=":material/download:", width="stretch",
+            key=f"tt_guide_{ext}", help="For you only: the inject list with expected actions.",
+        )  # fmt: skip
 
 
 def main() -> None:
@@ -301,9 +440,12 @@ def main() -> None:
         tt.report(room)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        tabs = st.tabs(["Inject list (hidden)", "Model (hidden)", "Decisions"])
+        tabs = st.tabs(
+            ["Inject list (hidden)", "Model (hidden)", "Decisions"], key="tt_fac_room_tabs"
+        )
         with tabs[0]:
             msel(view, room, key)
+            write_inject(view, room, key)
         with tabs[1]:
             hidden_model(view)
         with tabs[2]:
@@ -319,4 +461,5 @@ def main() -> None:
         manuals(room, view)
 
 
-main()
+if __name__ == "__main__":
+    main()

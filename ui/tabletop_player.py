@@ -46,8 +46,8 @@ def entrance() -> None:
     join, back = st.columns(2)
     with join.form("tt_join"):
         st.markdown("**Join an exercise**")
-        room = st.text_input("Room code", placeholder="ABCD-EFGH-JKMN")
-        name = st.text_input("Your name", max_chars=MAX_NAME)
+        room = st.text_input("Room code", placeholder="ABCD-EFGH-JKMN", key="tt_join_room")
+        name = st.text_input("Your name", max_chars=MAX_NAME, key="tt_join_name")
         if st.form_submit_button("Join", type="primary", icon=":material/login:"):
             _join(room, name)
             st.rerun()
@@ -120,10 +120,17 @@ def decide(view: dict[str, Any], room: str, seat: str) -> None:
 
 def manual(view: dict[str, Any], room: str) -> None:
     scenario = scenario_of(tt.service().room(room).exercise.scenario_yaml)
-    text = situation_manual(scenario, OPTION_HELP, view["exercise"]["title"])
-    st.download_button(
-        "Download the situation manual", text, "situation-manual.md", "text/markdown",
-        icon=":material/download:",
+    title = view["exercise"]["title"]
+    text = situation_manual(scenario, OPTION_HELP, title)
+    cols = st.columns(2)
+    cols[0].download_button(
+        "Situation manual (HTML, printable)",
+        situation_manual(scenario, OPTION_HELP, title, fmt="html"),
+        "situation-manual.html", "text/html", icon=":material/print:", width="stretch",
+    )  # fmt: skip
+    cols[1].download_button(
+        "Situation manual (Markdown)", text, "situation-manual.md", "text/markdown",
+        icon=":material/download:", width="stretch",
     )  # fmt: skip
     with st.expander("Read the situation manual"):
         st.markdown(text)
@@ -170,4 +177,5 @@ def main() -> None:
             st.code(seat, language=None)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from sim.game import INJECTIONS
 from sim.org import OrgGraph
 from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, Scenario
-from sim.tabletop.document import md_escape as esc
+from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
 STATE_METRICS: dict[str, str] = {
@@ -393,101 +393,137 @@ def _money(usd: float) -> str:
     return f"${usd / 1e6:,.2f}M" if usd >= 1e6 else f"${usd:,.0f}"
 
 
-def _objective_lines(s: Scenario) -> list[str]:
+def _objective_blocks(s: Scenario) -> list[Block]:
     obj = s.objective
     budget = obj.budget.total_usd
     reserve = s.levers.reserve_fraction * budget
-    lines = [
-        f"- **Product:** {esc(obj.product_use)}",
-        f"- **Deadline:** day {obj.deadline_days:g}",
-        f"- **Budget:** {_money(budget)}, of which a reserve of {_money(reserve)} "
-        f"({s.levers.reserve_fraction:.0%}) is held back",
-        f"- **Model:** {s.model.params_b:g}B parameters, {s.model.tokens_b:,.0f}B tokens "
-        f"({s.levers.strategy}), on {s.cluster.gpus:,} {s.cluster.gpu.upper()} GPUs",
-        "- **Targets:**",
+    return [
+        Bullets(
+            (
+                f"Product: {obj.product_use}",
+                f"Deadline: day {obj.deadline_days:g}",
+                f"Budget: {_money(budget)}, of which a reserve of {_money(reserve)} "
+                f"({s.levers.reserve_fraction:.0%}) is held back",
+                f"Model: {s.model.params_b:g}B parameters, {s.model.tokens_b:,.0f}B tokens "
+                f"({s.levers.strategy}), on {s.cluster.gpus:,} {s.cluster.gpu.upper()} GPUs",
+            )
+        ),
+        Table(
+            ("target eval", "at least", "capability"),
+            tuple((t.eval, f"{t.threshold:.2f}", _words(t.capability)) for t in obj.targets),
+        ),
     ]
-    lines += [f"  - `{t.eval}` ≥ {t.threshold:.2f} ({_words(t.capability)})" for t in obj.targets]
-    return lines
 
 
-def situation_manual(
+Format = Literal["markdown", "html"]
+
+
+def _render(blocks: Sequence[Block], title: str, fmt: Format) -> str:
+    if fmt == "html":
+        return to_html(blocks, title)
+    if fmt == "markdown":
+        return to_markdown(blocks)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def situation_manual_blocks(
     scenario: Scenario,
     option_help: Mapping[str, str] | None = None,
     title: str | None = None,
-) -> str:
-    """The players' situation manual in Markdown: the project, the roles, the rules.
+) -> list[Block]:
+    """The players' situation manual: the project, the roles, the decisions, the rules.
 
     ``option_help`` (one line per decision option) is added where given. Nothing the
     facilitator keeps to themself (injects, expected actions, learning points) is here.
     """
     s = scenario
     help_ = option_help or {}
-    out = [
-        f"# Situation manual: {esc(title or s.name)}",
-        "",
-        "You are the leadership of an LLM-training project. Injects (news from the project) "
-        "arrive as the facilitator moves the clock. When a decision is raised, only the "
-        "player holding the role with that decision right may make it, with a written "
-        "rationale; everyone else may comment. The model plays the rest of the project "
-        "forward with your decisions, and the after-action report prices each one against "
-        "the same world.",
-        "",
-        "## The project",
-        "",
-        *_objective_lines(s),
-        "",
-        "## Roles",
-        "",
-        "| role | people | decides | owns the risks |",
-        "|---|---|---|---|",
+    team_names = {t.id: t.name or t.id for t in s.org.teams}
+    out: list[Block] = [
+        Heading(1, f"Situation manual: {title or s.name}"),
+        Para(
+            "You are the leadership of an LLM-training project. Injects (news from the "
+            "project) arrive as the facilitator moves the clock. When a decision is raised, "
+            "only the player holding the role with that decision right may make it, with a "
+            "written rationale; everyone else may comment. The model plays the rest of the "
+            "project forward with your decisions, and the after-action report prices each one "
+            "against the same world."
+        ),
+        Heading(2, "The project"),
+        *_objective_blocks(s),
+        Heading(2, "Roles"),
+        Table(
+            ("role", "people", "decides", "owns the risks"),
+            tuple(
+                (
+                    r.name + (" (core)" if r.core else ""),
+                    str(r.headcount),
+                    ", ".join(r.rights) or "—",
+                    ", ".join(_words(k) for k in r.risks) or "—",
+                )
+                for r in roles(s)
+            ),
+        ),
+        Heading(2, "Decisions and their options"),
     ]
-    for r in roles(s):
-        decides = ", ".join(f"`{k}`" for k in r.rights) or "—"
-        risks = ", ".join(_words(k) for k in r.risks) or "—"
-        out.append(
-            f"| {esc(r.name)}{' (core)' if r.core else ''} | {r.headcount} | {decides} | {risks} |"
-        )
-    out += ["", "## Decisions and their options", ""]
     for kind in DECISION_KINDS:
         agreed = s.levers.playbook.get(kind)  # type: ignore[call-overload]
         holder = s.org.decision_rights[kind]  # type: ignore[index]
         note = f"agreed order: {', '.join(agreed)}" if agreed else "no agreed order (ad hoc)"
-        out.append(f"### `{kind}` — decided by {holder}; {note}")
-        out.append("")
-        for option in DECISION_OPTIONS[kind]:
-            line = help_.get(option)
-            out.append(f"- `{option}`" + (f": {line}" if line else ""))
-        out.append("")
+        out.append(Heading(3, f"{kind}: decided by {team_names.get(holder, holder)}"))
+        out.append(Para(f"Playbook: {note}.", quiet=True))
+        out.append(
+            Bullets(
+                tuple(
+                    option + (f": {help_[option]}" if help_.get(option) else "")
+                    for option in DECISION_OPTIONS[kind]
+                )
+            )
+        )
     out += [
-        "## Rules of play",
-        "",
-        "- Join with the room code and a display name, then claim a role.",
-        "- The facilitator moves the clock; it stops when a decision is waiting.",
-        "- Decide only for a role you hold, and say why in a sentence or two.",
-        "- Comment freely; comments are part of the record and the report.",
-        "- After the end: the hot wash, then the after-action report and improvement plan.",
+        Heading(2, "Rules of play"),
+        Bullets(
+            (
+                "Join with the room code and a display name, then claim a role.",
+                "The facilitator moves the clock; it stops when a decision is waiting.",
+                "Decide only for a role you hold, and say why in a sentence or two.",
+                "Comment freely; comments are part of the record and the report.",
+                "After the end: the hot wash, then the after-action report and improvement plan.",
+            )
+        ),
     ]
-    return "\n".join(out) + "\n"
+    return out
 
 
-def facilitator_guide(scenario: Scenario, injects: Sequence[InjectSpec]) -> str:
-    """The facilitator's MSEL in Markdown: triggers, messages, expected actions, learning."""
-    out = [f"# Facilitator guide: {esc(scenario.name)}", ""]
+def situation_manual(
+    scenario: Scenario,
+    option_help: Mapping[str, str] | None = None,
+    title: str | None = None,
+    fmt: Format = "markdown",
+) -> str:
+    """The players' situation manual as Markdown or as a printable HTML page."""
+    blocks = situation_manual_blocks(scenario, option_help, title)
+    return _render(blocks, f"Situation manual: {title or scenario.name}", fmt)
+
+
+def facilitator_guide(
+    scenario: Scenario, injects: Sequence[InjectSpec], fmt: Format = "markdown"
+) -> str:
+    """The facilitator's MSEL: triggers, messages, expected actions, learning points."""
+    out: list[Block] = [Heading(1, f"Facilitator guide: {scenario.name}")]
     if scenario.teaches:
-        out += [scenario.teaches.strip(), ""]
-    out += ["## Master scenario events list", ""]
+        out.append(Para(scenario.teaches.strip()))
+    out.append(Heading(2, "Master scenario events list"))
     for n, i in enumerate(injects, 1):
-        effect = f"sets off `{i.engine}`" if i.engine else "message only"
-        raises = f"; raises a `{i.decision_kind}` decision" if i.decision_kind else ""
+        effect = f"sets off {_words(i.engine)}" if i.engine else "message only"
+        raises = f"; raises a {i.decision_kind} decision" if i.decision_kind else ""
         out += [
-            f"### {n}. {esc(i.title)}",
-            "",
-            f"*When:* {i.trigger.describe()}; {effect}{raises}.",
+            Heading(3, f"{n}. {i.title}"),
+            Para(f"When: {i.trigger.describe()}; {effect}{raises}.", quiet=True),
+            Para(f"Players read: {i.message}"),
         ]
-        out += ["", f"> {esc(i.message)}", ""]
         if i.expected_options:
-            out.append(f"*Expected choice:* {', '.join(f'`{o}`' for o in i.expected_options)}")
-            out.append("")
-        out += ["*Expected actions:*", *(f"- {esc(a)}" for a in i.expected_actions), ""]
-        out += ["*Learning points:*", *(f"- {esc(p)}" for p in i.learning_points), ""]
-    return "\n".join(out)
+            out.append(Para(f"Expected choice: {', '.join(i.expected_options)}"))
+        out += [Para("Expected actions:"), Bullets(i.expected_actions)]
+        out += [Para("Learning points:"), Bullets(i.learning_points)]
+    return _render(out, f"Facilitator guide: {scenario.name}", fmt)

@@ -79,6 +79,12 @@ table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; font-size:
 th, td { border: 1px solid #d0d7e2; padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: #eef2f8; }
 p.quiet { color: #5b6577; font-style: italic; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 10.5pt; }
+  h2 { break-after: avoid; }
+  h3 { break-after: avoid; }
+  table, ul { break-inside: avoid; }
+}
 """
 
 

@@ -15,6 +15,7 @@ never overwrite each other, on SQLite and PostgreSQL alike.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import threading
@@ -35,7 +36,15 @@ from sim.game import Game, PlayError
 from sim.loading import ScenarioError, load_text
 from sim.storage import make_engine
 from sim.tabletop import views
-from sim.tabletop.authoring import AuthoringError, InjectSpec, check_injects, inject_list, roles
+from sim.tabletop.authoring import (
+    MAX_MESSAGE,
+    MAX_POINT,
+    AuthoringError,
+    InjectSpec,
+    check_injects,
+    inject_list,
+    roles,
+)
 from sim.tabletop.clock import ClockRun, Fired, derive, fire, playbook_choice, run_clock
 from sim.tabletop.credentials import (
     MAX_COMMENT,
@@ -108,6 +117,10 @@ class Actor:
     @property
     def facilitator(self) -> bool:
         return self.participant is None
+
+
+def _points(points: tuple[str, ...], what: str) -> tuple[str, ...]:
+    return tuple(clean_text(p, what, MAX_POINT) for p in points if p.strip())
 
 
 class TabletopService:
@@ -345,13 +358,26 @@ class TabletopService:
 
     # --- the clock (facilitator) ------------------------------------------------------------
 
-    def advance(self, room: str, key: str, until_day: float | None = None) -> ClockRun:
-        """Move the clock to the next inject, or to ``until_day`` (injects fire on the way).
+    def advance(
+        self,
+        room: str,
+        key: str,
+        until_day: float | None = None,
+        by_days: float | None = None,
+    ) -> ClockRun:
+        """Move the clock to the next inject, to ``until_day``, or ``by_days`` further.
 
-        The clock stops early when a decision is waiting or the project ends.
+        To a day, injects due on the way are delivered and the clock goes on; by a number
+        of days (a running clock's tick), it stops at the first inject so the room can
+        read it. The clock always stops early when a decision is waiting or the project
+        ends.
         """
+        if until_day is not None and by_days is not None:
+            raise InputError("give a day or a number of days, not both")
         if until_day is not None and not 0.0 <= until_day <= 10_000.0:
             raise InputError("the day must be between 0 and 10,000")
+        if by_days is not None and not 0.0 < by_days <= 365.0:
+            raise InputError("a clock step is more than 0 and at most 365 days")
 
         def act(session: Session, ex: Exercise) -> ClockRun:
             self._facilitator(ex, key)
@@ -362,9 +388,11 @@ class TabletopService:
                 raise Refused(f"a decision is waiting for {game.pending.owner}")
             if game.finished:
                 raise Refused("the project has finished: end the exercise for the hot wash")
-            if until_day is not None and until_day <= ex.clock_day:
+            target = until_day if by_days is None else min(10_000.0, ex.clock_day + by_days)
+            if target is not None and target <= ex.clock_day:
                 raise InputError(f"the clock is already at day {ex.clock_day:.1f}")
-            run = run_clock(game, ex.clock_day, room_.waiting(), until_day, until_day is None)
+            stop_at_inject = until_day is None
+            run = run_clock(game, ex.clock_day, room_.waiting(), target, stop_at_inject)
             by_id = {i.inject_id: i for i in room_.injects}
             for f in run.fired:
                 self._delivered(session, ex, by_id[f.inject_id], f, manual=False)
@@ -400,6 +428,51 @@ class TabletopService:
             self._delivered(session, ex, row, fired, manual=True)
 
         self._act(room, act)
+
+    def add_inject(self, room: str, key: str, spec: InjectSpec) -> str:
+        """Write a new inject into the running exercise's list (the facilitator's own text).
+
+        It waits for its trigger like any other (a day already passed fires on the next
+        clock move), or the facilitator delivers it at once. Its id is made unique here;
+        the id it was given is kept as a prefix. Returns the id it got.
+        """
+
+        def act(session: Session, ex: Exercise) -> str:
+            self._facilitator(ex, key)
+            if ex.status == "ended":
+                raise Refused("the exercise has ended")
+            room_ = load_room(session, ex)
+            taken = {i.inject_id for i in room_.injects}
+            base = (spec.id or "custom")[:56]
+            inject_id = base
+            n = 1
+            while inject_id in taken:
+                n += 1
+                inject_id = f"{base}-{n}"
+            made = dataclasses.replace(
+                spec,
+                id=inject_id,
+                title=clean_text(spec.title, "the inject's title", MAX_TITLE),
+                message=clean_text(spec.message, "the message to players", MAX_MESSAGE),
+                expected_actions=_points(spec.expected_actions, "an expected action"),
+                learning_points=_points(spec.learning_points, "a learning point"),
+            )
+            try:
+                check_injects([room_.spec(i) for i in room_.injects] + [made])
+            except AuthoringError as exc:
+                raise InputError(str(exc)) from None
+            position = max((i.position for i in room_.injects), default=-1) + 1
+            session.add(
+                Inject(exercise_id=ex.id, position=position, inject_id=inject_id,
+                       spec=made.to_dict(), status="pending", engine_note="")
+            )  # fmt: skip
+            self._log(
+                session, ex, "authored", FACILITATOR,
+                f"Inject written: {made.title} ({made.trigger.describe()})",
+            )  # fmt: skip
+            return inject_id
+
+        return self._act(room, act)
 
     def _delivered(
         self, session: Session, ex: Exercise, row: Inject, fired: Fired, manual: bool
