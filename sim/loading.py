@@ -19,6 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
 from sim.scenario import Scenario, reference_problems
@@ -159,6 +160,24 @@ def _whole_file(source: str, reason: str) -> ScenarioError:
     return ScenarioError([Problem(source, 1, "", reason)])
 
 
+def _complex_key_line(text: str) -> int | None:
+    """The 1-based line of the first key that is a mapping or a list, if any."""
+    try:
+        stack = [_yaml().compose(text)]
+    except (YAMLError, ValueError, RecursionError):
+        return None  # the load that follows reports it
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                if not isinstance(key, ScalarNode):
+                    return int(key.start_mark.line) + 1
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return None
+
+
 def parse_yaml(text: str, source: str) -> CommentedMap:
     """Parse scenario YAML text into a round-trip mapping, refusing unsafe input."""
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
@@ -166,6 +185,11 @@ def parse_yaml(text: str, source: str) -> CommentedMap:
     if not text.strip():
         raise _whole_file(source, "file is empty")
     _refuse_unsafe(text, source)
+    line = _complex_key_line(text)
+    if line is not None:
+        raise ScenarioError(
+            [Problem(source, line, "", "a key must be a name, not a mapping or list")]
+        )
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as exc:

@@ -104,6 +104,8 @@ def test_line_of_falls_back_to_the_deepest_existing_node() -> None:
         ("~\n", 1, "", "holds no document"),
         ("a: 1\n---\nb: 2\n", 2, None, "YAML syntax error"),
         ("name: 1" + "0" * 5000 + "\n", 1, "", "cannot read YAML"),
+        ("name: x\nlevers:\n  ? {a: 1}\n  : 3\n", 3, "", "a key must be a name"),
+        ("name: x\nlevers:\n  ? [a, {b: 1}]\n  : 3\n", 3, "", "a key must be a name"),
     ],
 )
 def test_unsafe_or_odd_yaml_is_refused(text: str, line: int, path: str | None, reason: str) -> None:

@@ -270,12 +270,10 @@ def msel(view: dict[str, Any], room: str, key: str) -> None:
                 expected = ", ".join(words(o) for o in i["expected_options"]) or "any"
                 st.markdown(f"**Raises:** a `{i['decision_kind']}` decision · "
                             f"**expected choice:** {expected}")  # fmt: skip
-            st.markdown(
-                "**Expected actions**\n" + "\n".join(f"- {esc(a)}" for a in i["expected_actions"])
-            )
-            st.markdown(
-                "**Learning points**\n" + "\n".join(f"- {esc(p)}" for p in i["learning_points"])
-            )
+            for heading, points in (("Expected actions", i["expected_actions"]),
+                                    ("Learning points", i["learning_points"])):  # fmt: skip
+                if points:
+                    st.markdown(f"**{heading}**\n" + "\n".join(f"- {esc(a)}" for a in points))
             if i["engine_note"]:
                 st.caption(i["engine_note"])
     if waiting and view["exercise"]["status"] == "running" and view["pending"] is None:
@@ -392,17 +390,15 @@ def manuals(room: str, view: dict[str, Any]) -> None:
     specs = [state.spec(i) for i in state.injects]
     title = view["exercise"]["title"]
     st.caption("The HTML versions print cleanly from a browser.")
-    cols = st.columns(2)
-    for fmt, ext, mime, col in (("html", "html", "text/html", cols[0]),
-                                ("markdown", "md", "text/markdown", cols[1])):  # fmt: skip
-        col.download_button(
-            f"Situation manual ({ext.upper()})",
+    for fmt, ext, mime in (("html", "html", "text/html"), ("markdown", "md", "text/markdown")):
+        st.download_button(
+            f"Situation manual for players ({ext.upper()})",
             situation_manual(scenario, OPTION_HELP, title, fmt=fmt),  # type: ignore[arg-type]
             f"situation-manual.{ext}", mime, icon=":material/download:", width="stretch",
             key=f"tt_manual_{ext}", help="For players: the project, the roles, the rules.",
         )  # fmt: skip
-        col.download_button(
-            f"Facilitator guide ({ext.upper()})",
+        st.download_button(
+            f"Facilitator guide with the inject list ({ext.upper()})",
             facilitator_guide(scenario, specs, fmt=fmt),  # type: ignore[arg-type]
             f"facilitator-guide.{ext}", mime, icon=":material/download:", width="stretch",
             key=f"tt_guide_{ext}", help="For you only: the inject list with expected actions.",

@@ -16,6 +16,7 @@ from tests.browser.conftest import AppDriver
 #: A click or another browser's action shows within this time (the pages poll every 2 s).
 SHOWN = 30_000
 RATIONALE = "Cover the cut from the reserve and keep the run's token budget: quality first."
+CUSTOM = "The cloud provider raises prices"
 HOT_WASH = "Agree the order of budget levers with finance before the next cut."
 ROOM_CODE = re.compile(r"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}")
 
@@ -117,11 +118,33 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     _decide(grace, RATIONALE)
     expect(grace_page.get_by_text("You chose")).to_be_visible(timeout=SHOWN)
 
-    # The facilitator sees it, ends the exercise, and reads the report.
+    # The facilitator sees it, writes an inject of their own and delivers it at once: the
+    # players read it. Then the clock runs on its own for a while, and stops.
     expect(page.get_by_text("The clock waits for the decision below.")).to_have_count(
         0, timeout=SHOWN
     )
     fac.wait()
+    page.get_by_text("Write your own inject").click()
+    page.locator(".st-key-tt_w_title input").fill(CUSTOM)
+    page.locator(".st-key-tt_w_message textarea").fill("Prices rise by a fifth next week.")
+    page.locator(".st-key-tt_w_message textarea").press("Tab")
+    fac.wait()
+    page.locator(".st-key-tt_w_add button").click()
+    expect(page.get_by_text(f"Delivered: {CUSTOM}")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    expect(ada_page.get_by_text(CUSTOM).first).to_be_visible(timeout=SHOWN)
+    day = page.get_by_test_id("stMetric").filter(has_text="Day").first
+    before = day.inner_text()
+    page.locator(".st-key-tt_fac_running").get_by_text("Run the clock").click()
+    expect(page.get_by_text("The clock is running")).to_be_visible(timeout=SHOWN)
+    expect(day).not_to_have_text(before, timeout=SHOWN)
+    fac.screenshot("tabletop-6-facilitator-clock-running")
+    if page.locator(".st-key-tt_fac_running input").is_checked():
+        page.locator(".st-key-tt_fac_running").get_by_text("Run the clock").click()
+    expect(page.get_by_text("The clock is running")).to_have_count(0, timeout=SHOWN)
+    fac.wait()
+
+    # The facilitator ends the exercise, and reads the report.
     page.get_by_role("button", name="End the exercise").click()
     expect(page.get_by_text("The exercise has ended.")).to_be_visible(timeout=SHOWN)
     fac.wait()
@@ -137,7 +160,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
     expect(page.get_by_role("button", name="Download the report (HTML)")).to_be_visible()
     report.scroll_into_view_if_needed()
-    fac.screenshot("tabletop-6-facilitator-report")
+    fac.screenshot("tabletop-7-facilitator-report")
 
     # Players read it too, once the exercise has ended.
     expect(
