@@ -76,9 +76,10 @@ class DefectBook:
         novelty = scenario.model.novelty
         gates = scenario.plan.gates
         book = cls()
+        gate_ids = [g.id for g in gates]
         for i, src in enumerate(scenario.incidents.defects):
             present = presence.random() < min(1.0, src.probability * (1.0 + novelty))
-            draws = {g.id: float(detection.random()) for g in gates}
+            draws = dict(zip(gate_ids, detection.random(len(gate_ids)).tolist(), strict=True))
             book.defects.append(
                 Defect(i, src, present, draws, float(detection.standard_exponential()))
             )
@@ -127,8 +128,11 @@ class DefectBook:
             d.monitor_day = math.inf
 
     def next_detection(self, now: Days) -> Days:
-        days = [d.monitor_day for d in self.defects if d.hidden]
-        return min(days, default=math.inf)
+        first = math.inf
+        for d in self.defects:
+            if d.monitor_day < first and d.hidden:
+                first = d.monitor_day
+        return first
 
     def due(self, now: Days) -> list[Defect]:
         return [d for d in self.defects if d.hidden and d.monitor_day <= now + 1e-9]
@@ -171,4 +175,4 @@ def draw_departure_gaps(
     scenario: Scenario, rng: np.random.Generator, horizon: int = 16
 ) -> dict[str, list[float]]:
     """Standard exponential gaps between departures, per team (scaled by rates later)."""
-    return {t.id: [float(x) for x in rng.standard_exponential(horizon)] for t in scenario.org.teams}
+    return {t.id: rng.standard_exponential(horizon).tolist() for t in scenario.org.teams}

@@ -242,21 +242,17 @@ class ProjectModel:
         s = self.scenario
         vary = s.incidents.variability
         sigma = (EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty) if vary else 0.0
-        effort = self.streams["effort"]
-        # Mean-one lognormal multipliers, drawn in a fixed order for common random numbers.
-        self.effort_multiplier = {
-            w.id: float(math.exp(sigma * effort.standard_normal() - sigma**2 / 2))
-            for w in s.plan.workstreams
-        }
-        self.round_multipliers = [
-            float(math.exp(sigma * z - sigma**2 / 2)) for z in effort.standard_normal(40)
-        ]
+        workstreams = s.plan.workstreams
+        # Mean-one lognormal multipliers, drawn in a fixed order for common random numbers:
+        # one per workstream, then 40 for post-training rounds (one draw of them all).
+        z = self.streams["effort"].standard_normal(len(workstreams) + 40).tolist()
+        multipliers = [math.exp(sigma * x - sigma**2 / 2) for x in z]
+        self.effort_multiplier = {w.id: m for w, m in zip(workstreams, multipliers, strict=False)}
+        self.round_multipliers = multipliers[len(workstreams) :]
         handoffs = self.streams["handoffs"]
-        self.rework_draws = {
-            (w.id, d): float(handoffs.random()) if vary else 1.0
-            for w in s.plan.workstreams
-            for d in w.depends_on
-        }
+        pairs = [(w.id, d) for w in workstreams for d in w.depends_on]
+        rework = handoffs.random(len(pairs)).tolist() if vary else [1.0] * len(pairs)
+        self.rework_draws = dict(zip(pairs, rework, strict=True))
         error = self.streams["quality"].standard_normal()
         sigma_loss = loss_sigma(s.model.novelty, s.levers.ablation_fraction) if vary else 0.0
         self.loss_error = float(error * sigma_loss)
@@ -264,7 +260,10 @@ class ProjectModel:
         self.departure_gaps = draw_departure_gaps(s, self.streams["staffing"])
         self.safety_draw = float(self.streams["safety"].random())
         noise = self.streams["eval_noise"]
-        self.eval_set_errors = {e.id: float(noise.standard_normal()) for e in s.objective.evals}
+        evals = s.objective.evals
+        self.eval_set_errors = dict(
+            zip((e.id for e in evals), noise.standard_normal(len(evals)).tolist(), strict=True)
+        )
         self.active_workstreams = self.facts.active
 
     def _size_plan(self) -> None:
@@ -447,13 +446,16 @@ class ProjectModel:
     def work(self, team_id: TeamId, effort: PersonDays) -> Generator[simpy.Event, Any, None]:
         """Spend ``effort`` person-days of ``team_id``'s capacity, shared with its other work."""
         team = self.teams[team_id]
+        env = self.env
         team.active += 1
         remaining = effort
         try:
             while remaining > 1e-9:
-                rate = team.capacity(self.env.now) / team.active
-                dt = min(WORK_STEP_DAYS, remaining / rate)
-                yield self.env.timeout(dt)
+                rate = team.capacity(env.now) / team.active
+                dt = remaining / rate
+                if not dt < WORK_STEP_DAYS:  # min(WORK_STEP_DAYS, dt), as min picks
+                    dt = WORK_STEP_DAYS
+                yield env.timeout(dt)
                 remaining -= rate * dt
         finally:
             team.active -= 1

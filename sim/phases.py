@@ -138,9 +138,9 @@ def post_training_round(m: ProjectModel, label: str = "post-training round") -> 
 def _work_days(m: ProjectModel, phase: str) -> float:
     """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
     days = 0.0
-    for w in m.scenario.plan.workstreams:
-        if m.phase_of(w) == phase and w.id in m.active_workstreams:
-            days = max(days, w.effort_person_days / m.teams[w.owner].capacity(m.env.now))
+    now, teams = m.env.now, m.teams
+    for w in m.facts.in_phase[phase]:
+        days = max(days, w.effort_person_days / teams[w.owner].capacity(now))
     return days
 
 
@@ -361,18 +361,17 @@ def projected_spend(m: ProjectModel) -> float:
             remaining += m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
     else:
         remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
-    people_per_day = sum(t.headcount * t.spec.usd_per_person_day for t in m.teams.values())
+    # People cost per day, and what they have cost since salaries were last charged.
+    people_per_day = unbilled = 0.0
+    since = m.env.now - m._people_charged_to
+    for t in m.teams.values():
+        per_day = t.headcount * t.spec.usd_per_person_day
+        people_per_day += per_day
+        unbilled += per_day * since
     remaining += people_per_day * forecast_days(m)
     if m.phase == "setup":
         remaining += planned_licences(m)
-    return m.ledger.spent_usd + _unbilled_people(m) + remaining
-
-
-def _unbilled_people(m: ProjectModel) -> float:
-    return sum(
-        t.headcount * t.spec.usd_per_person_day * (m.env.now - m._people_charged_to)
-        for t in m.teams.values()
-    )
+    return m.ledger.spent_usd + unbilled + remaining
 
 
 def budget_gap(m: ProjectModel) -> float:

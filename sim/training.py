@@ -152,16 +152,13 @@ class TrainingRun:
         self._long_run_effective = facts.effective_training_time
         self.ideal_tokens_per_day = facts.ideal_tokens_per_day
         self.duty = facts.duty
+        #: Tokens per wall day while training (checkpoint writes included).
+        self.rate = facts.ideal_tokens_per_day * facts.duty
         self.checkpoint_tokens = facts.checkpoint_tokens
         self.usd_per_day = facts.usd_per_day
         self.spike_rate_per_token = facts.spike_rate_per_token
 
     # --- derived quantities ---------------------------------------------------------------
-
-    @property
-    def rate(self) -> float:
-        """Tokens per wall day while training (checkpoint writes included)."""
-        return self.ideal_tokens_per_day * self.duty
 
     @property
     def useful_days(self) -> Days:
@@ -207,16 +204,11 @@ class TrainingRun:
         self.bill(days, "training")
 
     def _record(self, spike: bool = False) -> None:
-        loss = self.loss_now() + (0.35 if spike else 0.0)
         curve = self.stats.curve
-        point = LossPoint(self.env.now, self.tokens / 1e9, loss, spike)
-        if (
-            spike
-            or not curve
-            or self.env.now - curve[-1].day >= 0.5
-            or self.tokens >= self.target_tokens
-        ):
-            curve.append(point)
+        now = self.env.now
+        if spike or not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+            loss = self.loss_now() + (0.35 if spike else 0.0)
+            curve.append(LossPoint(now, self.tokens / 1e9, loss, spike))
 
     # --- the process ------------------------------------------------------------------------
 
@@ -233,17 +225,23 @@ class TrainingRun:
             "run_start",
             f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
         )
+        defects = self.p.defects
         while self.tokens < self.target_tokens - EPS:
-            rate = self.rate
+            rate, now = self.rate, env.now
+            # The step runs to the nearest of the next interruption, spike, detection,
+            # scripted incident or the run's end (terms that can only be infinite are skipped).
             dt = min(
-                self.next_unexpected - env.now,
-                next_planned - env.now,
+                self.next_unexpected - now,
+                next_planned - now,
                 (self.target_tokens - self.tokens) / rate,
                 max(0.0, self.next_spike - self.tokens) / rate,
-                self.p.defects.next_detection(env.now) - env.now,
-                max(0.0, self._next_scripted_tokens() - self.tokens) / rate,
                 SEGMENT_DAYS,
             )
+            detection = defects.next_detection(now)
+            if detection < math.inf:
+                dt = min(dt, detection - now)
+            if self.scripted:
+                dt = min(dt, max(0.0, self._next_scripted_tokens() - self.tokens) / rate)
             dt = max(0.0, dt)
             yield env.timeout(dt)
             self._advance(dt)
@@ -259,7 +257,7 @@ class TrainingRun:
                 yield from self._interruption(unexpected=False)
             elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
                 yield from self._spike()
-            elif self.p.defects.next_detection(now) <= now + EPS:
+            elif defects.next_detection(now) <= now + EPS:
                 from sim.phases import defect_found_during_run
 
                 yield from defect_found_during_run(self.p, self)
