@@ -9,16 +9,18 @@ holder of the right. docs/model.md describes every mechanic.
 
 from __future__ import annotations
 
+import heapq
 import math
 import weakref
 from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from heapq import heappop
+from itertools import accumulate, repeat
 from typing import Any
 
 import simpy
-from simpy.core import EmptySchedule, StopSimulation
+from simpy.core import BoundClass, EmptySchedule, StopSimulation
 from simpy.events import EventPriority
 
 from sim.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
@@ -74,6 +76,11 @@ class CountingEnvironment(simpy.Environment):
 
     def __init__(self) -> None:
         super().__init__()
+        # SimPy binds env.timeout, env.process, ... to the instance, but only those its
+        # own class defines, which a subclass's are not: bind the inherited ones too.
+        for name, attr in vars(simpy.Environment).items():
+            if isinstance(attr, BoundClass):
+                setattr(self, name, getattr(self, name))
         self.events_processed = 0
 
     def step(self) -> None:
@@ -152,6 +159,12 @@ class ScenarioFacts:
                 handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
             self.handoffs[w.id] = tuple(handoffs)
         self._runs: dict[float, RunFacts] = {}
+        #: Each team's capacity by headcount once nobody is ramping up (it depends on
+        #: nothing else), shared by the replications' team states.
+        self.settled_capacity: dict[TeamId, dict[int, PersonDays]] = {
+            t.id: {} for t in scenario.org.teams
+        }
+        self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
 
     def run(self, active_params: float) -> RunFacts:
         """Rates and reliability of a run of ``active_params`` on this scenario's cluster."""
@@ -205,7 +218,10 @@ class ProjectModel:
         self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
         attention = 1.0 / (1.0 + VARIANT_ATTENTION * (lev.parallel_variants - 1))
         self.teams = {
-            t.id: TeamState(t, attention=attention if t.core else 1.0) for t in s.org.teams
+            t.id: TeamState(
+                t, attention=attention if t.core else 1.0, _settled=facts.settled_capacity[t.id]
+            )
+            for t in s.org.teams
         }
         self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
         self.trace: list[TraceEvent] = []
@@ -545,10 +561,11 @@ class ProjectModel:
 
     def charge_people(self) -> None:
         now = self.env.now
-        for team in self.teams.values():
+        notes = self.facts.salary_notes
+        for tid, team in self.teams.items():
             before = team._person_days
             pd = team.person_days(now) - before
-            self.ledger.charge(now, "people", team.cost_usd(pd), f"{team.id} salaries")
+            self.ledger.charge(now, "people", team.cost_usd(pd), notes[tid])
         self._people_charged_to = now
 
     def _project(self) -> Generator[simpy.Event, Any, None]:
@@ -577,15 +594,12 @@ class ProjectModel:
         if not dep.enabled or dep.per_person_year <= 0:
             return
         # Merge each team's departure times, scaled by its starting headcount.
-        events: list[tuple[float, str]] = []
+        # Merged lazily: a play usually ends long before the last of them.
+        per_team = []
         for tid, gaps in self.departure_gaps.items():
             rate = dep.per_person_year / 365.0 * self.teams[tid].spec.headcount
-            t = 0.0
-            for g in gaps:
-                t += g / rate
-                events.append((t, tid))
-        events.sort()
-        for day, tid in events:
+            per_team.append(zip(accumulate([g / rate for g in gaps]), repeat(tid)))
+        for day, tid in heapq.merge(*per_team):
             if day > self.env.now:
                 yield self.env.timeout(day - self.env.now)
             if self.finished:

@@ -157,6 +157,7 @@ class TrainingRun:
         self.checkpoint_tokens = facts.checkpoint_tokens
         self.usd_per_day = facts.usd_per_day
         self.spike_rate_per_token = facts.spike_rate_per_token
+        self._training = f"{label}: training"  # the ledger note of every training step
 
     # --- derived quantities ---------------------------------------------------------------
 
@@ -201,7 +202,8 @@ class TrainingRun:
         tokens = self.rate * days
         self.tokens += tokens
         self.p.defects.accrue(tokens)
-        self.bill(days, "training")
+        self.stats.wall_days += days
+        self.p.ledger.charge(self.env.now, "compute", days * self.usd_per_day, self._training)
 
     def _record(self, spike: bool = False) -> None:
         curve = self.stats.curve
