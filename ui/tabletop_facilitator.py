@@ -144,7 +144,8 @@ def entrance() -> None:
         seed = int(cols[1].number_input("Seed", 0, 2**31 - 1, 0, help="The world the room plays."))
         st.markdown(
             "**Inject list** (master scenario events list): switch injects off or move their "
-            "triggers; the expected actions stay on your side only."
+            "triggers; the expected actions stay on your side only. Once the exercise runs, "
+            "you can also write injects of your own."
         )
         injects = _msel_editor(scenario, source)
         if st.button("Create the exercise", type="primary", icon=":material/add_circle:"):
