@@ -77,8 +77,10 @@ class DefectBook:
         gates = scenario.plan.gates
         book = cls()
         gate_ids = [g.id for g in gates]
-        for i, src in enumerate(scenario.incidents.defects):
-            present = presence.random() < min(1.0, src.probability * (1.0 + novelty))
+        sources = scenario.incidents.defects
+        presence_draws = presence.random(len(sources)).tolist()
+        for i, (src, u) in enumerate(zip(sources, presence_draws, strict=True)):
+            present = u < min(1.0, src.probability * (1.0 + novelty))
             draws = dict(zip(gate_ids, detection.random(len(gate_ids)).tolist(), strict=True))
             book.defects.append(
                 Defect(i, src, present, draws, float(detection.standard_exponential()))
@@ -175,4 +177,6 @@ def draw_departure_gaps(
     scenario: Scenario, rng: np.random.Generator, horizon: int = 16
 ) -> dict[str, list[float]]:
     """Standard exponential gaps between departures, per team (scaled by rates later)."""
-    return {t.id: rng.standard_exponential(horizon).tolist() for t in scenario.org.teams}
+    teams = scenario.org.teams
+    gaps = rng.standard_exponential(horizon * len(teams)).tolist()  # team by team, in order
+    return {t.id: gaps[k * horizon : (k + 1) * horizon] for k, t in enumerate(teams)}
