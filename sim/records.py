@@ -11,7 +11,7 @@ CostCategory = Literal["compute", "people", "data_licensing", "annotation"]
 COST_CATEGORIES: tuple[CostCategory, ...] = ("compute", "people", "data_licensing", "annotation")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
 class TraceEvent:
     """Something that happened at ``day``: a phase boundary, an incident, a decision."""
 
@@ -22,7 +22,7 @@ class TraceEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
 class LedgerEntry:
     """Money spent in one category at ``day``."""
 
@@ -32,7 +32,7 @@ class LedgerEntry:
     note: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
 class LossPoint:
     """A point of the pretraining loss curve (tokens in billions)."""
 
