@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import heapq
 import math
-import weakref
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from heapq import heappop
@@ -176,22 +176,27 @@ class ScenarioFacts:
         return facts
 
 
-_FACTS: dict[int, tuple[weakref.ref[Scenario], ScenarioFacts]] = {}
+#: Recently used scenarios' facts, by object identity. The facts hold their scenario (so an
+#: id is never reused while its entry lives); the cache is bounded, so a long-running app
+#: that plays many variants (sweeps, edited designs) keeps only the most recent.
+_FACTS: OrderedDict[int, tuple[Scenario, ScenarioFacts]] = OrderedDict()
+FACTS_CACHED = 64
+_FACTS_LOCK = threading.Lock()  # the app plays in several threads at once
 
 
 def scenario_facts(scenario: Scenario) -> ScenarioFacts:
     """The scenario's :class:`ScenarioFacts`, shared by its replications in this process."""
     key = id(scenario)
-    hit = _FACTS.get(key)
-    if hit is not None and hit[0]() is scenario:
-        return hit[1]
+    with _FACTS_LOCK:
+        hit = _FACTS.get(key)
+        if hit is not None and hit[0] is scenario:
+            _FACTS.move_to_end(key)
+            return hit[1]
     facts = ScenarioFacts(scenario)
-
-    def forget(ref: weakref.ref[Scenario]) -> None:
-        if _FACTS.get(key, (None,))[0] is ref:
-            del _FACTS[key]
-
-    _FACTS[key] = (weakref.ref(scenario, forget), facts)
+    with _FACTS_LOCK:
+        _FACTS[key] = (scenario, facts)
+        while len(_FACTS) > FACTS_CACHED:
+            _FACTS.popitem(last=False)
     return facts
 
 

@@ -143,6 +143,24 @@ def test_same_seed_same_numbers_serial_and_parallel(base: Scenario) -> None:
     assert not serial["schedule_days"].equals(other_seed["schedule_days"])
 
 
+def test_per_scenario_facts_are_bounded_and_never_change_the_numbers(base: Scenario) -> None:
+    """The per-scenario cache keeps only recent scenarios, and a scenario whose facts were
+    evicted (or an equal copy, a different object) plays exactly as before."""
+    from sim import model
+
+    first = [replicate(base, 5, r) for r in range(3)]
+    variants = [
+        with_overrides(base, {"levers.reserve_fraction": 0.05 + i / 1000}) for i in range(70)
+    ]
+    for v in variants:
+        replicate(v, 5, 0)
+    assert len(model._FACTS) <= model.FACTS_CACHED
+    assert all(s is not base for s, _ in model._FACTS.values()), "the oldest were evicted"
+    assert [replicate(base, 5, r) for r in range(3)] == first
+    copy = base.model_copy(deep=True)
+    assert [replicate(copy, 5, r) for r in range(3)] == first
+
+
 def test_same_seed_same_numbers_on_a_local_dask_cluster(base: Scenario) -> None:
     serial = run_replications(base, 16, seed=3, workers=1)
     dask = run_replications(base, 16, seed=3, workers=2, executor="dask")
