@@ -48,8 +48,13 @@ ensure_chromium() {
 export TRAININGROOM_REQUIRE_POSTGRES=1
 PG_DIR="" PG_BIN="" PG_AS=()
 
-pg_bindir() { # the newest installed PostgreSQL's bin directory, or nothing
-    find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1
+pg_bindir() { # the newest installed PostgreSQL server's bin directory, or nothing
+    # (the client packages alone leave a bin directory too, without initdb and pg_ctl)
+    local dir
+    while read -r dir; do
+        [[ -x "$dir/initdb" && -x "$dir/pg_ctl" && -x "$dir/postgres" ]] && { echo "$dir"; return 0; }
+    done < <(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V -r)
+    return 0
 }
 
 ensure_postgres() {
