@@ -650,6 +650,14 @@ class TestTabletopService:
         assert wrong.exit_code == 2
 
 
+def test_report_command_on_a_database_without_exercises(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    result = CliRunner().invoke(app, ["report", "ABCD-EFGH-JKMN", "--db", url])
+    assert result.exit_code == 2
+    assert "no tabletop exercise has been saved in" in result.stderr
+    assert "Traceback" not in result.output
+
+
 def msel_status(view: dict, inject_id: str) -> str:
     return next(i["status"] for i in view["msel"] if i["id"] == inject_id)
 

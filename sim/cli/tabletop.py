@@ -5,11 +5,13 @@ from __future__ import annotations
 import sys
 
 import typer
+from sqlalchemy import inspect
 from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded
 from sim.storage import make_engine
 from sim.tabletop.errors import TabletopError
+from sim.tabletop.models import Exercise
 from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import TabletopService
 
@@ -28,7 +30,11 @@ def report(
     if fmt not in FORMATS:
         raise UserError(f"--format must be md or html, got {fmt!r}")
     try:
-        service = TabletopService(make_engine(db), create_tables=False)
+        engine = make_engine(db)
+        if not inspect(engine).has_table(Exercise.__tablename__):
+            shown = engine.url.render_as_string(hide_password=True)
+            raise UserError(f"no tabletop exercise has been saved in {shown} yet")
+        service = TabletopService(engine, create_tables=False)
         result = service.report(exercise)
     except TabletopError as exc:
         raise UserError(str(exc)) from None
