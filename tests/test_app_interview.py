@@ -166,3 +166,11 @@ def test_a_saved_plan_loads_back_and_a_bad_one_is_an_error(at: AppTest) -> None:
     errors = [e.value for e in at.error]
     assert "BAD.json:2: risks.hardware.owner: unknown team 'wizards'" in errors
     assert plan(at).candidate == "bob"  # the good plan is kept
+
+
+def test_a_database_that_does_not_answer_leaves_the_practice_working(monkeypatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/nowhere")
+    at = ok(open_page("ui/interview.py"))
+    warning = " ".join(w.value for w in at.warning)
+    assert "Saved sessions are unavailable" in warning and "s3cret" not in warning
+    assert at.button(key="iv_step_1"), "the practice goes on"

@@ -39,7 +39,7 @@ from sim.tabletop.authoring import (
     situation_manual,
 )
 from sim.tabletop.credentials import MAX_COMMENT, MAX_NAME, MAX_RATIONALE, key_hash
-from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused
+from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused, Unavailable
 from sim.tabletop.models import Base
 from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import Created, Seat, TabletopService
@@ -656,6 +656,23 @@ def test_report_command_on_a_database_without_exercises(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "no tabletop exercise has been saved in" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_database_that_does_not_answer_is_reported_not_retried_as_a_conflict() -> None:
+    """A refused connection is :class:`Unavailable` at once, with no password in the message."""
+    url = "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/nowhere"
+    with pytest.raises(Unavailable, match="did not answer") as made:
+        TabletopService(make_engine(url))
+    assert "s3cret" not in str(made.value)
+    svc = TabletopService(make_engine(url), create_tables=False)
+    for call in (
+        lambda: svc.join("ABCD-EFGH-JKMN", "Ada"),
+        lambda: svc.version("ABCD-EFGH-JKMN"),
+        lambda: svc.create_exercise(quiet_yaml(), injects=test_injects()),
+    ):
+        with pytest.raises(Unavailable) as exc:
+            call()
+        assert "s3cret" not in str(exc.value)
 
 
 def msel_status(view: dict, inject_id: str) -> str:

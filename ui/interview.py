@@ -20,6 +20,8 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from sqlalchemy import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from sim.interview import (
     CLARIFICATIONS,
@@ -70,6 +72,9 @@ from ui.interview_part2 import render_part2
 
 STEPS = ("The question", "Part 1: what is hard", "Part 2: your plan", "Follow-ups", "Debrief")
 ICON = {"met": ":green[●]", "partly": ":orange[◐]", "missed": ":red[○]", "not_played": ":gray[–]"}
+
+#: A database problem met while saving, shown with the past sessions.
+STORE_ERROR = "iv_store_error"
 
 
 @st.fragment(run_every=10)
@@ -184,9 +189,19 @@ def practice_store(url: str) -> PracticeStore:
     return PracticeStore(make_engine(url))
 
 
+def store_problem(exc: SQLAlchemyError) -> str:
+    url = make_url(database_url()).render_as_string(hide_password=True)
+    reason = str(exc.orig if getattr(exc, "orig", None) else exc).splitlines()[0]
+    return f"Saved sessions are unavailable: cannot use the database at {url} ({reason})."
+
+
 def save_session(plan: InterviewPlan, report: RubricReport) -> None:
-    store = practice_store(database_url())
-    sid = store.save(plan, report, session_markdown(plan, report), minutes=minutes_used())
+    try:
+        store = practice_store(database_url())
+        sid = store.save(plan, report, session_markdown(plan, report), minutes=minutes_used())
+    except SQLAlchemyError as exc:
+        st.session_state[STORE_ERROR] = store_problem(exc)
+        return
     st.session_state[SAVED] = (sid, plan_digest(plan) + str(len(plan.followups)))
 
 
@@ -266,9 +281,16 @@ def render_debrief(plan: InterviewPlan) -> None:
 
 def show_past_sessions(candidate: str) -> None:
     st.markdown("#### Past sessions" + (f" of {candidate}" if candidate else ""))
-    store = practice_store(database_url())
-    mine = candidate or None
-    progress = store.progress(mine)
+    problem = st.session_state.pop(STORE_ERROR, None)
+    try:
+        store = practice_store(database_url())
+        progress = store.progress(candidate or None)
+    except SQLAlchemyError as exc:
+        problem = store_problem(exc)
+    if problem:
+        st.warning(f"{problem} The practice itself works; download the session to keep it.",
+                   icon=":material/cloud_off:")  # fmt: skip
+        return
     if progress.empty:
         st.caption("No saved sessions yet" + (f" for {candidate}" if candidate else "") + ".")
         return

@@ -14,7 +14,7 @@ import streamlit as st
 
 from sim.storage import database_url, make_engine
 from sim.tabletop.document import md_escape as esc
-from sim.tabletop.errors import TabletopError
+from sim.tabletop.errors import TabletopError, Unavailable
 from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import TabletopService
 from ui.common import DECISION_TITLES, OPTION_HELP, usd, words
@@ -42,7 +42,7 @@ def attempt(action: Callable[[], Any], notice: str, done: str | None = None) -> 
     """Run a service call; its refusal goes to ``st.session_state[notice]`` as an error."""
     try:
         result = action()
-    except TabletopError as exc:
+    except TabletopError as exc:  # the service's refusals, and a database that is down
         st.session_state[notice] = ("error", str(exc))
         return None
     if done:
@@ -92,6 +92,11 @@ def open_view(
         return None
     try:
         return room, key, read(service(), room, key)
+    except Unavailable as exc:  # keep the keys: the exercise is there once the database is back
+        st.error(f"{esc(str(exc))}. Your place is kept; try again in a moment.",
+                 icon=":material/cloud_off:")  # fmt: skip
+        st.button("Try again", icon=":material/refresh:")
+        return None
     except TabletopError as exc:
         st.session_state.pop(secret_key, None)
         st.error(f"{esc(str(exc))}. Please open the exercise again.")

@@ -23,5 +23,9 @@ class Conflict(TabletopError):
     """Others kept changing the exercise while this action tried to commit; try again."""
 
 
+class Unavailable(TabletopError):
+    """The database did not answer (down, unreachable, refused the credentials)."""
+
+
 class InputError(TabletopError, ValueError):
     """Text that breaks a limit, or a value that is not one of the choices."""

@@ -15,13 +15,14 @@ never overwrite each other, on SQLite and PostgreSQL alike.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, TypeVar
@@ -60,7 +61,14 @@ from sim.tabletop.credentials import (
     new_room_code,
     normalize_room_code,
 )
-from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
+from sim.tabletop.errors import (
+    Conflict,
+    Forbidden,
+    InputError,
+    NotFound,
+    Refused,
+    Unavailable,
+)
 from sim.tabletop.models import (
     Base,
     Comment,
@@ -119,6 +127,18 @@ class Actor:
         return self.participant is None
 
 
+def _contended(exc: OperationalError) -> bool:
+    """A lock or a serialisation failure (worth a retry), not a database that is gone."""
+    text = str(exc.orig if exc.orig is not None else exc).lower()
+    return any(w in text for w in ("locked", "busy", "deadlock", "could not serialize"))
+
+
+def unavailable(exc: Exception) -> Unavailable:
+    """The database error as a message for a person (first line, no credentials)."""
+    orig = getattr(exc, "orig", None) or exc
+    return Unavailable(f"the exercise database did not answer: {str(orig).splitlines()[0]}")
+
+
 def _points(points: tuple[str, ...], what: str) -> tuple[str, ...]:
     return tuple(clean_text(p, what, MAX_POINT) for p in points if p.strip())
 
@@ -129,7 +149,10 @@ class TabletopService:
     def __init__(self, engine: Engine | None = None, create_tables: bool = True) -> None:
         self.engine = engine or make_engine()
         if create_tables:
-            Base.metadata.create_all(self.engine)
+            try:
+                Base.metadata.create_all(self.engine)
+            except OperationalError as exc:
+                raise unavailable(exc) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._games: OrderedDict[tuple[int, int], Game] = OrderedDict()
         self._reports: dict[tuple[int, int], AfterActionReport] = {}
@@ -147,6 +170,15 @@ class TabletopService:
             raise NotFound(f"no exercise with room code or id {room!r}")
         return ex
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Session]:
+        """A read-only session; a database that does not answer is :class:`Unavailable`."""
+        try:
+            with self._sessions() as session:
+                yield session
+        except OperationalError as exc:
+            raise unavailable(exc) from None
+
     def _act(self, room: str | int, action: Callable[[Session, Exercise], T]) -> T:
         """Run ``action`` in one transaction that commits only on an unchanged exercise."""
         for attempt in range(RETRIES):
@@ -156,13 +188,17 @@ class TabletopService:
                     result = action(session, ex)
                     flag_modified(ex, "status")  # bump the version even if nothing else changed
                 return result
-            except (StaleDataError, IntegrityError, OperationalError) as exc:
+            except OperationalError as exc:
+                if not _contended(exc):
+                    raise unavailable(exc) from None
+                logger.info("exercise %s is busy (%s); retrying", room, exc)
+            except (StaleDataError, IntegrityError) as exc:
                 logger.info("exercise %s changed under an action (%s); retrying", room, exc)
-                time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311
+            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311
         raise Conflict("the exercise kept changing while this was saved; please try again")
 
     def _read(self, room: str | int) -> Room:
-        with self._sessions() as session:
+        with self._reading() as session:
             return load_room(session, self._find(session, room))
 
     def _game(self, room: Room) -> Game:
@@ -272,6 +308,8 @@ class TabletopService:
                 return Created(ex.id, ex.room_code, key)
             except IntegrityError:  # a room code collided: draw another
                 continue
+            except OperationalError as exc:
+                raise unavailable(exc) from None
         raise Conflict("could not allocate a room code")
 
     def join(self, room: str, name: str) -> Seat:
@@ -300,14 +338,14 @@ class TabletopService:
 
     def rejoin(self, room: str, seat_key: str) -> Seat:
         """Check a seat key (after a disconnect or a server restart)."""
-        with self._sessions() as session:
+        with self._reading() as session:
             ex = self._find(session, room)
             me = self._player(session, ex, seat_key)
             return Seat(me.id, me.name, seat_key)
 
     def open_as_facilitator(self, room: str, key: str) -> int:
         """Check a facilitator key; the exercise's id."""
-        with self._sessions() as session:
+        with self._reading() as session:
             ex = self._find(session, room)
             self._facilitator(ex, key)
             return ex.id
@@ -621,13 +659,13 @@ class TabletopService:
 
     def version(self, room: str | int) -> int:
         """The exercise's version: it changes with every action (cheap to poll)."""
-        with self._sessions() as session:
+        with self._reading() as session:
             return self._find(session, room).version
 
     def player_view(self, room: str, seat_key: str) -> dict[str, Any]:
         """What a player may see: no inject before it fires, no facilitator material."""
         state = self._read(room)
-        with self._sessions() as session:
+        with self._reading() as session:
             me = self._player(session, state.exercise, seat_key)
         return views.player_view(state, self._game(state), me.id)
 
@@ -655,7 +693,7 @@ class TabletopService:
 
     def exercises(self) -> list[tuple[int, str, str, str]]:
         """(id, room code, title, status) of every exercise, newest first."""
-        with self._sessions() as session:
+        with self._reading() as session:
             rows = session.execute(
                 select(Exercise.id, Exercise.room_code, Exercise.title, Exercise.status).order_by(
                     Exercise.id.desc()
