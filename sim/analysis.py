@@ -271,6 +271,46 @@ def verdict(
     return lines
 
 
+#: A difference in tokens trained worth a line of its own (share of A's mean).
+SCOPE_GAP = 0.10
+
+
+def scope_line(a: str, b: str, tokens_a: float, tokens_b: float) -> str | None:
+    """When B trained a clearly different amount than A, say so: it explains the rest."""
+    if tokens_a <= 0 or abs(tokens_b - tokens_a) / tokens_a < SCOPE_GAP:
+        return None
+    share = abs(tokens_b / tokens_a - 1.0)
+    how = (
+        "a shorter run finishes sooner and reaches lower quality"
+        if tokens_b < tokens_a
+        else "a longer run takes longer and reaches higher quality"
+    )
+    return (
+        f"Scope: {b} trained {share:.0%} {'fewer' if tokens_b < tokens_a else 'more'} tokens "
+        f"than {a} ({tokens_b:,.0f}B against {tokens_a:,.0f}B on average; a design that costs "
+        f"more has its run cut to fit the budget). Read schedule and quality together: {how}."
+    )
+
+
+def design_verdict(
+    a: str,
+    b: str,
+    frame_a: pd.DataFrame,
+    frame_b: pd.DataFrame,
+    scenario_a: Scenario,
+    metrics: Sequence[str] = ("schedule_days", "cost_usd"),
+) -> list[str]:
+    """The verdict on B against A from their replications, with the scope line when due."""
+    lines = verdict(a, b, paired_table(frame_a, frame_b, scenario_a), metrics)
+    if "tokens_b" in frame_a and "tokens_b" in frame_b:
+        line = scope_line(
+            a, b, float(frame_a["tokens_b"].mean()), float(frame_b["tokens_b"].mean())
+        )
+        if line:
+            lines.append(line)
+    return lines
+
+
 def criticality_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """How often each team and handoff set the finish date, per design (long table)."""
     rows = []

@@ -160,6 +160,20 @@ def test_two_identical_designs_show_no_difference(base: Scenario) -> None:
     assert all("exactly as well" in line for line in lines[1:])
 
 
+def test_a_design_whose_run_is_cut_gets_the_scope_line(base: Scenario) -> None:
+    """The large siloed preset's payroll cuts its run under the same budget: the verdict
+    says so, since it is why that design finishes sooner and scores lower."""
+    from sim.designs import PRESETS_BY_KEY
+
+    siloed = PRESETS_BY_KEY["large_siloed"].apply(base)
+    frames = run_designs({"A": base, "B": siloed}, 24, seed=5)
+    assert frames["B"]["tokens_b"].mean() < 0.9 * frames["A"]["tokens_b"].mean()
+    lines = analysis.design_verdict("A", "B", frames["A"], frames["B"], base)
+    assert lines[-1].startswith("Scope: B trained") and "fewer tokens than A" in lines[-1]
+    same = analysis.design_verdict("A", "A2", frames["A"], frames["A"], base)
+    assert not any(line.startswith("Scope") for line in same)
+
+
 def test_a_built_in_advantage_is_significant(base: Scenario) -> None:
     late = apply_delta(base, {"levers.safety_from_start": False})
     frames = run_designs({"late": late, "early": base}, 24, seed=5)
@@ -199,3 +213,15 @@ def test_criticality_table_is_long(base: Scenario) -> None:
     assert set(crit["kind"]) <= {"team", "handoff"}
     assert crit["share"].between(0, 1).all()
     assert set(crit.loc[crit["kind"] == "team", "name"]) == set(base.team_ids)
+
+
+def test_the_scope_line_appears_only_when_tokens_trained_differ_clearly() -> None:
+    assert analysis.scope_line("A", "B", 4_000.0, 4_000.0) is None
+    assert analysis.scope_line("A", "B", 4_000.0, 3_640.0) is None  # 9% fewer
+    fewer = analysis.scope_line("A", "B", 4_133.0, 2_480.0)
+    assert fewer is not None
+    assert "B trained 40% fewer tokens than A" in fewer and "2,480B against 4,133B" in fewer
+    assert "shorter run finishes sooner" in fewer
+    more = analysis.scope_line("A", "B", 2_000.0, 3_000.0)
+    assert more is not None and "50% more" in more and "longer run" in more
+    assert analysis.scope_line("A", "B", 0.0, 10.0) is None

@@ -217,8 +217,9 @@ def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario])
         "no difference means these runs cannot tell the two apart."
     )
     for i, b in enumerate(names[1:], start=1):
-        table = analysis.paired_table(frames[a], frames[b], designs[a])
-        lines = analysis.verdict("A", letter(i), table, VERDICT_METRICS)
+        lines = analysis.design_verdict(
+            "A", letter(i), frames[a], frames[b], designs[a], VERDICT_METRICS
+        )
         with st.container(border=True):
             st.markdown(f"**{letter(i)}: {b}** against **A: {a}**")
             st.markdown("\n".join(f"- {line}" for line in lines))
@@ -369,7 +370,9 @@ def summary_json(state: RunState, designs: dict[str, Scenario], seed: int) -> di
         "baseline": a,
         "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
         "paired": {b: t.to_dict("records") for b, t in paired.items()},
-        "verdict": {b: analysis.verdict(a, b, t) for b, t in paired.items()},
+        "verdict": {
+            b: analysis.design_verdict(a, b, frames[a], frames[b], designs[a]) for b in paired
+        },
         "changes": {n: diff(designs[a], designs[n]) for n in names[1:]},
     }
 

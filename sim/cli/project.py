@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sim.analysis import paired_table, verdict
+from sim.analysis import design_verdict
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
 from sim.decisions import POLICY_NAMES
 from sim.loading import load_scenario
@@ -168,8 +168,7 @@ def compare(
         "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
         "paired": {n: paired(frames[base], frames[n], designs[base]) for n in names[1:]},
         "verdict": {
-            n: verdict(base, n, paired_table(frames[base], frames[n], designs[base]))
-            for n in names[1:]
+            n: design_verdict(base, n, frames[base], frames[n], designs[base]) for n in names[1:]
         },
     }
     if as_json:
