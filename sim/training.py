@@ -198,13 +198,6 @@ class TrainingRun:
             self.env.now, "compute", days * self.usd_per_day, f"{self.label}: {note}"
         )
 
-    def _advance(self, days: Days) -> None:
-        tokens = self.rate * days
-        self.tokens += tokens
-        self.p.defects.accrue(tokens)
-        self.stats.wall_days += days
-        self.p.ledger.charge(self.env.now, "compute", days * self.usd_per_day, self._training)
-
     def _record(self, spike: bool = False) -> None:
         curve = self.stats.curve
         now = self.env.now
@@ -228,6 +221,11 @@ class TrainingRun:
             f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
         )
         defects = self.p.defects
+        # Bound once: these run every step. The step's progress and its loss point
+        # (``_record``) are inlined below, the hottest lines of a play.
+        next_detection, accrue = defects.next_detection, defects.accrue
+        charge, timeout = self.p.ledger.charge, env.timeout
+        stats, curve, note = self.stats, self.stats.curve, self._training
         while self.tokens < self.target_tokens - EPS:
             rate, now = self.rate, env.now
             # The step runs to the nearest of the next interruption, spike, detection,
@@ -239,16 +237,23 @@ class TrainingRun:
                 max(0.0, self.next_spike - self.tokens) / rate,
                 SEGMENT_DAYS,
             )
-            detection = defects.next_detection(now)
+            detection = next_detection(now)
             if detection < math.inf:
                 dt = min(dt, detection - now)
             if self.scripted:
                 dt = min(dt, max(0.0, self._next_scripted_tokens() - self.tokens) / rate)
             dt = max(0.0, dt)
-            yield env.timeout(dt)
-            self._advance(dt)
-            self._record()
+            yield timeout(dt)
             now = env.now
+            # Progress: tokens, tokens on bad data, wall time and the cluster's bill.
+            tokens = self.rate * dt
+            self.tokens += tokens
+            accrue(tokens)
+            stats.wall_days += dt
+            charge(now, "compute", dt * self.usd_per_day, note)
+            # A loss point every half day at most, and at the run's end (as _record).
+            if not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+                curve.append(LossPoint(now, self.tokens / 1e9, self.loss_now() + 0.0, False))
             if self.scripted and self.tokens >= self._next_scripted_tokens() - EPS:
                 yield from self._fire_scripted()
             elif now >= self.next_unexpected - EPS:
@@ -259,7 +264,7 @@ class TrainingRun:
                 yield from self._interruption(unexpected=False)
             elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
                 yield from self._spike()
-            elif defects.next_detection(now) <= now + EPS:
+            elif next_detection(now) <= now + EPS:
                 from sim.phases import defect_found_during_run
 
                 yield from defect_found_during_run(self.p, self)
