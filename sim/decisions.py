@@ -8,7 +8,7 @@ a person through :mod:`sim.game`. Returning ``None`` means "ask a person".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,8 +20,12 @@ from sim.units import Days, TeamId
 #: Deliberation when a decision kind has no pre-agreed playbook entry (days), before politics.
 AD_HOC_DELIBERATION_DAYS = 0.75
 
+#: The ad hoc decider's random stream, or a callable that makes it when first needed
+#: (a stream costs about 9 us to build, and most plays never decide ad hoc).
+Rng = np.random.Generator | Callable[[], np.random.Generator]
 
-@dataclass(frozen=True)
+
+@dataclass(slots=True)  # not frozen: frozen init is 3x slower (made at every decision)
 class DecisionPoint:
     """A choice someone must make now."""
 
@@ -80,8 +84,15 @@ class AdHocDecider:
 
     name = "ad_hoc"
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
+    def __init__(self, rng: Rng) -> None:
+        self._rng = rng
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The stream of choices; a callable one is made on the first ad hoc choice."""
+        if not isinstance(self._rng, np.random.Generator):
+            self._rng = self._rng()
+        return self._rng
 
     def decide(self, point: DecisionPoint) -> str | None:
         return str(point.options[int(self.rng.integers(len(point.options)))])
@@ -135,9 +146,7 @@ def reference_decider(playbook: Mapping[Any, Sequence[str]]) -> Decider:
 POLICY_NAMES: tuple[str, ...] = ("playbook", "ad_hoc", *POLICIES)
 
 
-def make_decider(
-    name: str, playbook: Mapping[Any, Sequence[str]], rng: np.random.Generator
-) -> Decider:
+def make_decider(name: str, playbook: Mapping[Any, Sequence[str]], rng: Rng) -> Decider:
     """Build a named decider. ``playbook`` answers what it covers; the rest is ad hoc."""
     ad_hoc = AdHocDecider(rng)
     if name == "playbook":

@@ -17,6 +17,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from heapq import heappop
 from itertools import accumulate, repeat
+from operator import truediv
 from typing import Any
 
 import simpy
@@ -217,7 +218,7 @@ class ProjectModel:
         self.org = facts.org
         lev = s.levers
         if isinstance(decider, str):
-            decider = make_decider(decider, lev.playbook, self.streams["decisions"])
+            decider = make_decider(decider, lev.playbook, self.streams.lazy("decisions"))
         self.decider = decider
         budget = s.objective.budget
         self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
@@ -468,15 +469,16 @@ class ProjectModel:
         """Spend ``effort`` person-days of ``team_id``'s capacity, shared with its other work."""
         team = self.teams[team_id]
         env = self.env
+        capacity, timeout = team.capacity, env.timeout  # bound once: read every step
         team.active += 1
         remaining = effort
         try:
             while remaining > 1e-9:
-                rate = team.capacity(env.now) / team.active
+                rate = capacity(env.now) / team.active
                 dt = remaining / rate
                 if not dt < WORK_STEP_DAYS:  # min(WORK_STEP_DAYS, dt), as min picks
                     dt = WORK_STEP_DAYS
-                yield env.timeout(dt)
+                yield timeout(dt)
                 remaining -= rate * dt
         finally:
             team.active -= 1
@@ -567,10 +569,9 @@ class ProjectModel:
     def charge_people(self) -> None:
         now = self.env.now
         notes = self.facts.salary_notes
+        charge = self.ledger.charge
         for tid, team in self.teams.items():
-            before = team._person_days
-            pd = team.person_days(now) - before
-            self.ledger.charge(now, "people", team.cost_usd(pd), notes[tid])
+            charge(now, "people", team.cost_usd(team.accrue_person_days(now)), notes[tid])
         self._people_charged_to = now
 
     def _project(self) -> Generator[simpy.Event, Any, None]:
@@ -603,7 +604,7 @@ class ProjectModel:
         per_team = []
         for tid, gaps in self.departure_gaps.items():
             rate = dep.per_person_year / 365.0 * self.teams[tid].spec.headcount
-            per_team.append(zip(accumulate([g / rate for g in gaps]), repeat(tid)))
+            per_team.append(zip(accumulate(map(truediv, gaps, repeat(rate))), repeat(tid)))
         for day, tid in heapq.merge(*per_team):
             if day > self.env.now:
                 yield self.env.timeout(day - self.env.now)

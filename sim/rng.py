@@ -8,6 +8,8 @@ numbers). See docs/model.md, "Randomness".
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -56,6 +58,15 @@ class Streams:
             gen = np.random.Generator(np.random.PCG64(child))
             self._generators[name] = gen
         return gen
+
+    def lazy(self, name: str) -> Callable[[], np.random.Generator]:
+        """``self[name]``, deferred: the stream is built only if the callable is called.
+
+        Safe because a stream's seed comes from its name, not from when it is built.
+        """
+        if name not in STREAMS:
+            raise KeyError(f"unknown random stream {name!r}; add it to sim.rng.STREAMS")
+        return partial(self.__getitem__, name)
 
     @classmethod
     def for_replication(cls, seed: int, replication: int) -> Streams:

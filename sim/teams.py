@@ -100,5 +100,17 @@ class TeamState:
         self._accrue(now)
         return self._person_days
 
+    def accrue_person_days(self, now: Days) -> PersonDays:
+        """Bring the person-day integral up to ``now``; the person-days this added.
+
+        The same arithmetic as ``person_days(now) - before`` with ``before`` read first.
+        """
+        before = self._person_days
+        self._person_days = after = before + (self.veterans + len(self.newcomers)) * (
+            now - self._since
+        )
+        self._since = now
+        return after - before
+
     def cost_usd(self, person_days: PersonDays) -> Usd:
         return person_days * self.spec.usd_per_person_day
