@@ -17,6 +17,7 @@ from sim.model import (
     ABLATION_CLUSTER_SHARE,
     CONTINUE_AFTER_FIX_SHARE,
     MAX_EXTRA_ROUNDS,
+    PHASES,
     ROUND_COMPUTE_SHARE,
 )
 from sim.training import TrainingRun
@@ -144,23 +145,28 @@ def _work_days(m: ProjectModel, phase: str) -> float:
     return days
 
 
+#: Set-up and the play's phases, in order, for forecasts; a phase's position in it.
+FORECAST_ORDER = ("setup", *PHASES)
+_POSITION = {phase: k for k, phase in enumerate(FORECAST_ORDER)}
+_ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
+
+
 def forecast_days(m: ProjectModel) -> float:
     """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
     s = m.scenario
-    order = ("setup", "prepare", "ablations", "training", "post_training", "evaluation", "release")
-    now = order.index(m.phase) if m.phase in order else len(order)
+    now = _POSITION.get(m.phase, len(FORECAST_ORDER))
     team = m.teams[m.post_training_team]
     per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
     days = per_round * max(0, m.rounds_planned - m.rounds_done)
-    if now <= order.index("training"):
+    if now <= _TRAINING:
         if m.run is None:
             m.probe.target_tokens = m.tokens_plan
         days += (m.run or m.probe).expected_days()
-    if now <= order.index("ablations"):
+    if now <= _ABLATIONS:
         days += m.ablation_fraction * m.tokens_plan / m.probe.rate / ABLATION_CLUSTER_SHARE
-    for k, phase in enumerate(order[1:], start=1):
-        if k > now or (k == now and phase in ("evaluation", "release")):
-            days += _work_days(m, phase)
+    # The phases still to come; evaluation and release also while they run.
+    for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
+        days += _work_days(m, FORECAST_ORDER[k])
     if m.phase == "prepare":
         days += max(0.0, _work_days(m, "prepare") - (m.env.now - m._phase_start))
     return days
@@ -365,7 +371,7 @@ def projected_spend(m: ProjectModel) -> float:
     people_per_day = unbilled = 0.0
     since = m.env.now - m._people_charged_to
     for t in m.teams.values():
-        per_day = t.headcount * t.spec.usd_per_person_day
+        per_day = (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
         people_per_day += per_day
         unbilled += per_day * since
     remaining += people_per_day * forecast_days(m)
