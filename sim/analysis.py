@@ -271,6 +271,8 @@ def verdict(
     return lines
 
 
+#: The metrics a design verdict speaks to, after the chance of meeting every objective.
+VERDICT_METRICS = ("schedule_days", "cost_usd", "quality_met")
 #: A difference in tokens trained worth a line of its own (share of A's mean).
 SCOPE_GAP = 0.10
 
@@ -298,7 +300,7 @@ def design_verdict(
     frame_a: pd.DataFrame,
     frame_b: pd.DataFrame,
     scenario_a: Scenario,
-    metrics: Sequence[str] = ("schedule_days", "cost_usd"),
+    metrics: Sequence[str] = VERDICT_METRICS,
 ) -> list[str]:
     """The verdict on B against A from their replications, with the scope line when due."""
     lines = verdict(a, b, paired_table(frame_a, frame_b, scenario_a), metrics)

@@ -18,10 +18,11 @@ import copy
 import io
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
 
 from sim.loading import Problem, ScenarioError, parse_yaml, with_overrides
 from sim.scenario import Scenario
@@ -162,11 +163,42 @@ def diff(base: Scenario, design: Scenario) -> Delta:
 
 @dataclass(frozen=True)
 class DesignFile:
-    """A user's design: a name, the base scenario it was made from, and its changes."""
+    """A user's design: a name, the base scenario it was made from, and its changes.
+
+    ``lines`` gives, for a design read from a file, the line of each change (by its path as
+    written) and, under ``""``, the line of ``changes:`` itself.
+    """
 
     name: str
     base: str
     changes: Delta
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    def apply(self, base: Scenario, source: str = "<design>") -> Scenario:
+        """The design on ``base``; a problem names ``source`` and the line of its change."""
+        try:
+            return apply_delta(base, self.changes, name=self.name)
+        except ScenarioError as exc:
+            raise ScenarioError(
+                [
+                    Problem(source, self.line_of(p.path, base), p.path, p.reason)
+                    for p in exc.problems
+                ]
+            ) from None
+
+    def line_of(self, path: str, base: Scenario) -> int | None:
+        """The line of the change behind a problem at ``path`` (a written or resolved path)."""
+        if path in self.lines:
+            return self.lines[path]
+        best, line = -1, self.lines.get("")
+        for written, value in self.changes.items():
+            try:
+                [resolved] = concrete(base, {written: value})
+            except ScenarioError:
+                continue
+            if (path == resolved or path.startswith(resolved + ".")) and len(resolved) > best:
+                best, line = len(resolved), self.lines.get(written, line)
+        return line
 
 
 HEADER = (
@@ -188,18 +220,40 @@ def design_yaml(design: DesignFile) -> str:
 
 def load_design(text: str, source: str = "<design>") -> DesignFile:
     """Read a design YAML document (safely, as scenario files are read)."""
-    data = json.loads(json.dumps(parse_yaml(text, source)))
-    unknown = sorted(set(data) - {"name", "base", "changes"})
+    doc = parse_yaml(text, source)
+
+    def line(mapping: CommentedMap, key: str) -> int | None:
+        try:
+            return int(mapping.lc.key(key)[0]) + 1
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+    def bad(key: str, reason: str, at: int | None) -> ScenarioError:
+        return ScenarioError([Problem(source, at if at is not None else 1, key, reason)])
+
+    unknown = sorted(str(k) for k in doc if k not in ("name", "base", "changes"))
     if unknown:
-        raise _bad(unknown[0], "unknown key; a design has name, base and changes", source)
-    changes = data.get("changes")
-    if not isinstance(changes, dict) or not changes:
-        raise _bad("changes", "a mapping of dotted paths to values is required", source)
-    name, base = data.get("name", "My design"), data.get("base", "")
+        raise bad(
+            unknown[0], "unknown key; a design has name, base and changes", line(doc, unknown[0])
+        )
+    changes = doc.get("changes")
+    if not isinstance(changes, CommentedMap) or not changes:
+        raise bad(
+            "changes", "a mapping of dotted paths to values is required", line(doc, "changes")
+        )
+    lines = {str(k): line(changes, k) for k in changes}
+    lines[""] = line(doc, "changes")
+    name, base = doc.get("name", "My design"), doc.get("base", "")
     for key, value in (("name", name), ("base", base)):
         if not isinstance(value, str):
-            raise _bad(key, "must be text", source)
-    return DesignFile(name=name, base=base, changes=changes)
+            raise bad(key, "must be text", line(doc, key))
+    plain = json.loads(json.dumps(changes))
+    return DesignFile(
+        name=name,
+        base=base,
+        changes=plain,
+        lines={k: v for k, v in lines.items() if v is not None},
+    )
 
 
 # --- presets -----------------------------------------------------------------------------------

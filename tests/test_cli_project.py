@@ -65,6 +65,26 @@ def test_compare_json_has_paired_differences_and_a_verdict() -> None:
     assert d["verdict"][other] and all(isinstance(s, str) for s in d["verdict"][other])
 
 
+def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path: Path) -> None:
+    design = tmp_path / "mine.yaml"
+    design.write_text("name: More reserve\nchanges:\n  levers.reserve_fraction: 0.2\n")
+    out = sim("compare", BASE, "--design", "large_siloed", "--design", str(design),
+              "--reps", "16", "--workers", "1", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert list(d["designs"]) == ["assistant_7b", "large_siloed", "More reserve"]
+    siloed = d["verdict"]["large_siloed"]
+    assert any(line.startswith("Scope: large_siloed trained") for line in siloed)
+    assert any("quality targets" in line for line in siloed), "the page's metrics, too"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: Bad\nchanges:\n  levers.reserve_fraction: 0.1\n  levers.nope: 1\n")
+    out = sim("compare", BASE, "--design", str(bad), "--reps", "4")
+    assert out.returncode == 2 and f"{bad}:4: levers.nope: " in out.stderr
+    assert "Traceback" not in out.stderr
+    out = sim("compare", BASE, "--reps", "4")
+    assert out.returncode == 2 and "at least two designs" in out.stderr
+
+
 def test_bench_reports_the_ratio_against_bare_simpy() -> None:
     out = sim("bench", BASE, "--reps", "10", "--workers", "1", "--json")
     assert out.returncode == 0, out.stderr

@@ -109,5 +109,34 @@ def test_design_file_round_trip(base: Scenario) -> None:
     ],
 )
 def test_bad_design_files_are_user_errors(text: str, message: str) -> None:
-    with pytest.raises(ScenarioError, match=message):
+    with pytest.raises(ScenarioError, match=message) as exc:
         load_design(text, "mine.yaml")
+    assert all(p.source == "mine.yaml" and p.line is not None for p in exc.value.problems)
+
+
+DESIGN = """name: typo design
+base: assistant_7b.yaml
+changes:
+  levers.reserve_fraction: 0.1
+  org.teams.pretraining.headcount: {headcount}
+  org.teams.{team}.headcount: 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("headcount", "team", "line", "path", "reason"),
+    [
+        (12, "ghost", 6, "org.teams.ghost.headcount", "no item with id 'ghost'"),
+        (-4, "data", 5, "org.teams.2.headcount", "greater than or equal to 1"),
+    ],
+)
+def test_a_design_file_problem_names_the_line_of_its_change(
+    base: Scenario, headcount: int, team: str, line: int, path: str, reason: str
+) -> None:
+    design = load_design(DESIGN.format(headcount=headcount, team=team), "mine.yaml")
+    with pytest.raises(ScenarioError) as exc:
+        design.apply(base, "mine.yaml")
+    [problem] = exc.value.problems
+    assert (problem.source, problem.line, problem.path) == ("mine.yaml", line, path)
+    assert reason in problem.reason
+    assert str(problem).startswith(f"mine.yaml:{line}: {path}: ")

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from sim import analysis
-from sim.designs import PRESETS, DesignFile, apply_delta, design_yaml, diff, load_design
+from sim.designs import PRESETS, DesignFile, design_yaml, diff, load_design
 from sim.loading import ScenarioError, with_overrides
 from sim.org import OrgGraph
 from sim.scenario import Scenario
@@ -46,9 +46,6 @@ BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
 TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
 LINK_KINDS = ["handoff", "communication", "reporting"]
-VERDICT_METRICS = ("schedule_days", "cost_usd", "quality_met")
-
-
 # --- the designs ---------------------------------------------------------------------------
 
 
@@ -148,7 +145,7 @@ def uploaded_design(base: Scenario) -> tuple[str, Scenario] | None:
         return None
     try:
         design = load_design(upload.getvalue().decode("utf-8", errors="replace"), upload.name)
-        return f"File: {design.name}", apply_delta(base, design.changes, name=design.name)
+        return f"File: {design.name}", design.apply(base, upload.name)
     except ScenarioError as error:
         show_problems(error)
         return None
@@ -217,9 +214,7 @@ def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario])
         "no difference means these runs cannot tell the two apart."
     )
     for i, b in enumerate(names[1:], start=1):
-        lines = analysis.design_verdict(
-            "A", letter(i), frames[a], frames[b], designs[a], VERDICT_METRICS
-        )
+        lines = analysis.design_verdict("A", letter(i), frames[a], frames[b], designs[a])
         with st.container(border=True):
             st.markdown(f"**{letter(i)}: {b}** against **A: {a}**")
             st.markdown("\n".join(f"- {line}" for line in lines))

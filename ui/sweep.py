@@ -147,10 +147,11 @@ def render() -> None:
     except ScenarioError as error:
         show_problems(error)
         return
-    label = f"Run the sweep ({len(points)} grid points)"
+    points_words = f"{len(points)} grid point{'s' if len(points) != 1 else ''}"
+    label = f"Run the sweep ({points_words})"
     reps, seed = run_controls(PREFIX, label, True, 50)
-    st.caption(f"{len(points)} grid points × {reps} worlds = {len(points) * reps:,} replications.")
-    run_if_asked(PREFIX, RUN, designs, reps, seed, f"{len(points)} grid points")
+    st.caption(f"{points_words} × {reps} worlds = {len(points) * reps:,} replications.")
+    run_if_asked(PREFIX, RUN, designs, reps, seed, points_words)
     state = saved_run(RUN, designs, seed)
     if state is None or state.done == 0:
         st.info("Press **Run the sweep** to play every grid point in the same worlds.")

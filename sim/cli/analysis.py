@@ -11,9 +11,20 @@ import typer
 
 from sim.analysis import LEVER_RANGES, LeverRange, metric_label, tornado_designs, tornado_table
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
-from sim.cli.project import EXECUTOR, POLICY, SCHEDULER, SEED, SET, WORKERS, check_options, simulate
-from sim.designs import PRESETS_BY_KEY, apply_delta, load_design, with_source
-from sim.loading import ScenarioError, load_scenario
+from sim.cli.project import (
+    EXECUTOR,
+    POLICY,
+    SCHEDULER,
+    SEED,
+    SET,
+    WORKERS,
+    check_options,
+    simulate,
+    where_run,
+    with_design,
+)
+from sim.designs import PRESETS_BY_KEY
+from sim.loading import load_scenario
 from sim.metrics import BY_KEY
 from sim.scenario import Scenario
 from sim.sweep import grid_designs, parse_axis, sweep_table
@@ -30,20 +41,7 @@ CSV = typer.Option(None, "--csv", help="Also write the table to this CSV file.")
 
 def _base(scenario: Path, overrides: list[str] | None, design: str | None) -> Scenario:
     base = load_scenario(scenario, tuple(overrides or ()))
-    if design is None:
-        return base
-    if design in PRESETS_BY_KEY:
-        return PRESETS_BY_KEY[design].apply(base)
-    path = Path(design)
-    if not path.is_file():
-        raise UserError(
-            f"--design {design!r} is neither a preset ({', '.join(PRESETS_BY_KEY)}) nor a file"
-        )
-    loaded = load_design(path.read_text(encoding="utf-8"), str(path))
-    try:
-        return apply_delta(base, loaded.changes, name=loaded.name)
-    except ScenarioError as exc:
-        raise with_source(exc, str(path)) from None
+    return base if design is None else with_design(base, design)[1]
 
 
 def _metric(base: Scenario, metric: str) -> str:
@@ -101,8 +99,7 @@ def sweep(
                 "points": result.to_dict("records"),
                 "seconds": seconds,
                 "replications_per_second": reps * len(points) / seconds,
-                "workers": w,
-                "executor": ex,
+                **where_run(w, ex, scheduler),
             }
         )
         return
@@ -118,8 +115,8 @@ def sweep(
         for r in result.to_dict("records")
     ]
     table(
-        f"{base.name}: {len(points)} grid points × {reps} replications, seed {seed} "
-        f"({seconds:.1f} s)",
+        f"{base.name}: {len(points)} grid point{'s' if len(points) != 1 else ''} × {reps} "
+        f"replications, seed {seed} ({seconds:.1f} s)",
         rows,
         (*(a.path.rsplit(".", 1)[-1] for a in axes), "days", "P90", "cost", "P90", "on time",
          "on budget", "all met"),
@@ -178,8 +175,7 @@ def sensitivity(
         "base": float(frames["base"][metric].astype(float).mean()),
         "levers": result.to_dict("records"),
         "skipped": skipped,
-        "workers": w,
-        "executor": ex,
+        **where_run(w, ex, scheduler),
     }
     if as_json:
         emit_json(out)

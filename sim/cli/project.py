@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from sim.analysis import design_verdict
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
 from sim.decisions import POLICY_NAMES
+from sim.designs import PRESETS_BY_KEY, load_design
 from sim.loading import load_scenario
 from sim.runner import ExecutorName, default_workers, run_designs
 from sim.scenario import Scenario
@@ -38,6 +39,11 @@ def check_options(
     if policy not in POLICY_NAMES:
         raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
     return w, executor  # type: ignore[return-value]
+
+
+def where_run(workers: int, executor: ExecutorName, scheduler: str | None) -> dict[str, Any]:
+    """What the JSON says about where the replications ran (a Dask cluster sizes itself)."""
+    return {"workers": None if scheduler else workers, "executor": executor, "scheduler": scheduler}
 
 
 def simulate(
@@ -130,15 +136,40 @@ def run(
     sc = load_scenario(scenario, tuple(overrides or ()))
     frames = simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
     summary = summarize_runs(frames["design"], sc, seed)
-    summary["workers"], summary["executor"], summary["policy"] = w, ex, policy
+    summary.update(where_run(w, ex, scheduler), policy=policy)
     if as_json:
         emit_json(summary)
     else:
         _print_summary(sc.name, summary)
 
 
+def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
+    """``base`` with a design applied: a preset's key, or a design YAML file; and its name."""
+    if spec in PRESETS_BY_KEY:
+        return spec, PRESETS_BY_KEY[spec].apply(base)
+    path = Path(spec)
+    if not path.is_file():
+        raise UserError(
+            f"--design {spec!r} is neither a preset ({', '.join(PRESETS_BY_KEY)}) nor a file"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the design file: {exc}") from None
+    design = load_design(text, str(path))
+    return design.name or path.stem, design.apply(base, str(path))
+
+
 def compare(
-    scenarios: list[Path] = typer.Argument(..., help="Two or more scenario files (designs)."),
+    scenarios: list[Path] = typer.Argument(
+        ..., help="Scenario files (designs); the first is the baseline."
+    ),
+    design_specs: list[str] | None = typer.Option(
+        None,
+        "--design",
+        help="Also compare a design applied to the first scenario: a preset "
+        f"({', '.join(PRESETS_BY_KEY)}) or a design YAML file. Repeatable.",
+    ),
     reps: int = REPS,
     seed: int = SEED,
     workers: int | None = WORKERS,
@@ -149,15 +180,16 @@ def compare(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
-    if len(scenarios) < 2:
-        raise UserError("compare needs at least two scenario files")
+    if len(scenarios) + len(design_specs or ()) < 2:
+        raise UserError("compare needs at least two designs: scenario files or --design")
     w, ex = check_options(reps, workers, executor, policy)
+    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
+    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
     designs: dict[str, Scenario] = {}
-    for path in scenarios:
-        name = path.stem
+    for name, scenario in loaded:
         while name in designs:
             name += "'"
-        designs[name] = load_scenario(path, tuple(overrides or ()))
+        designs[name] = scenario
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     names = list(designs)
     base = names[0]
