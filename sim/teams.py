@@ -36,6 +36,7 @@ class TeamState:
     active: int = 0
     _person_days: PersonDays = 0.0
     _since: Days = 0.0
+    _charged: PersonDays = 0.0
     _settled: dict[int, PersonDays] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -101,16 +102,16 @@ class TeamState:
         return self._person_days
 
     def accrue_person_days(self, now: Days) -> PersonDays:
-        """Bring the person-day integral up to ``now``; the person-days this added.
+        """The person-days worked up to ``now`` and not yet charged, now marked charged.
 
-        The same arithmetic as ``person_days(now) - before`` with ``before`` read first.
+        Joins and departures bring the integral up to date on their own; what they added
+        is still uncharged until this is called, so no salary day goes missing.
         """
-        before = self._person_days
-        self._person_days = after = before + (self.veterans + len(self.newcomers)) * (
-            now - self._since
-        )
+        self._person_days += (self.veterans + len(self.newcomers)) * (now - self._since)
         self._since = now
-        return after - before
+        due = self._person_days - self._charged
+        self._charged = self._person_days
+        return due
 
     def cost_usd(self, person_days: PersonDays) -> Usd:
         return person_days * self.spec.usd_per_person_day

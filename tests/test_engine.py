@@ -50,8 +50,11 @@ def check_invariants(m: ProjectModel) -> None:
     assert [p.phase for p in spans] == list(PHASES)
     assert spans[0].start == 0.0 and spans[-1].end == pytest.approx(row["schedule_days"])
     assert all(a.end == pytest.approx(b.start) for a, b in zip(spans, spans[1:], strict=False))
-    # People are paid for the whole project, and effort is what they were paid for.
+    # People are paid for the whole project, and effort is what they were paid for:
+    # every person-day worked, through joins and departures, is charged once.
     assert row["effort_person_days"] > 0
+    paid = sum(t.person_days(m.finish_day) * t.spec.usd_per_person_day for t in m.teams.values())
+    assert row["cost_people_usd"] == pytest.approx(paid, rel=1e-9)
     assert 0.0 <= row["run_effective_training_time"] <= 1.0
     assert row["run_lost_gpu_hours"] >= 0.0
 

@@ -98,7 +98,17 @@ def test_fix_cost_grows_with_how_far_the_run_has_gone(base7b: Scenario) -> None:
 
 def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point() -> None:
     # Frontier scale, 200 replications per level; a found defect mid-run means a restart.
-    s = with_overrides(scenario("frontier_405b"), {"levers.playbook.data_fix": ["fix_and_restart"]})
+    # The licensing risk is switched off: ablations cannot see a takedown (a legal review
+    # can), and in the 10% of worlds where one strikes it alone sets the cost's P90.
+    base = scenario("frontier_405b")
+    licensing = [d.kind for d in base.incidents.defects].index("licensing")
+    s = with_overrides(
+        base,
+        {
+            "levers.playbook.data_fix": ["fix_and_restart"],
+            f"incidents.defects.{licensing}.probability": 0.0,
+        },
+    )
     none, some, lots = (runs(s, 200, levers__ablation_fraction=f) for f in (0.0, 0.08, 0.5))
     assert np.percentile(some["cost_usd"], 90) < np.percentile(none["cost_usd"], 90)
     assert spread(some["cost_usd"]) < spread(none["cost_usd"])
