@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
 from sim.loading import Problem, ScenarioError, parse_yaml, with_overrides
+from sim.model import ProjectModel
+from sim.phases import projected_spend
 from sim.scenario import Scenario
 
 Delta = dict[str, Any]
@@ -156,6 +159,39 @@ def diff(base: Scenario, design: Scenario) -> Delta:
     out: Delta = {}
     _diff(_data(base), _data(design), "", out)
     return out
+
+
+# --- equal scope -----------------------------------------------------------------------------
+
+#: Added to a line of the budget to lift it out of reach while the plan is projected.
+_UNBOUNDED_USD = 1e12
+
+
+def full_plan_budget_usd(s: Scenario) -> float:
+    """The total budget at which the plan is not cut to fit.
+
+    That is the plan's projected spend at set-up over one minus the reserve (docs/model.md,
+    "Plan sizing"). The projection at set-up depends on the scenario alone, not on a
+    replication's draws.
+    """
+    lifted = with_overrides(
+        s, {"objective.budget.people_usd": s.objective.budget.people_usd + _UNBOUNDED_USD}
+    )
+    return projected_spend(ProjectModel(lifted, seed=0)) / (1.0 - s.levers.reserve_fraction)
+
+
+def fund_full_plan(s: Scenario) -> Scenario:
+    """``s`` with its people line raised, if need be, so its plan is not cut to fit.
+
+    The budget is one envelope, so a design with a bigger payroll has its run cut to pay
+    for it. Funding every design's full plan compares the organisations on the runs they
+    planned (equal scope) instead; what each costs then shows in the cost.
+    """
+    extra = full_plan_budget_usd(s) - s.objective.budget.total_usd
+    if extra <= 0:
+        return s
+    people = math.ceil(s.objective.budget.people_usd + extra) + 1.0
+    return with_overrides(s, {"objective.budget.people_usd": people})
 
 
 # --- design files ----------------------------------------------------------------------------

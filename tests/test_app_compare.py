@@ -71,6 +71,20 @@ def test_a_comparison_shows_a_verdict_numbers_charts_and_downloads(at: AppTest) 
     }
 
 
+def test_funding_every_plan_compares_the_same_run(at: AppTest) -> None:
+    run(at)
+    assert "Scope: B trained" in markdown(at), "unfunded, the large org's run is cut"
+    at.toggle(key="compare_fund_plans").set_value(True)
+    ok(at)
+    assert "Press **Run the comparison**" in at.info[0].value, "funded designs are new designs"
+    run(at)
+    text = markdown(at)
+    assert "- B meets all objectives in" in text and "Scope:" not in text
+    frames = at.session_state[compare.RUN].frames()
+    tokens = [f["tokens_b"].mean() for f in frames.values()]
+    assert abs(tokens[1] / tokens[0] - 1.0) < 0.02
+
+
 def test_a_stopped_run_keeps_its_replications_and_resumes(at: AppTest) -> None:
     designs = default_designs()
     first = run_batch(designs, 0, 0, 4)  # type: ignore[arg-type]

@@ -85,6 +85,18 @@ def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path
     assert out.returncode == 2 and "at least two designs" in out.stderr
 
 
+def test_compare_with_funded_plans_trains_the_same_run() -> None:
+    out = sim("compare", BASE, "--design", "large_siloed", "--fund-plans",
+              "--reps", "16", "--workers", "1", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    tokens = [d["designs"][n]["tokens_b"]["mean"] for n in ("assistant_7b", "large_siloed")]
+    assert abs(tokens[1] / tokens[0] - 1.0) < 0.02
+    assert not any(line.startswith("Scope") for line in d["verdict"]["large_siloed"])
+    later = d["paired"]["large_siloed"]["schedule_days"]
+    assert later["mean"] > 0, "the same run takes the large siloed org longer"
+
+
 def test_bench_reports_the_ratio_against_bare_simpy() -> None:
     out = sim("bench", BASE, "--reps", "10", "--workers", "1", "--json")
     assert out.returncode == 0, out.stderr

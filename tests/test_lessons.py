@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim.designs import PRESETS_BY_KEY, fund_full_plan
 from sim.loading import load_scenario, with_overrides
 from sim.model import ProjectModel
-from sim.runner import run_replications
+from sim.runner import run_designs, run_replications
 from sim.scenario import Scenario
 from sim.stats import paired_difference
 
@@ -255,6 +256,18 @@ def test_siloed_design_detects_later_and_reworks_more(base7b: Scenario) -> None:
     higher(column(siloed, "incident:handoff_rework"), column(base, "incident:handoff_rework"))
     higher(siloed["decision_latency_days"], base["decision_latency_days"])
     higher(base["run_effective_training_time"], siloed["run_effective_training_time"])
+
+
+def test_at_equal_scope_the_large_siloed_org_is_slower_and_dearer(base7b: Scenario) -> None:
+    # 200 replications each; both designs funded for their full plan (the same run), so the
+    # difference is the organisation: twice the core, slow links, politics, engineering apart.
+    small = fund_full_plan(PRESETS_BY_KEY["small_core"].apply(base7b))
+    large = fund_full_plan(PRESETS_BY_KEY["large_siloed"].apply(base7b))
+    frames = run_designs({"small": small, "large": large}, 200, SEED)
+    a, b = frames["small"], frames["large"]
+    assert abs(b["tokens_b"].mean() / a["tokens_b"].mean() - 1.0) < 0.02, "the same run"
+    higher(b["schedule_days"], a["schedule_days"])
+    higher(b["cost_usd"], a["cost_usd"])
 
 
 def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> None:

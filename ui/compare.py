@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from sim import analysis
-from sim.designs import PRESETS, DesignFile, design_yaml, diff, load_design
+from sim.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.loading import ScenarioError, with_overrides
 from sim.org import OrgGraph
 from sim.scenario import Scenario
@@ -417,7 +417,15 @@ def render() -> None:
         default=[by_key[k] for k in DEFAULT_PICK], key="compare_designs",
         disabled=running(PREFIX),
     )  # fmt: skip
-    designs = {n: options[n] for n in names}
+    fund = st.toggle(
+        "Fund every design's full plan (compare at equal scope)", key="compare_fund_plans",
+        disabled=running(PREFIX),
+        help="The budget is one envelope: a design with a bigger payroll has its run cut to "
+        "pay for it, so it trains less, finishes sooner and scores lower. Switch this on to "
+        "raise each design's people budget until its planned run fits, and compare the "
+        "organisations on the same run; what each costs then shows in the cost.",
+    )  # fmt: skip
+    designs = {n: fund_full_plan(options[n]) if fund else options[n] for n in names}
     if len(designs) < 2:
         st.info("Pick at least two designs to compare.")
     label = f"Run the comparison ({len(designs)} designs)"

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from sim.analysis import design_verdict
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
 from sim.decisions import POLICY_NAMES
-from sim.designs import PRESETS_BY_KEY, load_design
+from sim.designs import PRESETS_BY_KEY, fund_full_plan, load_design
 from sim.loading import load_scenario
 from sim.runner import ExecutorName, default_workers, run_designs
 from sim.scenario import Scenario
@@ -170,6 +170,12 @@ def compare(
         help="Also compare a design applied to the first scenario: a preset "
         f"({', '.join(PRESETS_BY_KEY)}) or a design YAML file. Repeatable.",
     ),
+    fund_plans: bool = typer.Option(
+        False,
+        "--fund-plans",
+        help="Raise each design's people budget so its planned run is not cut to fit "
+        "(compare at equal scope; the budget is one envelope).",
+    ),
     reps: int = REPS,
     seed: int = SEED,
     workers: int | None = WORKERS,
@@ -189,7 +195,7 @@ def compare(
     for name, scenario in loaded:
         while name in designs:
             name += "'"
-        designs[name] = scenario
+        designs[name] = fund_full_plan(scenario) if fund_plans else scenario
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     names = list(designs)
     base = names[0]
