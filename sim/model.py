@@ -15,14 +15,12 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from heapq import heappop
 from itertools import accumulate, repeat
 from operator import truediv
 from typing import Any
 
 import simpy
-from simpy.core import BoundClass, EmptySchedule, StopSimulation
-from simpy.events import EventPriority
+from simpy.core import BoundClass
 
 from sim.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
 from sim.incidents import DefectBook, draw_budget_cut, draw_departure_gaps
@@ -69,20 +67,10 @@ VARIANT_POLITICS_DAYS = 0.5
 
 
 class CountingEnvironment(simpy.Environment):
-    """A SimPy environment that counts processed events (for ``sim bench``).
-
-    ``step`` is SimPy's own, with the count added in place rather than around a
-    ``super()`` call, so counting costs no extra call per event. It also keeps the
-    clock in a plain attribute, ``now``, beside SimPy's ``_now``: the model reads the
-    clock a few hundred times a play, and SimPy's ``now`` is a property (a call each).
-    """
-
-    #: The current simulation time, equal to SimPy's ``_now`` (only ``step`` moves it).
-    now: float = 0.0
+    """A SimPy environment that counts processed events (for ``sim bench``)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.now = self._now
         # SimPy binds env.timeout, env.process, ... to the instance, but only those its
         # own class defines, which a subclass's are not: bind the inherited ones too.
         for name, attr in vars(simpy.Environment).items():
@@ -92,24 +80,7 @@ class CountingEnvironment(simpy.Environment):
 
     def step(self) -> None:
         self.events_processed += 1
-        try:
-            now, _, _, event = heappop(self._queue)
-        except IndexError:
-            raise EmptySchedule from None
-        self._now = self.now = now
-        callbacks, event.callbacks = event.callbacks, None  # type: ignore[assignment]
-        try:
-            for callback in callbacks:
-                callback(event)
-        except StopSimulation:
-            # As SimPy: keep the remaining callbacks and resume here next time.
-            event.callbacks = callbacks[callbacks.index(callback) + 1 :]
-            self.schedule(event, EventPriority(-1))
-            raise
-        if not event._ok and not hasattr(event, "_defused"):
-            exc = type(event._value)(*event._value.args)
-            exc.__cause__ = event._value
-            raise exc
+        super().step()
 
 
 @dataclass(frozen=True)
