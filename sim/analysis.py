@@ -337,6 +337,8 @@ class LeverRange:
     low: Any
     high: Any
     why: str = ""
+    #: Another lever this one acts through: while it is 0 (or off), this one cannot matter.
+    needs: str | None = None
 
     @property
     def name(self) -> str:
@@ -354,7 +356,10 @@ LEVER_RANGES: tuple[LeverRange, ...] = (
     LeverRange("levers.safety_from_start", False, True, "late or from the start"),
     LeverRange("levers.engineering_embedded", False, True, "a silo or embedded"),
     LeverRange("levers.add_core_staff", 0, 6, "nobody to six people added to the core"),
-    LeverRange("levers.add_core_staff_day", 30.0, 120.0, "when added people join (if any)"),
+    LeverRange(
+        "levers.add_core_staff_day", 30.0, 120.0, "when added people join",
+        needs="levers.add_core_staff",
+    ),  # fmt: skip
     LeverRange("levers.data_investment_usd", 0.0, 500_000.0, "none to half a million dollars"),
     LeverRange("levers.parallel_variants", 1, 3, "one model or three at once"),
     LeverRange("levers.strategy", "pretrain", "adapt", "from scratch or from a base model"),
@@ -368,17 +373,28 @@ def _setting(r: LeverRange, end: str) -> str:
     return f"{r.path}={r.low if end == 'low' else r.high}"
 
 
+def _value_at(scenario: Scenario, path: str) -> Any:
+    node: Any = scenario
+    for key in path.split("."):
+        node = getattr(node, key)
+    return node
+
+
 def tornado_designs(
     base: Scenario, ranges: Sequence[LeverRange] = LEVER_RANGES
 ) -> tuple[dict[str, Scenario], list[str]]:
     """The base plus each lever at its low and at its high end; levers the base rejects.
 
     A lever whose setting does not validate on this base (``strategy: adapt`` without a
-    base model) is skipped and named in the second list, with the reason.
+    base model), or that acts through another lever the base leaves at 0, is skipped and
+    named in the second list, with the reason.
     """
     designs: dict[str, Scenario] = {BASE: base}
     skipped: list[str] = []
     for r in ranges:
+        if r.needs is not None and not _value_at(base, r.needs):
+            skipped.append(f"{r.path}: no effect while {r.needs} is {_value_at(base, r.needs)}")
+            continue
         try:
             pair = {
                 _setting(r, end): apply_delta(base, {r.path: getattr(r, end)})

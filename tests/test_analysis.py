@@ -207,6 +207,17 @@ def test_tornado_skips_a_setting_the_base_rejects(base: Scenario) -> None:
     assert skipped and skipped[0].startswith("levers.strategy:")
 
 
+def test_default_tornado_leaves_out_a_lever_whose_partner_is_off(base: Scenario) -> None:
+    assert base.levers.add_core_staff == 0
+    designs, skipped = analysis.tornado_designs(base)
+    assert "levers.add_core_staff_day: no effect while levers.add_core_staff is 0" in skipped
+    assert not any("add_core_staff_day" in name for name in designs)
+    staffed = apply_delta(base, {"levers.add_core_staff": 2})
+    designs, skipped = analysis.tornado_designs(staffed)
+    assert not any("add_core_staff_day" in s for s in skipped)
+    assert sum("add_core_staff_day" in name for name in designs) == 2
+
+
 def test_criticality_table_is_long(base: Scenario) -> None:
     frames = run_designs({"A": base}, 6, seed=1)
     crit = analysis.criticality_table(frames)
