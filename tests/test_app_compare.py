@@ -125,6 +125,14 @@ def test_an_edited_design_is_redrawn_saved_and_compared(at: AppTest) -> None:
     assert "**B: Your design** against **A: Base scenario as it is**" in markdown(at)
 
 
+def test_the_design_editor_changes_the_playbook(at: AppTest) -> None:
+    at.multiselect(key="compare_own_0_playbook_rollback").set_value(["pause_investigate"])
+    ok(at)
+    code = next(c.value for c in at.code if "TrainingRoom design" in c.value)
+    assert "levers.playbook.rollback:" in code and "pause_investigate" in code
+    assert "levers.playbook.budget" not in code, "only the changed kind"
+
+
 def test_a_design_file_is_loaded_onto_the_base(at: AppTest) -> None:
     text = design_yaml(DesignFile("Politics", "assistant_7b.yaml", {"org.politics_days": 2}))
     at.file_uploader(key="compare_design_upload").set_value(("mine.yaml", text.encode(), ""))

@@ -25,6 +25,7 @@ from ui.common import (
     lever_inputs,
     load,
     pick_scenario,
+    playbook_inputs,
     shipped_scenarios,
     show_problems,
     team_inputs,
@@ -103,8 +104,8 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     start_label = st.selectbox("Start from", list(starts), key="compare_own_start")
     start = starts[start_label]
     prefix = f"compare_own_{list(starts).index(start_label)}_"
-    teams_tab, links_tab, levers_tab = st.tabs(
-        ["Teams, decision rights, risk owners", "Links and politics", "Levers"],
+    teams_tab, links_tab, levers_tab, playbook_tab = st.tabs(
+        ["Teams, decision rights, risk owners", "Links and politics", "Levers", "Playbook"],
         key="cmp_editor_tabs",
     )
     with teams_tab:
@@ -114,6 +115,10 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     with levers_tab:
         values = lever_inputs(start, prefix)
         changes |= {f"levers.{k}": v for k, v in values.items() if v != getattr(start.levers, k)}
+    with playbook_tab:
+        playbook = playbook_inputs(start, prefix)
+        if playbook != dict(start.levers.playbook):
+            changes["levers.playbook"] = playbook
     try:
         edited = with_overrides(start, changes) if changes else start
     except ScenarioError as error:
