@@ -237,24 +237,33 @@ def signed(value: float, unit: str) -> str:
     return f"{sign}{abs(value):,.1f} {unit}"
 
 
-def show_distributions(frames: dict[str, pd.DataFrame], base: Scenario) -> None:
-    obj = base.objective
+def show_distributions(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+    objs = {n: designs[n].objective for n in frames}
     left, right = st.columns(2, gap="large")
     left.plotly_chart(
-        charts.ecdf_figure(frames, "schedule_days", "Schedule", "days", obj.deadline_days,
-                           "deadline"), key="compare_ecdf_schedule")  # fmt: skip
+        charts.ecdf_figure(frames, "schedule_days", "Schedule", "days",
+                           {n: o.deadline_days for n, o in objs.items()}, "deadline"),
+        key="compare_ecdf_schedule",
+    )  # fmt: skip
     cost = {n: df.assign(cost_musd=df["cost_usd"] / 1e6) for n, df in frames.items()}
     right.plotly_chart(
-        charts.ecdf_figure(cost, "cost_musd", "Cost", "million USD", obj.budget.total_usd / 1e6,
-                           "budget"), key="compare_ecdf_cost")  # fmt: skip
-    targets = {t.eval: t for t in obj.targets}
+        charts.ecdf_figure(cost, "cost_musd", "Cost", "million USD",
+                           {n: o.budget.total_usd / 1e6 for n, o in objs.items()}, "budget"),
+        key="compare_ecdf_cost",
+    )  # fmt: skip
+    targets = {t.eval: t for t in next(iter(objs.values())).targets}
     picked = st.selectbox("Quality: which target eval", list(targets), key="compare_quality_eval")
-    t = targets[picked]
     column = f"score:{picked}"
     if all(column in df for df in frames.values()):
+        thresholds = {
+            n: next((t.threshold for t in o.targets if t.eval == picked), targets[picked].threshold)
+            for n, o in objs.items()
+        }
         st.plotly_chart(
-            charts.ecdf_figure(frames, column, f"Quality: {picked} ({t.capability})", "score",
-                               t.threshold, "target"), key="compare_ecdf_quality")  # fmt: skip
+            charts.ecdf_figure(frames, column, f"Quality: {picked} ({targets[picked].capability})",
+                               "score", thresholds, "target"),
+            key="compare_ecdf_quality",
+        )  # fmt: skip
     st.caption(
         "Read an S-curve at a line: the height where a curve crosses the deadline (or budget, "
         "or target) is the share of worlds that make it. Further left is sooner or cheaper; "
@@ -263,12 +272,16 @@ def show_distributions(frames: dict[str, pd.DataFrame], base: Scenario) -> None:
 
 
 def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
-    base = designs[next(iter(frames))]
     probs = {n: analysis.objective_probabilities(df, designs[n]) for n, df in frames.items()}
     st.plotly_chart(charts.objectives_figure(probs), key="compare_objectives")
-    obj = base.objective
+    objs = {n: designs[n].objective for n in frames}
     st.plotly_chart(
-        charts.joint_figure(frames, obj.deadline_days, obj.budget.total_usd), key="compare_joint"
+        charts.joint_figure(
+            frames,
+            {n: o.deadline_days for n, o in objs.items()},
+            {n: o.budget.total_usd for n, o in objs.items()},
+        ),
+        key="compare_joint",
     )
     lines = []
     for name, df in frames.items():
@@ -386,7 +399,7 @@ def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, 
     tabs = st.tabs(["Distributions", "Objectives", "Paired differences", "Critical path",
                     "Sensitivity", "Downloads"], key="cmp_result_tabs")  # fmt: skip
     with tabs[0]:
-        show_distributions(frames, base)
+        show_distributions(frames, designs)
     with tabs[1]:
         show_objectives(frames, designs)
     with tabs[2]:

@@ -36,16 +36,44 @@ def _layout(fig: go.Figure, title: str, height: int, legend: bool = True) -> go.
     return fig
 
 
-def _limit(fig: go.Figure, x: float | None = None, y: float | None = None, text: str = "") -> None:
-    """A dashed line at a deadline, budget or threshold, labelled at its end."""
+def _limit(
+    fig: go.Figure,
+    x: float | None = None,
+    y: float | None = None,
+    text: str = "",
+    color: str = LIMIT,
+    row: int = 0,
+) -> None:
+    """A dashed line at a deadline, budget or threshold, labelled at its end.
+
+    ``row`` staggers the labels of several lines on one axis so they do not overlap.
+    """
     if x is not None:
-        fig.add_vline(x=x, line={"color": LIMIT, "dash": "dash", "width": 1.5})
-        fig.add_annotation(x=x, y=1, yref="paper", text=text, showarrow=False, xanchor="left",
-                           yanchor="top", font={"color": LIMIT})  # fmt: skip
+        fig.add_vline(x=x, line={"color": color, "dash": "dash", "width": 1.5})
+        fig.add_annotation(x=x, y=1 - 0.07 * row, yref="paper", text=text, showarrow=False,
+                           xanchor="left", yanchor="top", font={"color": color})  # fmt: skip
     if y is not None:
-        fig.add_hline(y=y, line={"color": LIMIT, "dash": "dash", "width": 1.5})
-        fig.add_annotation(y=y, x=1, xref="paper", text=text, showarrow=False, xanchor="right",
-                           yanchor="bottom", font={"color": LIMIT})  # fmt: skip
+        fig.add_hline(y=y, line={"color": color, "dash": "dash", "width": 1.5})
+        fig.add_annotation(y=y, x=1 - 0.2 * row, xref="paper", text=text, showarrow=False,
+                           xanchor="right", yanchor="bottom", font={"color": color})  # fmt: skip
+
+
+Limit = float | Mapping[str, float] | None
+
+
+def _limits(fig: go.Figure, limit: Limit, text: str, axis: str, palette: Mapping[str, str]) -> None:
+    """One grey line when every design shares the limit; otherwise one per design, in its colour
+    (designs can differ: a funded plan's budget, another scenario's deadline)."""
+    if limit is None:
+        return
+    values = {"": float(limit)} if not isinstance(limit, Mapping) else dict(limit)
+    if len(set(values.values())) == 1:
+        _limit(fig, **{axis: next(iter(values.values()))}, text=text)  # type: ignore[arg-type]
+        return
+    for row, (name, value) in enumerate(values.items()):
+        short = name if len(name) <= 16 else name[:15].rstrip(" ,") + "…"
+        _limit(fig, **{axis: value}, text=f"{text}: {short}", color=palette.get(name, LIMIT),
+               row=row)  # type: ignore[arg-type]  # fmt: skip
 
 
 def ecdf_figure(
@@ -53,10 +81,13 @@ def ecdf_figure(
     column: str,
     title: str,
     axis: str,
-    limit: float | None = None,
+    limit: Limit = None,
     limit_text: str = "",
 ) -> go.Figure:
-    """S-curves: the share of worlds at or below each value, P10/P50/P90 marked per design."""
+    """S-curves: the share of worlds at or below each value, P10/P50/P90 marked per design.
+
+    ``limit`` is one value for every design, or a value per design.
+    """
     fig = go.Figure()
     palette = colors(list(frames))
     for name, df in frames.items():
@@ -80,8 +111,7 @@ def ecdf_figure(
                 hovertemplate=f"{name}<br>%{{text}}: %{{x:,.4g}}<extra></extra>",
             )
         )  # fmt: skip
-    if limit is not None:
-        _limit(fig, x=limit, text=limit_text)
+    _limits(fig, limit, limit_text, "x", palette)
     fig.update_xaxes(title=axis)
     fig.update_yaxes(title="share of worlds at or below", range=[0, 1.02], tickformat=".0%")
     return _layout(fig, title, 360)
@@ -109,15 +139,16 @@ def objectives_figure(probabilities: Mapping[str, pd.DataFrame]) -> go.Figure:
 
 
 def joint_figure(
-    frames: Mapping[str, pd.DataFrame], deadline_days: float, budget_usd: float
+    frames: Mapping[str, pd.DataFrame],
+    deadline_days: Mapping[str, float],
+    budget_usd: Mapping[str, float],
 ) -> go.Figure:
-    """Every world as a point of schedule and cost, with the deadline and the budget."""
+    """Every world as a point of schedule and cost, with each design's deadline and budget."""
     fig = go.Figure()
     palette = colors(list(frames))
     for name, df in frames.items():
-        inside = float(
-            ((df["schedule_days"] <= deadline_days) & (df["cost_usd"] <= budget_usd + 1e-6)).mean()
-        )
+        on_time = df["schedule_days"] <= deadline_days[name]
+        inside = float((on_time & (df["cost_usd"] <= budget_usd[name] + 1e-6)).mean())
         fig.add_trace(
             go.Scattergl(
                 x=df["schedule_days"], y=df["cost_usd"] / 1e6, mode="markers",
@@ -126,8 +157,8 @@ def joint_figure(
                 hovertemplate=f"{name}<br>%{{x:.0f}} days, $%{{y:.2f}}M<extra></extra>",
             )
         )  # fmt: skip
-    _limit(fig, x=deadline_days, text="deadline")
-    _limit(fig, y=budget_usd / 1e6, text="budget")
+    _limits(fig, deadline_days, "deadline", "x", palette)
+    _limits(fig, {n: v / 1e6 for n, v in budget_usd.items()}, "budget", "y", palette)
     fig.update_xaxes(title="schedule (days)")
     fig.update_yaxes(title="cost (million USD)")
     return _layout(fig, "Time and cost together, one point per world", 420)
