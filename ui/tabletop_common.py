@@ -229,6 +229,17 @@ def hot_wash(view: dict[str, Any], room: str, key: str, notice: str) -> None:
             st.rerun()
 
 
+def wrap_up(view: dict[str, Any], room: str, key: str, notice: str, caption: str) -> None:
+    """Once the exercise has ended: the hot wash, then the after-action report."""
+    if view["exercise"]["status"] != "ended":
+        return
+    st.subheader("Hot wash")
+    st.caption(caption)
+    hot_wash(view, room, key, notice)
+    st.subheader("After-action report")
+    report(room)
+
+
 def report(room: str) -> None:
     """The after-action report, shown and offered as Markdown and HTML."""
     with st.spinner("Replaying the exercise and every alternative decision…"):

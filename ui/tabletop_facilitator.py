@@ -429,12 +429,10 @@ def main() -> None:
     controls(view, room, key)
     tt.situation(view)
     pending(view, room, key)
-    if view["exercise"]["status"] == "ended":
-        st.subheader("Hot wash")
-        st.caption("Strengths and areas for improvement from the room, each with an owner.")
-        tt.hot_wash(view, room, key, NOTICE)
-        st.subheader("After-action report")
-        tt.report(room)
+    tt.wrap_up(
+        view, room, key, NOTICE,
+        "Strengths and areas for improvement from the room, each with an owner.",
+    )  # fmt: skip
     left, right = st.columns([3, 2], gap="large")
     with left:
         tabs = st.tabs(

@@ -150,12 +150,10 @@ def main() -> None:
     if not held:
         st.info("Take a role to decide for it. Anyone may comment.", icon=":material/person_add:")
     tt.situation(view)
-    if view["exercise"]["status"] == "ended":
-        st.subheader("Hot wash")
-        st.caption("What went well and what to improve, each with an owner and a due date.")
-        tt.hot_wash(view, room, seat, NOTICE)
-        st.subheader("After-action report")
-        tt.report(room)
+    tt.wrap_up(
+        view, room, seat, NOTICE,
+        "What went well and what to improve, each with an owner and a due date.",
+    )  # fmt: skip
     left, right = st.columns([3, 2], gap="large")
     with left:
         if view["exercise"]["status"] != "ended":
