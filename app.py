@@ -11,26 +11,28 @@ st.set_page_config(page_title="TrainingRoom", page_icon=":material/model_trainin
 #: The app's pages, in menu order. To add a page, add its ``st.Page`` here.
 PAGES = [
     st.Page("ui/home.py", title="Home", icon=":material/home:", default=True),
-    st.Page("ui/play.py", title="Play", icon=":material/sports_esports:", url_path="play"),
+    st.Page("ui/play/page.py", title="Play", icon=":material/sports_esports:", url_path="play"),
     st.Page(
-        "ui/scenario_page.py", title="Scenario", icon=":material/description:", url_path="scenario"
+        "ui/scenario/page.py", title="Scenario", icon=":material/description:", url_path="scenario"
     ),
-    st.Page("ui/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
-    st.Page("ui/sweep.py", title="Sweep", icon=":material/grid_on:", url_path="sweep"),
     st.Page(
-        "ui/interview.py",
+        "ui/compare/page.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"
+    ),
+    st.Page("ui/compare/sweep.py", title="Sweep", icon=":material/grid_on:", url_path="sweep"),
+    st.Page(
+        "ui/interview/page.py",
         title="Interview",
         icon=":material/record_voice_over:",
         url_path="interview",
     ),
     st.Page(
-        "ui/tabletop_facilitator.py",
+        "ui/tabletop/facilitator.py",
         title="Tabletop: facilitator",
         icon=":material/groups:",
         url_path="tabletop-facilitator",
     ),
     st.Page(
-        "ui/tabletop_player.py",
+        "ui/tabletop/player.py",
         title="Tabletop: player",
         icon=":material/person:",
         url_path="tabletop-player",

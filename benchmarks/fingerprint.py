@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.decisions import POLICY_NAMES
-from sim.loading import load_scenario
-from sim.model import ProjectModel
-from sim.outcome import outcome_row
+from sim.engine.decisions import POLICY_NAMES
+from sim.engine.model import ProjectModel
+from sim.engine.outcome import outcome_row
+from sim.scenario.loading import load_scenario
 
 SEEDS = (0, 7)
 

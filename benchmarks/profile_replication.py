@@ -10,8 +10,8 @@ import pstats
 import sys
 from pathlib import Path
 
-from sim.loading import load_scenario
-from sim.runner import replicate
+from sim.compare.runner import replicate
+from sim.scenario.loading import load_scenario
 
 
 def main() -> None:

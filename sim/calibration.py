@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from sim.compute import FLOPS_PER_PARAM_TOKEN, GPUS, estimate, training_flops
-from sim.model import ROUND_COMPUTE_SHARE, ProjectModel
-from sim.org import CORE_OVERHEAD_PER_PEER, coordination_overhead
-from sim.quality import (
+from sim.engine.compute import FLOPS_PER_PARAM_TOKEN, GPUS, estimate, training_flops
+from sim.engine.model import ROUND_COMPUTE_SHARE, ProjectModel
+from sim.engine.org import CORE_OVERHEAD_PER_PEER, coordination_overhead
+from sim.engine.quality import (
     OPTIMAL_ROUNDS,
     Capability,
     Eval,
@@ -27,11 +27,11 @@ from sim.quality import (
     measure,
     post_training_gain,
 )
-from sim.reliability import ReliabilitySpec, best_checkpoint_minutes, simulate_cluster
-from sim.rng import Streams
-from sim.scenario import DECISION_KINDS, RISK_KINDS, ClusterSpec, Levers, Scenario, Team
-from sim.teams import TeamState, seniority_factor
-from sim.training import TrainingRun
+from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes, simulate_cluster
+from sim.engine.rng import Streams
+from sim.engine.teams import TeamState, seniority_factor
+from sim.engine.training import TrainingRun
+from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, ClusterSpec, Levers, Scenario, Team
 from sim.units import HOURS_PER_DAY
 
 CheckKind = Literal["relative", "absolute", "at_least", "at_most", "range"]

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sim.loading import load_scenario
-from sim.scenario import Scenario
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import Scenario
 
 # Property tests: "ci" (what scripts/test.sh selects) draws the same examples on every run,
 # so a pass or a failure there is reproducible; "dev" (the default) explores new examples

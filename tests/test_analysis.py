@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import analysis
-from sim.analysis import LeverRange
-from sim.designs import apply_delta
-from sim.loading import load_scenario
-from sim.runner import run_designs
-from sim.scenario import Scenario
+from sim.compare import analysis
+from sim.compare.analysis import LeverRange
+from sim.compare.designs import apply_delta
+from sim.compare.runner import run_designs
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import Scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,7 +163,7 @@ def test_two_identical_designs_show_no_difference(base: Scenario) -> None:
 def test_a_design_whose_run_is_cut_gets_the_scope_line(base: Scenario) -> None:
     """The large siloed preset's payroll cuts its run under the same budget: the verdict
     says so, since it is why that design finishes sooner and scores lower."""
-    from sim.designs import PRESETS_BY_KEY
+    from sim.compare.designs import PRESETS_BY_KEY
 
     siloed = PRESETS_BY_KEY["large_siloed"].apply(base)
     frames = run_designs({"A": base, "B": siloed}, 24, seed=5)

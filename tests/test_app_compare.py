@@ -9,11 +9,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sim.designs import PRESETS_BY_KEY, DesignFile, design_yaml
-from sim.loading import load_scenario
-from sim.sweep import combine, run_batch
+from sim.compare.designs import PRESETS_BY_KEY, DesignFile, design_yaml
+from sim.compare.sweep import combine, run_batch
+from sim.scenario.loading import load_scenario
 from tests.apptest import open_page
-from ui import compare, compare_common
+from ui.compare import common as compare_common
+from ui.compare import page as compare
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = load_scenario(ROOT / "scenarios" / "assistant_7b.yaml")
@@ -28,7 +29,7 @@ def ok(at: AppTest) -> AppTest:
 
 @pytest.fixture
 def at() -> AppTest:
-    page = open_page("ui/compare.py")
+    page = open_page("ui/compare/page.py")
     page.number_input(key="compare_reps").set_value(REPS)
     return ok(page)
 
@@ -154,7 +155,7 @@ def test_sensitivity_runs_and_ranks_levers(at: AppTest) -> None:
 
 
 def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
-    at = open_page("ui/sweep.py")
+    at = open_page("ui/compare/sweep.py")
     at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.2")
     at.text_input(key="sweep_values_1_levers.ablation_fraction").set_value("0.05, 0.15")
     at.selectbox(key="sweep_axis_2").set_value("(no axis)")

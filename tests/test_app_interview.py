@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sim.interview import InterviewPlan, plan_json, world_plan
-from sim.scenario import RISK_KINDS
+from sim.interview.plan import InterviewPlan, plan_json, world_plan
+from sim.scenario.spec import RISK_KINDS
 from tests.apptest import open_page
-from ui import interview_common as common
+from ui.interview import common
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def at(tmp_path, monkeypatch) -> AppTest:
     monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    return open_page("ui/interview.py")
+    return open_page("ui/interview/page.py")
 
 
 def ok(at: AppTest) -> AppTest:
@@ -30,7 +30,7 @@ def ok(at: AppTest) -> AppTest:
 
 
 def key(at: AppTest, name: str) -> str:
-    """A widget's key under the page's current version (see ui.interview_common.wkey)."""
+    """A widget's key under the page's current version (see ui.interview.common.wkey)."""
     version = at.session_state[common.VERSION] if common.VERSION in at.session_state else 0
     return f"iv_{version}_{name}"
 
@@ -170,7 +170,7 @@ def test_a_saved_plan_loads_back_and_a_bad_one_is_an_error(at: AppTest) -> None:
 
 def test_a_database_that_does_not_answer_leaves_the_practice_working(monkeypatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/nowhere")
-    at = ok(open_page("ui/interview.py"))
+    at = ok(open_page("ui/interview/page.py"))
     warning = " ".join(w.value for w in at.warning)
     assert "Saved sessions are unavailable" in warning and "s3cret" not in warning
     assert at.button(key="iv_step_1"), "the practice goes on"

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sim.game import Game, PlayLog
-from sim.loading import load_scenario
+from sim.play.game import Game, PlayLog
+from sim.scenario.loading import load_scenario
 from tests.apptest import open_page
-from ui import common, play
+from ui import common
+from ui.play import page as play
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "scenarios" / "assistant_7b.yaml"
@@ -20,7 +21,7 @@ SCENARIO = ROOT / "scenarios" / "assistant_7b.yaml"
 
 @pytest.fixture
 def at() -> AppTest:
-    return open_page("ui/play.py", timeout=30)
+    return open_page("ui/play/page.py", timeout=30)
 
 
 def click(at: AppTest, key: str) -> AppTest:

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 from sim.storage import database_url, make_engine
 from sim.tabletop.service import TabletopService
 from tests.apptest import open_page
-from ui import tabletop_facilitator as fac
-from ui import tabletop_player as player
+from ui.tabletop import facilitator as fac
+from ui.tabletop import player
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +41,7 @@ def service() -> TabletopService:
 
 @pytest.fixture
 def facilitator(data_dir: Path) -> AppTest:
-    at = open_page("ui/tabletop_facilitator.py")
+    at = open_page("ui/tabletop/facilitator.py")
     create = next(b for b in at.button if b.label == "Create the exercise")
     create.click()
     ok(at)
@@ -78,7 +78,7 @@ def test_a_written_inject_is_delivered_now_and_a_player_reads_it(facilitator: Ap
 
     # A player joins from another session and reads it among the injects.
     room = at.session_state[fac.ROOM]
-    p = open_page("ui/tabletop_player.py")
+    p = open_page("ui/tabletop/player.py")
     p.text_input(key="tt_join_room").set_value(room)
     p.text_input(key="tt_join_name").set_value("Ada")
     next(b for b in p.button if b.label == "Join").click()

@@ -18,8 +18,8 @@ from sim.calibration import (
     compute_optimal_params,
     deepseek_implied_mfu,
 )
-from sim.compute import training_flops
-from sim.quality import (
+from sim.engine.compute import training_flops
+from sim.engine.quality import (
     CHINCHILLA_A,
     CHINCHILLA_ALPHA,
     CHINCHILLA_B,

@@ -13,7 +13,7 @@ import pytest
 
 from sim.cli.common import UserError
 from sim.cli.hardware import parse_count
-from sim.compute import ComputeEstimate
+from sim.engine.compute import ComputeEstimate
 
 ROOT = Path(__file__).resolve().parents[1]
 STATISTIC = {"mean", "p10", "p50", "p90"}

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from sim.cli import app
 from sim.cli.scenarios import schema_text
-from sim.loading import MAX_BYTES
-from sim.scenario import Scenario
+from sim.scenario.loading import MAX_BYTES
+from sim.scenario.spec import Scenario
 
 if TYPE_CHECKING:
     from conftest import ScenarioLines

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ui import compare_charts as charts
+from ui.compare import charts
 
 
 def frames() -> dict[str, pd.DataFrame]:

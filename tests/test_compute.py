@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sim.compute import (
+from sim.engine.compute import (
     GPUS,
     ComputeEstimate,
     estimate,
@@ -16,9 +16,9 @@ from sim.compute import (
     tokens_per_day,
     training_flops,
 )
-from sim.quality import chinchilla_loss
-from sim.reliability import ReliabilitySpec, analytic_effective_training_time
-from sim.scenario import DECISION_KINDS, RISK_KINDS, Scenario
+from sim.engine.quality import chinchilla_loss
+from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
+from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, Scenario
 
 # DeepSeek-V3 technical report: 2,048 H800, 14.8T tokens, 37B active of 671B parameters,
 # 2,664K GPU-hours of pre-training, $2 per GPU-hour.

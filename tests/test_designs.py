@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.designs import (
+from sim.compare.designs import (
     PRESETS,
     DesignFile,
     apply_delta,
@@ -16,8 +16,8 @@ from sim.designs import (
     load_design,
     preset,
 )
-from sim.loading import ScenarioError, load_scenario
-from sim.scenario import Scenario
+from sim.scenario.loading import ScenarioError, load_scenario
+from sim.scenario.spec import Scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -143,8 +143,8 @@ def test_a_design_file_problem_names_the_line_of_its_change(
 
 
 def test_funding_the_full_plan_stops_the_run_being_cut(base: Scenario) -> None:
-    from sim.designs import full_plan_budget_usd, fund_full_plan
-    from sim.model import ProjectModel
+    from sim.compare.designs import full_plan_budget_usd, fund_full_plan
+    from sim.engine.model import ProjectModel
 
     # The shipped project already fits its budget: nothing to fund.
     assert full_plan_budget_usd(base) <= base.objective.budget.total_usd

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.game import Game, PlayError, PlayLog, counterfactual, replay
-from sim.loading import load_scenario, with_overrides
-from sim.model import PHASES, ProjectModel
-from sim.outcome import outcome_row
-from sim.records import COST_CATEGORIES
-from sim.runner import replicate, run_replications
-from sim.scenario import Scenario
+from sim.compare.runner import replicate, run_replications
+from sim.engine.model import PHASES, ProjectModel
+from sim.engine.outcome import outcome_row
+from sim.engine.records import COST_CATEGORIES
+from sim.play.game import Game, PlayError, PlayLog, counterfactual, replay
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -149,7 +149,7 @@ def test_same_seed_same_numbers_serial_and_parallel(base: Scenario) -> None:
 def test_per_scenario_facts_are_bounded_and_never_change_the_numbers(base: Scenario) -> None:
     """The per-scenario cache keeps only recent scenarios, and a scenario whose facts were
     evicted (or an equal copy, a different object) plays exactly as before."""
-    from sim import model
+    from sim.engine import model
 
     first = [replicate(base, 5, r) for r in range(3)]
     variants = [

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.designs import PRESETS_BY_KEY, fund_full_plan
-from sim.loading import load_scenario, with_overrides
-from sim.model import ProjectModel
-from sim.runner import run_designs, run_replications
-from sim.scenario import Scenario
+from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan
+from sim.compare.runner import run_designs, run_replications
+from sim.engine.model import ProjectModel
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
 from sim.stats import paired_difference
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from sim.loading import (
+from sim.scenario.loading import (
     MAX_BYTES,
     Problem,
     ScenarioError,
@@ -29,7 +29,7 @@ from sim.loading import (
     scenario_yaml,
     with_overrides,
 )
-from sim.scenario import Scenario
+from sim.scenario.spec import Scenario
 
 if TYPE_CHECKING:
     from conftest import ScenarioLines
@@ -143,7 +143,28 @@ def test_unreadable_paths(tmp_path: Path, make: Any, reason: str) -> None:
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
     [p] = info.value.problems
-    assert (p.source, p.line, p.path, p.reason) == (str(path), 1, "", reason)
+    assert (p.source, p.line, p.path) == (str(path), 1, "")
+    assert p.reason.startswith(reason)
+
+
+def test_a_shipped_scenario_loads_by_name_and_a_near_miss_is_suggested(tmp_path: Path) -> None:
+    by_name = load_scenario("assistant_7b")
+    by_path = load_scenario(Path(__file__).resolve().parents[1] / "scenarios" / "assistant_7b.yaml")
+    assert by_name == by_path
+    with pytest.raises(ScenarioError) as info:
+        load_scenario("asistant_7b")
+    [p] = info.value.problems
+    assert "did you mean 'assistant_7b'?" in p.reason
+    assert "frontier_405b" in p.reason  # the list of shipped names
+
+
+def test_a_file_in_the_working_directory_wins_over_a_shipped_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = (Path(__file__).resolve().parents[1] / "scenarios" / "assistant_7b.yaml").read_text()
+    (tmp_path / "assistant_7b").write_text(shipped.replace("name: ", "name: Mine ", 1))
+    monkeypatch.chdir(tmp_path)
+    assert load_scenario("assistant_7b").name.startswith("Mine")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs")

@@ -7,14 +7,21 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.debrief import make_debrief
-from sim.game import Game
-from sim.loading import load_scenario
-from sim.playview import loss_frame, phase_frame, quality_frame, snapshot, spend_frame, trace_frame
-from sim.records import COST_CATEGORIES
-from sim.scenario import DECISION_OPTIONS, Levers
-from ui import play_charts as charts
+from sim.engine.records import COST_CATEGORIES
+from sim.play.debrief import make_debrief
+from sim.play.game import Game
+from sim.play.views import (
+    loss_frame,
+    phase_frame,
+    quality_frame,
+    snapshot,
+    spend_frame,
+    trace_frame,
+)
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import DECISION_OPTIONS, Levers
 from ui.common import LEVER_WIDGETS, OPTION_HELP
+from ui.play import charts
 
 ROOT = Path(__file__).resolve().parents[1]
 

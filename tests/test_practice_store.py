@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sim.interview import InterviewPlan, RiskPlan, world_plan
-from sim.interview_risks import compare_designs
-from sim.practice_store import PracticeStore
-from sim.rubric import judge, session_markdown
+from sim.interview.plan import InterviewPlan, RiskPlan, world_plan
+from sim.interview.risks import compare_designs
+from sim.interview.rubric import judge, session_markdown
+from sim.interview.store import PracticeStore
 from sim.storage import database_url, make_engine
 
 

@@ -11,8 +11,8 @@ import simpy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import reliability
-from sim.reliability import (
+from sim.engine import reliability
+from sim.engine.reliability import (
     CHECKPOINT_SEARCH_MINUTES,
     ClusterRun,
     ReliabilitySpec,
@@ -22,7 +22,7 @@ from sim.reliability import (
     simulate_cluster,
     young_daly_minutes,
 )
-from sim.rng import Streams
+from sim.engine.rng import Streams
 
 # Llama 3 (§3.3.4): 54 days on 16,384 H100 GPUs, 419 unexpected + 47 planned interruptions.
 LLAMA3 = ReliabilitySpec(gpus=16_384)

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.interview import (
+from sim.interview.plan import (
     BudgetPlan,
     Challenge,
     FollowupDecision,
@@ -32,8 +32,8 @@ from sim.interview import (
     plan_json,
     plan_scenario,
 )
-from sim.rubric import ITEMS, judge, model_compute_usd, session_markdown
-from sim.scenario import RISK_KINDS
+from sim.interview.rubric import ITEMS, judge, model_compute_usd, session_markdown
+from sim.scenario.spec import RISK_KINDS
 
 runner = CliRunner()
 PROBLEM_LINE = re.compile(r"^(?P<file>.+):(?P<line>\d+): (?P<path>\S+): (?P<reason>.+)$")

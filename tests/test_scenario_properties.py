@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from sim.cli.scenarios import scenario_schema
-from sim.loading import ScenarioError, load_text, scenario_yaml, with_overrides
-from sim.scenario import (
+from sim.scenario.loading import ScenarioError, load_text, scenario_yaml, with_overrides
+from sim.scenario.spec import (
     DECISION_KINDS,
     DECISION_OPTIONS,
     RISK_KINDS,

@@ -7,10 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.loading import ScenarioError, load_scenario
-from sim.runner import run_designs
-from sim.scenario import Scenario
-from sim.sweep import (
+from sim.compare.runner import run_designs
+from sim.compare.sweep import (
     Axis,
     combine,
     grid_designs,
@@ -20,6 +18,8 @@ from sim.sweep import (
     run_batch,
     sweep,
 )
+from sim.scenario.loading import ScenarioError, load_scenario
+from sim.scenario.spec import Scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 AXES = (

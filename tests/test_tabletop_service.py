@@ -26,9 +26,9 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.decisions import reference_decider
-from sim.game import Game, counterfactual
-from sim.loading import load_scenario, load_text, scenario_yaml
+from sim.engine.decisions import reference_decider
+from sim.play.game import Game, counterfactual
+from sim.scenario.loading import load_scenario, load_text, scenario_yaml
 from sim.storage import database_url, make_engine
 from sim.tabletop.authoring import (
     AuthoringError,
@@ -480,7 +480,7 @@ class TestTabletopService:
         svc.decide(room, table.ada.seat_key, pending["key"], "continue", RATIONALE)
         report = svc.report(room)
         effect = next(d for d in report.decisions if d.key == pending["key"])
-        # The same numbers from sim.game directly: play out with the playbook, change one call.
+        # The same numbers from sim.play.game directly: play out with the playbook, change one call.
         state = svc.room(room)
         record = state.play_record()
         scenario = load_text(quiet_yaml())

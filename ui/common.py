@@ -1,7 +1,7 @@
 """What the app's pages share: number formats, picking a scenario, one-line explanations of
 every decision option, and the set-up widgets (levers, team, playbook) as scenario overrides.
 
-Nothing here simulates; loading and validation are ``sim.loading``'s.
+Nothing here simulates; loading and validation are ``sim.scenario.loading``'s.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from sim.loading import ScenarioError, load_text
-from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
+from sim.scenario.catalog import SHIPPED_DIR
+from sim.scenario.loading import ScenarioError, load_text
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIO_DIR = ROOT / "scenarios"
+SCENARIO_DIR = SHIPPED_DIR
 SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
-#: One line per decision option: what choosing it does in the model (sim/training.py,
-#: sim/phases.py). Keys are the engine's option names, the same as in scenario playbooks.
+#: One line per decision option: what choosing it does in the model (sim/engine/training.py,
+#: sim/engine/phases.py). Keys are the engine's option names, the same as in scenario playbooks.
 OPTION_HELP: dict[str, str] = {
     "rollback_skip": "Roll back to the last good checkpoint and skip the batches that caused "
     "the spike: the standard response, a few hours lost.",

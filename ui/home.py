@@ -12,7 +12,7 @@ USES: tuple[tuple[str, str, str, str, str], ...] = (
         "to land it on time and on budget? Answer by building the plan and the team, then meet "
         "the follow-up questions as incidents in a live run, and read a debrief of what your "
         "choices did.",
-        "ui/interview.py",
+        "ui/interview/page.py",
         "Start an interview practice",
     ),
     (
@@ -21,7 +21,7 @@ USES: tuple[tuple[str, str, str, str, str], ...] = (
         "A facilitator takes a group through a scenario. Players hold roles with real decision "
         "rights, injects land on a timeline, each decision is logged with its reason, and an "
         "after-action report closes the session.",
-        "ui/tabletop_facilitator.py",
+        "ui/tabletop/facilitator.py",
         "Run an exercise (facilitator)",
     ),
     (
@@ -31,7 +31,7 @@ USES: tuple[tuple[str, str, str, str, str], ...] = (
         "embedded engineers against a large org split into silos) through the same incidents "
         "hundreds of times, and compare the spread of schedule, cost and quality, and the "
         "chance of meeting the objective.",
-        "ui/compare.py",
+        "ui/compare/page.py",
         "Compare designs",
     ),
 )
@@ -62,16 +62,16 @@ def render() -> None:
         "set the levers and the team, and run it decision by decision. The debrief at the end "
         "replays the same world with every other option and shows what each decision cost."
     )
-    st.page_link("ui/play.py", label="Open the Play page", icon=":material/sports_esports:")
+    st.page_link("ui/play/page.py", label="Open the Play page", icon=":material/sports_esports:")
     st.markdown(
         "2. **Compare designs** through the same incidents many times, or **sweep** a grid "
         "of levers; **look inside a scenario** on the Scenario page (its objective, its "
         "organisation chart and what the training run alone takes)."
     )
     cols = st.columns(3)
-    cols[0].page_link("ui/compare.py", label="Compare", icon=":material/compare_arrows:")
-    cols[1].page_link("ui/sweep.py", label="Sweep", icon=":material/grid_on:")
-    cols[2].page_link("ui/scenario_page.py", label="Scenario", icon=":material/description:")
+    cols[0].page_link("ui/compare/page.py", label="Compare", icon=":material/compare_arrows:")
+    cols[1].page_link("ui/compare/sweep.py", label="Sweep", icon=":material/grid_on:")
+    cols[2].page_link("ui/scenario/page.py", label="Scenario", icon=":material/description:")
     st.markdown(
         "3. From a terminal, the same model runs without the app: "
         "`.venv/bin/python -m sim --help` lists the commands.\n"

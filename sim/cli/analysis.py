@@ -9,7 +9,6 @@ from typing import Any
 import pandas as pd
 import typer
 
-from sim.analysis import LEVER_RANGES, LeverRange, metric_label, tornado_designs, tornado_table
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
 from sim.cli.project import (
     EXECUTOR,
@@ -23,11 +22,18 @@ from sim.cli.project import (
     where_run,
     with_design,
 )
-from sim.designs import PRESETS_BY_KEY
-from sim.loading import load_scenario
+from sim.compare.analysis import (
+    LEVER_RANGES,
+    LeverRange,
+    metric_label,
+    tornado_designs,
+    tornado_table,
+)
+from sim.compare.designs import PRESETS_BY_KEY
+from sim.compare.sweep import grid_designs, parse_axis, sweep_table
 from sim.metrics import BY_KEY
-from sim.scenario import Scenario
-from sim.sweep import grid_designs, parse_axis, sweep_table
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import Scenario
 
 REPS = typer.Option(100, "--reps", help="Replications per grid point or lever setting.")
 DESIGN = typer.Option(

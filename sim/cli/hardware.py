@@ -13,8 +13,8 @@ import typer
 from rich.progress import Progress
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, table
-from sim.compute import GPUS, estimate, gpu_model
-from sim.reliability import (
+from sim.engine.compute import GPUS, estimate, gpu_model
+from sim.engine.reliability import (
     ClusterRun,
     ReliabilitySpec,
     analytic_effective_training_time,
@@ -22,7 +22,7 @@ from sim.reliability import (
     simulate_cluster,
     young_daly_minutes,
 )
-from sim.rng import Streams
+from sim.engine.rng import Streams
 from sim.stats import summarize
 
 _SUFFIXES = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}

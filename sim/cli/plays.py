@@ -8,10 +8,10 @@ from typing import Any
 import typer
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
-from sim.debrief import make_debrief
-from sim.decisions import POLICY_NAMES
-from sim.game import Game, PlayError, PlayLog, replay
-from sim.loading import load_scenario
+from sim.engine.decisions import POLICY_NAMES
+from sim.play.debrief import make_debrief
+from sim.play.game import Game, PlayError, PlayLog, replay
+from sim.scenario.loading import load_scenario
 
 HEADLINE = ("schedule_days", "cost_usd", "on_time", "on_budget", "quality_met", "success")
 

@@ -8,14 +8,14 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sim.analysis import design_verdict
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
-from sim.decisions import POLICY_NAMES
-from sim.designs import PRESETS_BY_KEY, fund_full_plan, load_design
-from sim.loading import load_scenario
-from sim.runner import ExecutorName, default_workers, run_designs
-from sim.scenario import Scenario
-from sim.summary import paired, summarize_runs
+from sim.compare.analysis import design_verdict
+from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
+from sim.compare.runner import ExecutorName, default_workers, run_designs
+from sim.compare.summary import paired, summarize_runs
+from sim.engine.decisions import POLICY_NAMES
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import Scenario
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
 SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")

@@ -8,9 +8,9 @@ import typer
 from rich.table import Table
 
 from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
-from sim.interview import PlanError, load_plan
-from sim.interview_risks import compare_designs
-from sim.rubric import STATUS_LABEL, judge
+from sim.interview.plan import PlanError, load_plan
+from sim.interview.risks import compare_designs
+from sim.interview.rubric import STATUS_LABEL, judge
 
 PlanArgument = Annotated[
     str, typer.Argument(metavar="PLAN.json", help="An interview plan saved by the app.")

@@ -18,8 +18,8 @@ from sim.cli.common import (
     emit_json,
     guarded,
 )
-from sim.loading import Problem, ScenarioError, load_scenario, parse_override
-from sim.scenario import Scenario
+from sim.scenario.loading import Problem, ScenarioError, load_scenario, parse_override
+from sim.scenario.spec import Scenario
 
 #: The JSON Schema dialect pydantic writes.
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -2,7 +2,7 @@
 
 The inject list is the exercise's master scenario events list (MSEL): each inject has a
 trigger (a day, or a state of the model such as effective training time falling below
-85%), an optional incident it sets off in the engine (:data:`sim.game.INJECTIONS`), the
+85%), an optional incident it sets off in the engine (:data:`sim.play.game.INJECTIONS`), the
 message players read, and, for the facilitator only, the actions expected of the room
 and the learning points it carries. The situation manual is what players read before
 the exercise; it holds nothing from the facilitator's side.
@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from sim.game import INJECTIONS
-from sim.org import OrgGraph
-from sim.scenario import DECISION_KINDS, DECISION_OPTIONS, Scenario
+from sim.engine.org import OrgGraph
+from sim.play.game import INJECTIONS
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, Scenario
 from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.

@@ -2,7 +2,7 @@
 
 The state of an exercise's play is a pure function of what the database holds (scenario,
 seed, decisions, the incidents injects set off and where, the clock's day): replaying
-them through :class:`sim.game.Game` gives the same play every time, in any process,
+them through :class:`sim.play.game.Game` gives the same play every time, in any process,
 after any crash. Nothing about a play is pickled or kept only in memory.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sim.decisions import reference_decider
-from sim.game import Game, Injection, PlayError
-from sim.loading import load_text
-from sim.scenario import Scenario
+from sim.engine.decisions import reference_decider
+from sim.play.game import Game, Injection, PlayError
+from sim.scenario.loading import load_text
+from sim.scenario.spec import Scenario
 from sim.tabletop.authoring import InjectSpec, Trigger
 
 #: How far the clock moves between checks of state triggers (days).

@@ -1,7 +1,7 @@
 """The tabletop's tables (SQLAlchemy 2.0 ORM), kept in their own metadata.
 
 The play itself is never stored: it is derived by replaying the scenario, the seed, the
-decision log and the delivered injects through :mod:`sim.game`. What is stored is what
+decision log and the delivered injects through :mod:`sim.play.game`. What is stored is what
 people did, each row committed when it was done. ``Exercise.version`` is an optimistic
 lock: every action bumps it, so two concurrent actions cannot both build on the same
 state; the loser retries on the new state (see :mod:`sim.tabletop.service`).

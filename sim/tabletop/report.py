@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sim.debrief import DecisionReview, make_debrief
-from sim.decisions import reference_decider
-from sim.game import Game
+from sim.engine.decisions import reference_decider
+from sim.play.debrief import DecisionReview, make_debrief
+from sim.play.game import Game
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.document import Block, Bullets, Heading, Para, Table
 from sim.tabletop.document import to_html as page

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from sim.game import Injection
+from sim.play.game import Injection
 from sim.tabletop.authoring import InjectSpec
 from sim.tabletop.clock import PlayRecord
 from sim.tabletop.models import (

@@ -33,8 +33,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
-from sim.game import Game, PlayError
-from sim.loading import ScenarioError, load_text
+from sim.play.game import Game, PlayError
+from sim.scenario.loading import ScenarioError, load_text
 from sim.storage import make_engine
 from sim.tabletop import views
 from sim.tabletop.authoring import (

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.game import Game
-from sim.playview import snapshot
+from sim.play.game import Game
+from sim.play.views import snapshot
 from sim.tabletop.clock import metrics, playbook_choice
 from sim.tabletop.room import Room
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from sim.game import Game, PlayLog
+from sim.play.game import Game, PlayLog
 
 ROOT = Path(__file__).resolve().parents[2]
 LOSS_SPIKE = ROOT / "scenarios" / "followup_loss_spike.yaml"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from sim.loading import load_scenario
-from sim.org import OrgGraph
+from sim.engine.org import OrgGraph
+from sim.scenario.loading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = "scenarios/assistant_7b.yaml"

@@ -1,0 +1,87 @@
+"""Turn replication tables into the summaries the CLI prints and the app draws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from sim.engine.records import COST_CATEGORIES
+from sim.metrics import HEADLINE, PROBABILITY_KEYS
+from sim.scenario.spec import Scenario
+from sim.stats import paired_difference, summarize
+
+
+def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str, Any]:
+    """The ``sim run --json`` object for one design."""
+    out: dict[str, Any] = {"scenario": scenario.name, "reps": int(len(df)), "seed": seed}
+    for key in ("schedule_days", "cost_usd", "effort_person_days"):
+        out[key] = summarize(df[key])
+    out["cost_by_category"] = {c: summarize(df[f"cost_{c}_usd"]) for c in COST_CATEGORIES}
+    out["quality"] = quality_summary(df, scenario)
+    out["targets"] = [
+        {
+            "capability": t.capability,
+            "eval": t.eval,
+            "threshold": t.threshold,
+            "p_met": float(df[f"met:{t.eval}"].mean()),
+        }
+        for t in scenario.objective.targets
+    ]
+    for col, key in PROBABILITY_KEYS.items():
+        out[key] = float(df[col].mean())
+    out["incidents"] = {
+        c.split(":", 1)[1]: float(df[c].mean())
+        for c in sorted(df.columns)
+        if c.startswith("incident:")
+    }
+    out["training_run"] = {
+        "interruptions": summarize(df["run_interruptions"]),
+        "effective_training_time": summarize(df["run_effective_training_time"]),
+        "lost_gpu_hours": summarize(df["run_lost_gpu_hours"]),
+        "wall_days": summarize(df["run_wall_days"]),
+        "loss_spikes": summarize(df["run_spikes"]),
+    }
+    out["loss"] = summarize(df["loss"])
+    out["tokens_b"] = summarize(df["tokens_b"])
+    out["post_training_rounds"] = summarize(df["post_training_rounds"])
+    out["criticality"] = criticality(df)
+    out["deadline_days"] = scenario.objective.deadline_days
+    out["budget_usd"] = scenario.objective.budget.total_usd
+    return out
+
+
+def criticality(df: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """How often each team and handoff lay on the chain of work that set the finish date."""
+    teams = {
+        c.split(":", 1)[1]: float(df[c].mean()) for c in df.columns if c.startswith("critical:")
+    }
+    handoffs = {
+        c.split(":", 1)[1]: float(df[c].mean())
+        for c in df.columns
+        if c.startswith("critical_handoff:")
+    }
+    return {"teams": teams, "handoffs": handoffs}
+
+
+def quality_summary(df: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
+    """Per capability, public benchmarks and product evals kept apart."""
+    out: dict[str, Any] = {}
+    for ev in scenario.objective.evals:
+        cap = out.setdefault(ev.capability, {"public_benchmark": {}, "product_eval": {}})
+        cap[ev.kind][ev.id] = summarize(df[f"score:{ev.id}"])
+    return out
+
+
+def headline_columns(scenario: Scenario) -> list[str]:
+    """Columns compared pairwise: headline metrics and each target's eval score."""
+    return [m.key for m in HEADLINE] + [f"score:{t.eval}" for t in scenario.objective.targets]
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
+    """B - A on the same replications, with 95% intervals."""
+    out = {}
+    for col in headline_columns(scenario):
+        if col in a and col in b:
+            out[col] = paired_difference(a[col].astype(float), b[col].astype(float))
+    return out

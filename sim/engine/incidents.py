@@ -1,0 +1,182 @@
+"""Incident sources: hidden defects and their detection, departures, budget cuts.
+
+Every draw is made up front, in a fixed order, from the incident's named stream,
+so replication *k* holds the same defects, failures and cuts under any design
+(common random numbers). docs/model.md, "Incidents".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sim.scenario.spec import DefectSource, Gate, Scenario
+from sim.units import Days
+
+if TYPE_CHECKING:
+    from sim.engine.org import OrgGraph
+
+#: How strongly ablations catch defects: detection = 1 - exp(-ablation_fraction / scale).
+ABLATION_DETECTION_SCALE = 0.04
+#: Detections per day while an owner watches the run's metrics for a defect.
+MONITOR_RATE_PER_DAY = 0.08
+#: Defect kinds whose symptoms show in training metrics.
+MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
+#: Gates after these phases are late: they look whether or not anyone owns the risk.
+LATE_PHASES = frozenset({"evaluation", "release"})
+
+
+def ablation_detection(ablation_fraction: float) -> float:
+    """Share of defects an ablation gate can see, from its compute budget."""
+    return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
+
+
+@dataclass
+class Defect:
+    """A hidden flaw in data, tokenizer or config that may be present from the start."""
+
+    index: int
+    source: DefectSource
+    present: bool
+    gate_draws: dict[str, float]
+    monitor_draw: float
+    found: bool = False
+    fixed: bool = False
+    found_day: Days | None = None
+    found_at: str | None = None
+    affected_tokens: float = 0.0
+    monitor_day: Days = math.inf
+
+    @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    @property
+    def active(self) -> bool:
+        return self.present and not self.fixed
+
+    @property
+    def hidden(self) -> bool:
+        return self.present and not self.found
+
+
+@dataclass
+class DefectBook:
+    """All defect sources of a play, their draws, and the tokens each has spoiled."""
+
+    defects: list[Defect] = field(default_factory=list)
+
+    @classmethod
+    def draw(
+        cls, scenario: Scenario, presence: np.random.Generator, detection: np.random.Generator
+    ) -> DefectBook:
+        novelty = scenario.model.novelty
+        gates = scenario.plan.gates
+        book = cls()
+        gate_ids = [g.id for g in gates]
+        sources = scenario.incidents.defects
+        presence_draws = presence.random(len(sources)).tolist()
+        for i, (src, u) in enumerate(zip(sources, presence_draws, strict=True)):
+            present = u < min(1.0, src.probability * (1.0 + novelty))
+            draws = dict(zip(gate_ids, detection.random(len(gate_ids)).tolist(), strict=True))
+            book.defects.append(
+                Defect(i, src, present, draws, float(detection.standard_exponential()))
+            )
+        return book
+
+    def accrue(self, tokens: float) -> None:
+        for d in self.defects:
+            if d.active:
+                d.affected_tokens += tokens
+
+    def reset_tokens(self) -> None:
+        """A restart from scratch: no token has been trained on the bad data yet."""
+        for d in self.defects:
+            d.affected_tokens = 0.0
+
+    def gate(
+        self, gate: Gate, org: OrgGraph, ablation_fraction: float, legal_engaged: bool
+    ) -> list[Defect]:
+        """Defects this gate catches. Unowned risks are caught only at late gates."""
+        found = []
+        late = gate.after in LATE_PHASES
+        for d in self.defects:
+            if not d.hidden or d.kind not in gate.catches:
+                continue
+            chance = gate.strength
+            if gate.after == "ablations":
+                chance *= ablation_detection(ablation_fraction)
+            if not late and org.owner(d.kind) is None:
+                chance = 0.0
+            if d.kind == "licensing" and not late and not legal_engaged:
+                chance = 0.0
+            if d.gate_draws.get(gate.id, 1.0) < chance:
+                found.append(d)
+        return found
+
+    def start_monitoring(self, now: Days, org: OrgGraph, seniority: dict[str, float]) -> None:
+        """Owners watching the run's metrics find their defects at a Poisson rate."""
+        for d in self.defects:
+            owner = org.owner(d.kind)
+            if d.hidden and d.kind in MONITORABLE and owner is not None:
+                rate = MONITOR_RATE_PER_DAY * (0.5 + seniority[owner])
+                d.monitor_day = now + d.monitor_draw / rate
+
+    def stop_monitoring(self) -> None:
+        for d in self.defects:
+            d.monitor_day = math.inf
+
+    def next_detection(self, now: Days) -> Days:
+        first = math.inf
+        for d in self.defects:
+            if d.monitor_day < first and d.hidden:
+                first = d.monitor_day
+        return first
+
+    def due(self, now: Days) -> list[Defect]:
+        return [d for d in self.defects if d.hidden and d.monitor_day <= now + 1e-9]
+
+    def mark_found(self, d: Defect, day: Days, where: str) -> None:
+        d.found, d.found_day, d.found_at, d.monitor_day = True, day, where, math.inf
+
+    def token_factor(self, total_tokens: float) -> float:
+        """Share of trained tokens that still count as effective after defects."""
+        factor = 1.0
+        if total_tokens <= 0:
+            return factor
+        for d in self.defects:
+            if d.present:
+                spoiled = min(1.0, d.affected_tokens / total_tokens)
+                factor *= 1.0 - d.source.quality_penalty * spoiled
+        return factor
+
+    def contamination_active(self) -> bool:
+        return any(d.kind == "contamination" and d.active for d in self.defects)
+
+    def licensing_active(self) -> bool:
+        return any(d.kind == "licensing" and d.active for d in self.defects)
+
+
+@dataclass(frozen=True)
+class BudgetCutDraw:
+    happens: bool
+    day: Days
+
+
+def draw_budget_cut(scenario: Scenario, rng: np.random.Generator) -> BudgetCutDraw:
+    cut = scenario.incidents.budget_cut
+    u, v = rng.random(), rng.random()
+    day = cut.earliest_day + v * (cut.latest_day - cut.earliest_day)
+    return BudgetCutDraw(cut.enabled and u < cut.probability, float(day))
+
+
+def draw_departure_gaps(
+    scenario: Scenario, rng: np.random.Generator, horizon: int = 16
+) -> dict[str, list[float]]:
+    """Standard exponential gaps between departures, per team (scaled by rates later)."""
+    teams = scenario.org.teams
+    gaps = rng.standard_exponential(horizon * len(teams)).tolist()  # team by team, in order
+    return {t.id: gaps[k * horizon : (k + 1) * horizon] for k, t in enumerate(teams)}

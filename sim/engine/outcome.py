@@ -1,0 +1,57 @@
+"""The outcome of a play: headline metrics as a flat row, plus the full record for plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.engine.model import ProjectModel
+from sim.engine.records import COST_CATEGORIES
+
+
+def outcome_row(m: ProjectModel) -> dict[str, Any]:
+    """Flat, picklable facts of one finished replication (one row of a results table)."""
+    if not m.finished or m.finish_day is None:
+        raise RuntimeError("the play has not finished")
+    s = m.scenario
+    obj = s.objective
+    ledger = m.ledger
+    row: dict[str, Any] = {
+        "schedule_days": m.finish_day,
+        "cost_usd": ledger.spent_usd,
+        "budget_usd": ledger.budget_usd,
+        "effort_person_days": sum(t.person_days(m.finish_day) for t in m.teams.values()),
+        "reserve_used_usd": max(0.0, ledger.spent_usd - (ledger.budget_usd - ledger.reserve_usd)),
+        "tokens_b": (m.run.tokens if m.run else 0.0) / 1e9,
+        "loss": m.current_loss(m.run.tokens if m.run else 0.0),
+        "post_training_rounds": m.rounds_done,
+        "decisions": len(m.decisions),
+        "decision_latency_days": sum(d.latency_days for d in m.decisions),
+        "events": m.env.events_processed,
+    }
+    for cat in COST_CATEGORIES:
+        row[f"cost_{cat}_usd"] = ledger.totals[cat]
+    met_all = True
+    for ev, res in m.latest_evals.items():
+        row[f"score:{ev}"] = res.score
+        row[f"true:{ev}"] = res.true_score
+    for t in obj.targets:
+        met = t.eval in m.latest_evals and m.latest_evals[t.eval].score >= t.threshold
+        row[f"met:{t.eval}"] = met
+        met_all = met_all and met
+    row["on_time"] = m.finish_day <= obj.deadline_days
+    row["on_budget"] = ledger.spent_usd <= ledger.budget_usd + 1e-6
+    row["quality_met"] = met_all
+    row["success"] = row["on_time"] and row["on_budget"] and met_all
+    run = m.run
+    row["run_interruptions"] = run.stats.interruptions if run else 0
+    row["run_effective_training_time"] = run.effective_training_time if run else 1.0
+    row["run_lost_gpu_hours"] = run.lost_gpu_hours if run else 0.0
+    row["run_wall_days"] = run.stats.wall_days if run else 0.0
+    row["run_spikes"] = run.stats.spikes if run else 0
+    for kind, n in m.incidents.items():
+        row[f"incident:{kind}"] = n
+    for team in s.org.teams:
+        row[f"critical:{team.id}"] = team.id in m.critical_teams
+    for a, b in sorted(m.critical_handoffs):
+        row[f"critical_handoff:{a}>{b}"] = True
+    return row

@@ -1,0 +1,455 @@
+"""What happens in each phase of a project, and the responses to found defects and cuts.
+
+Each phase is a generator over a :class:`~sim.engine.model.ProjectModel`; the model
+runs them in order. docs/model.md, "Phases".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from sim.engine.incidents import Defect
+from sim.engine.model import (
+    ABLATION_CLUSTER_SHARE,
+    CONTINUE_AFTER_FIX_SHARE,
+    MAX_EXTRA_ROUNDS,
+    PHASES,
+    ROUND_COMPUTE_SHARE,
+)
+from sim.engine.training import TrainingRun
+
+if TYPE_CHECKING:
+    from sim.engine.model import ProjectModel
+
+Steps = Generator[simpy.Event, Any, None]
+
+#: Data work before a product-targeted retune after an eval gap (person-days).
+RETUNE_DATA_PERSON_DAYS = 20.0
+#: Extra effort of a release-blocking safety finding for post-training (a safety-tuning round).
+SAFETY_TUNING_ROUNDS = 1
+
+
+def licences(m: ProjectModel) -> list[tuple[str, float]]:
+    """Data spend committed when preparation starts: licences, extra data work, base model."""
+    s = m.scenario
+    out = [("data licences", s.objective.budget.data_licensing_usd)]
+    if s.levers.data_investment_usd:
+        out.append(("extra data work", s.levers.data_investment_usd))
+    if s.levers.strategy == "adapt" and s.model.base_model is not None:
+        out.append(("base model licence", s.model.base_model.license_usd))
+    return out
+
+
+def planned_licences(m: ProjectModel) -> float:
+    return sum(usd for _, usd in licences(m))
+
+
+def prepare(m: ProjectModel) -> Steps:
+    for note, usd in licences(m):
+        m.ledger.charge(m.env.now, "data_licensing", usd, note)
+    safety = m.org.owner("safety") or m.org.decider("ship")
+    yield from m._run_workstreams(
+        "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
+    )
+
+
+def _early_safety(m: ProjectModel) -> Steps:
+    """Safety and legal engaged from the start: findings come early and are cheap."""
+    sf = m.scenario.incidents.safety
+    if not sf.enabled or not (m.scenario.levers.safety_from_start and m.org.owner("safety")):
+        return
+    if m.safety_draw < sf.probability_early:
+        m.count_incident("safety_finding")
+        m.trace_event(
+            "safety", "Early safety review found an issue; fixed before training", "safety"
+        )
+        yield m.env.timeout(sf.fix_days_early)
+
+
+def ablations(m: ProjectModel) -> Steps:
+    run_days = m.tokens_plan / m.probe.rate
+    days = m.ablation_fraction * run_days / ABLATION_CLUSTER_SHARE
+    cost = m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
+
+    def experiments() -> Steps:
+        if days > 0:
+            yield m.env.timeout(days)
+            m.ledger.charge(m.env.now, "compute", cost, "ablations and scaling-law runs")
+
+    yield from m._run_workstreams(
+        "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
+    )
+
+
+def training(m: ProjectModel) -> Steps:
+    label = "Adaptation run" if m.scenario.levers.strategy == "adapt" else "Main run"
+    m.run = run = TrainingRun(m, m.run_params, m.tokens_plan, label)
+    seniority = {t.id: t.spec.seniority for t in m.teams.values()}
+    m.defects.start_monitoring(m.env.now, m.org, seniority)
+    yield from m._run_workstreams(
+        "training", ("training run", m.org.training_team, m.env.process(run.process()))
+    )
+    m.defects.stop_monitoring()
+    m.run_finished = True
+    m.version += 1
+
+
+def post_training(m: ProjectModel) -> Steps:
+    yield from _schedule_check(m)
+    yield from m._run_workstreams(
+        "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
+    )
+
+
+def _rounds(m: ProjectModel) -> Steps:
+    while m.rounds_done < m.rounds_planned:
+        yield from post_training_round(m)
+
+
+def round_cost(m: ProjectModel) -> tuple[float, float]:
+    """(annotation, compute) dollars of one post-training round."""
+    s = m.scenario
+    planned = max(1, s.model.post_training_rounds)
+    annotation = s.objective.budget.annotation_usd / planned
+    compute = ROUND_COMPUTE_SHARE * m.tokens_plan * m.run_usd_per_token
+    return annotation, compute
+
+
+def post_training_round(m: ProjectModel, label: str = "post-training round") -> Steps:
+    s = m.scenario
+    start = m.env.now
+    k = m.rounds_done + m.extra_rounds
+    effort = s.model.round_person_days * m.round_multipliers[k % len(m.round_multipliers)]
+    yield from m.work(m.post_training_team, effort)
+    rest = s.model.round_days_min - (m.env.now - start)
+    if rest > 0:
+        yield m.env.timeout(rest)
+    annotation, compute = round_cost(m)
+    m.ledger.charge(m.env.now, "annotation", annotation, label)
+    m.ledger.charge(m.env.now, "compute", compute, label)
+    m.rounds_done += 1
+    m.version += 1
+    m.trace_event("round", f"{label.capitalize()} {m.rounds_done} done", m.post_training_team)
+
+
+def _work_days(m: ProjectModel, phase: str) -> float:
+    """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
+    days = 0.0
+    now, teams = m.env.now, m.teams
+    for w in m.facts.in_phase[phase]:
+        days = max(days, w.effort_person_days / teams[w.owner].capacity(now))
+    return days
+
+
+#: Set-up and the play's phases, in order, for forecasts; a phase's position in it.
+FORECAST_ORDER = ("setup", *PHASES)
+_POSITION = {phase: k for k, phase in enumerate(FORECAST_ORDER)}
+_ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
+
+
+def forecast_days(m: ProjectModel) -> float:
+    """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
+    s = m.scenario
+    now = _POSITION.get(m.phase, len(FORECAST_ORDER))
+    team = m.teams[m.post_training_team]
+    per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
+    days = per_round * max(0, m.rounds_planned - m.rounds_done)
+    if now <= _TRAINING:
+        if m.run is None:
+            m.probe.target_tokens = m.tokens_plan
+        days += (m.run or m.probe).expected_days()
+    if now <= _ABLATIONS:
+        days += m.ablation_fraction * m.tokens_plan / m.probe.rate / ABLATION_CLUSTER_SHARE
+    # The phases still to come; evaluation and release also while they run.
+    for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
+        days += _work_days(m, FORECAST_ORDER[k])
+    if m.phase == "prepare":
+        days += max(0.0, _work_days(m, "prepare") - (m.env.now - m._phase_start))
+    return days
+
+
+def _schedule_check(m: ProjectModel) -> Steps:
+    s = m.scenario
+    projected = m.env.now + forecast_days(m)
+    deadline = s.objective.deadline_days
+    if projected <= deadline:
+        return
+    m.count_incident("schedule_slip")
+    options = ["add_core_staff", "accept_slip"]
+    if m.rounds_planned > 1:
+        options.insert(0, "cut_post_training_rounds")
+    choice = yield from m.decide(
+        "schedule",
+        detected_by=m.org.owner("staffing") or m.org.decider("schedule"),
+        summary=f"Forecast finish day {projected:.0f} is past the deadline (day {deadline:.0f})",
+        context={"projected_day": projected, "deadline_day": deadline},
+        options=tuple(options),
+    )
+    if choice == "cut_post_training_rounds":
+        team = m.teams[m.post_training_team]
+        per_round = max(
+            s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now)
+        )
+        cut = math.ceil((projected - deadline) / per_round)
+        m.rounds_planned = max(1, m.rounds_planned - cut)
+    elif choice == "add_core_staff":
+        m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
+
+
+def evaluation(m: ProjectModel) -> Steps:
+    yield from m._run_workstreams("evaluation")
+    m.measure_quality()
+    yield from _eval_gap(m)
+
+
+def _eval_gap(m: ProjectModel) -> Steps:
+    while True:
+        missed = m.missed_targets()
+        if not missed:
+            return
+        m.count_incident("eval_gap")
+        options = ["ship"]
+        annotation, compute = round_cost(m)
+        affordable = budget_gap(m) + annotation + compute <= 0
+        if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
+            options = ["extra_round", "fix_data_and_retune", "ship"]
+        scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
+        choice = yield from m.decide(
+            "ship",
+            detected_by=m.org.owner("eval_gap") or m.org.decider("ship"),
+            summary="Targets missed: " + ", ".join(f"{e} {v:.2f}" for e, v in scores.items()),
+            context={"missed": scores},
+            options=tuple(options),
+        )
+        if choice == "ship":
+            return
+        m.extra_rounds += 1
+        if choice == "fix_data_and_retune":
+            owner = m.org.owner("data_quality") or m.post_training_team
+            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS)
+            m.product_transfer = 1.0
+        yield from post_training_round(m, "extra round")
+        m.measure_quality()
+
+
+def release(m: ProjectModel) -> Steps:
+    review = m.org.owner("safety") or m.org.decider("ship")
+    yield from m._run_workstreams(
+        "release", ("release review", review, m.env.process(_release_review(m)))
+    )
+
+
+def _release_review(m: ProjectModel) -> Steps:
+    s = m.scenario
+    sf = s.incidents.safety
+    early = s.levers.safety_from_start and m.org.owner("safety") is not None
+    if sf.enabled and not early and m.safety_draw < sf.probability_late:
+        m.count_incident("safety_finding")
+        m.trace_event("safety", "Late red-team review found a release-blocking issue", "safety")
+        yield m.env.timeout(sf.fix_days_late)
+        for _ in range(SAFETY_TUNING_ROUNDS):
+            yield from post_training_round(m, "safety tuning round")
+    for d in m.defects.defects:
+        if d.kind == "licensing" and d.hidden:
+            m.defects.mark_found(d, m.env.now, "legal sign-off")
+            yield from handle_defect(m, d)
+
+
+def gates_after(m: ProjectModel, phase: str) -> Steps:
+    legal = m.scenario.levers.safety_from_start and m.org.owner("licensing") is not None
+    for gate in m.scenario.plan.gates:
+        if gate.after != phase:
+            continue
+        for d in m.defects.gate(gate, m.org, m.ablation_fraction, legal):
+            m.defects.mark_found(d, m.env.now, gate.id)
+            yield from handle_defect(m, d)
+
+
+def fix_team(m: ProjectModel, d: Defect) -> str:
+    """Who does the fix.
+
+    The data team for data defects (even a licence problem legal found); the team
+    owning the training config for tokenizer and config defects.
+    """
+    if d.kind == "tokenizer_config":
+        return m.org.owner("tokenizer_config") or m.org.training_team
+    return m.org.owner("data_quality") or m.org.decider("data_fix")
+
+
+def handle_defect(m: ProjectModel, d: Defect) -> Steps:
+    """A found defect: cheap to fix before the run, costlier the further the run has gone."""
+    m.count_incident(f"defect_{d.kind}")
+    owner = m.org.owner(d.kind) or m.org.decider("data_fix")
+    fixer = fix_team(m, d)
+    where = d.found_at or "monitoring"
+    m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
+    run = m.run
+    if run is None:
+        yield from m.work(fixer, d.source.fix_person_days)
+        d.fixed = True
+        return
+    options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
+    if d.kind == "licensing":
+        options = ("fix_and_continue", "fix_and_restart")
+    progress = run.tokens / max(run.target_tokens, 1.0)
+    choice = yield from m.decide(
+        "data_fix",
+        detected_by=owner,
+        summary=f"{d.kind.replace('_', ' ')} defect found with the run {progress:.0%} done",
+        context={"defect": d.kind, "progress": progress, "found_at": where},
+        options=options,
+    )
+    if choice == "accept":
+        return
+    during_run = not m.run_finished
+    if choice == "fix_and_continue" and during_run:
+        # Training goes on while the owner fixes the data; bad tokens accrue until then.
+        m.env.process(_fix_in_background(m, d, fixer))
+        return
+    started = m.env.now
+    yield from m.work(fixer, d.source.fix_person_days)
+    if during_run:
+        run.bill(m.env.now - started, "cluster idle while the data was fixed")
+    d.fixed = True
+    m.version += 1
+    if choice == "fix_and_restart":
+        run.restart_from(0.0)
+        m.defects.reset_tokens()
+        if not during_run:
+            m.rounds_done = 0
+            yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
+    elif not during_run:
+        d.affected_tokens *= 0.5
+        extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
+        yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
+
+
+def _fix_in_background(m: ProjectModel, d: Defect, owner: str) -> Steps:
+    yield from m.work(owner, d.source.fix_person_days)
+    d.fixed = True
+    m.version += 1
+    m.trace_event(
+        "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
+    )
+
+
+def _retrain(m: ProjectModel, run: TrainingRun, target: float, note: str) -> Steps:
+    m.trace_event("retrain", note.capitalize())
+    run.target_tokens = target
+    yield m.env.process(run.process())
+    if m.rounds_done == 0:
+        while m.rounds_done < m.rounds_planned:
+            yield from post_training_round(m, "post-training round (redo)")
+
+
+def defect_found_during_run(m: ProjectModel, run: TrainingRun) -> Steps:
+    for d in m.defects.due(m.env.now):
+        m.defects.mark_found(d, m.env.now, "run monitoring")
+        yield from handle_defect(m, d)
+
+
+# --- budget cuts ----------------------------------------------------------------------------
+
+
+def projected_spend(m: ProjectModel) -> float:
+    """Spent so far plus what the current plan still needs."""
+    annotation, round_compute = round_cost(m)
+    rounds_left = max(0, m.rounds_planned - m.rounds_done)
+    remaining = rounds_left * (annotation + round_compute)
+    run = m.run
+    if run is None:
+        remaining += m.tokens_plan * m.run_usd_per_token
+        if m.phase in ("setup", "prepare"):
+            remaining += m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
+    else:
+        remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
+    # People cost per day, and what they have cost since salaries were last charged.
+    people_per_day = unbilled = 0.0
+    since = m.env.now - m._people_charged_to
+    for t in m.teams.values():
+        per_day = (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
+        people_per_day += per_day
+        unbilled += per_day * since
+    remaining += people_per_day * forecast_days(m)
+    if m.phase == "setup":
+        remaining += planned_licences(m)
+    return m.ledger.spent_usd + unbilled + remaining
+
+
+def budget_gap(m: ProjectModel) -> float:
+    return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
+
+
+def budget_cut(m: ProjectModel, fraction: float | None = None) -> Steps:
+    s = m.scenario
+    share = s.incidents.budget_cut.fraction if fraction is None else fraction
+    remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
+    amount = share * remaining_compute
+    m.ledger.budget_usd -= amount
+    m.count_incident("budget_cut")
+    m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
+    yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
+
+
+def budget_watch(m: ProjectModel) -> Steps:
+    """At each phase boundary, the budget owner compares the forecast with the budget."""
+    if budget_gap(m) > 0:
+        m.count_incident("budget_slip")
+        yield from close_budget_gap(m, "on the current forecast", {})
+
+
+def close_budget_gap(m: ProjectModel, why: str, context: dict[str, Any]) -> Steps:
+    """Apply the budget responses one by one until the plan fits the budget again."""
+    used: set[str] = set()
+    while (gap := budget_gap(m)) > 0:
+        options = _budget_options(m, used)
+        choice = yield from m.decide(
+            "budget",
+            detected_by=m.org.owner("budget") or m.org.decider("budget"),
+            summary=f"Plan is ${gap:,.0f} over the budget {why}",
+            context={"gap_usd": gap, **context},
+            options=options,
+        )
+        used.add(choice)
+        if choice == "accept_overrun":
+            return
+        _apply_budget_response(m, choice, gap)
+
+
+def _budget_options(m: ProjectModel, used: set[str]) -> tuple[str, ...]:
+    options = []
+    if m.reserve_left > 0:
+        options.append("use_reserve")
+    if m.phase in ("setup", "prepare") and m.ablation_fraction > 0:
+        options.append("cut_ablations")
+    if m.run is None or m.run.tokens < m.run.target_tokens * 0.95:
+        options.append("reduce_tokens")
+    if m.rounds_planned - m.rounds_done > 1:
+        options.append("fewer_post_training_rounds")
+    options = [o for o in options if o not in used]
+    return (*options, "accept_overrun")
+
+
+def _apply_budget_response(m: ProjectModel, choice: str, gap: float) -> None:
+    if choice == "use_reserve":
+        m.reserve_left = max(0.0, m.reserve_left - gap)
+    elif choice == "cut_ablations":
+        m.ablation_fraction = 0.0
+    elif choice == "reduce_tokens":
+        run = m.run
+        target = run.target_tokens if run is not None else m.tokens_plan
+        done = run.tokens if run is not None else 0.0
+        floor = max(done, 0.5 * target)
+        new_target = max(floor, target - gap / m.run_usd_per_token)
+        if run is not None:
+            run.target_tokens = new_target
+        m.tokens_plan = new_target
+    elif choice == "fewer_post_training_rounds":
+        annotation, compute = round_cost(m)
+        cut = math.ceil(gap / max(1.0, annotation + compute))
+        m.rounds_planned = max(m.rounds_done + 1, m.rounds_planned - cut)
+    m.trace_event("budget", f"Budget response: {choice.replace('_', ' ')}")

@@ -1,0 +1,160 @@
+"""Model quality: scaling-law loss, capabilities, and the evals that measure them.
+
+Equations and sources: docs/model.md, "Quality".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sim.scenario.spec import Capability, Eval
+
+# Chinchilla parametric fit (Hoffmann et al., 2022): L(N, D) = E + A / N^alpha + B / D^beta.
+CHINCHILLA_E = 1.69
+CHINCHILLA_A = 406.4
+CHINCHILLA_B = 410.7
+CHINCHILLA_ALPHA = 0.34
+CHINCHILLA_BETA = 0.28
+
+
+def chinchilla_loss(params: float, tokens: float) -> float:
+    """Pretraining loss for ``params`` parameters trained on ``tokens`` (effective) tokens."""
+    if params <= 0 or tokens <= 0:
+        raise ValueError("params and tokens must be positive")
+    return (
+        CHINCHILLA_E
+        + CHINCHILLA_A / params**CHINCHILLA_ALPHA
+        + CHINCHILLA_B / tokens**CHINCHILLA_BETA
+    )
+
+
+# --- effective tokens --------------------------------------------------------------------
+
+#: Largest multiplier on effective tokens that extra data work can buy (quality filtering
+#: studies such as FineWeb-Edu reach equal scores on several times fewer tokens).
+DATA_INVESTMENT_GAIN = 0.6
+#: Spend, as a share of the compute budget, that buys 63% of that gain.
+DATA_INVESTMENT_SCALE = 0.15
+
+
+def data_multiplier(base_quality: float, investment_usd: float, compute_budget_usd: float) -> float:
+    """Effective tokens per raw token, from the data's quality and extra data work."""
+    scale = max(1.0, DATA_INVESTMENT_SCALE * compute_budget_usd)
+    return base_quality * (1.0 + DATA_INVESTMENT_GAIN * (1.0 - math.exp(-investment_usd / scale)))
+
+
+def loss_sigma(novelty: float, ablation_fraction: float) -> float:
+    """Spread of the true loss around the scaling-law forecast.
+
+    Novel recipes forecast worse; ablations and scaling-law fits narrow the error
+    (docs/model.md, "Quality uncertainty").
+    """
+    return LOSS_SIGMA_BASE * (1.0 + 3.0 * novelty) / math.sqrt(1.0 + ablation_fraction / 0.02)
+
+
+LOSS_SIGMA_BASE = 0.02
+
+
+# --- capabilities ----------------------------------------------------------------------
+
+#: Rounds for post-training gains to reach 63% of their ceiling.
+POST_TRAINING_TAU_ROUNDS = 2.0
+#: Rounds past which reward over-optimisation starts to bite (Llama 3 ran 6 rounds).
+OPTIMAL_ROUNDS = 6
+OVEROPTIMISATION = 0.01
+#: Share of post-training gains that reach the product when product evals come late.
+PRODUCT_TRANSFER_LATE = 0.6
+#: Over-indexing on one public benchmark: what it adds there, what it costs elsewhere.
+FOCUS_BOOST = 0.06
+FOCUS_PENALTY = 0.04
+#: Benchmark items leaked by an undetected contamination defect.
+CONTAMINATION_DEFECT_SHARE = 0.3
+
+
+def post_training_gain(rounds: float) -> float:
+    """Share of a capability's post-training ceiling reached after ``rounds``."""
+    gain = 1.0 - math.exp(-rounds / POST_TRAINING_TAU_ROUNDS)
+    return gain - OVEROPTIMISATION * max(0.0, rounds - OPTIMAL_ROUNDS) ** 2
+
+
+def base_score(cap: Capability, loss: float) -> float:
+    """Score of the pretrained model: a logistic curve in loss around the capability's midpoint."""
+    return 1.0 / (1.0 + math.exp((loss - cap.loss_midpoint) / cap.loss_scale))
+
+
+@dataclass(frozen=True)
+class QualityState:
+    """What determines quality at a moment of a play."""
+
+    loss: float
+    rounds: float
+    product_transfer: float
+    adapted: bool
+    focus_capability: str | None
+    decontaminate: bool
+    contamination_defect: bool
+
+
+def true_scores(
+    caps: list[Capability], q: QualityState, in_product: bool = True
+) -> dict[str, float]:
+    """The capability the model really has, in the product's use or on general tasks.
+
+    Post-training steered without product evals reaches the product only in part
+    (``product_transfer``); on general tasks its gains count in full.
+    """
+    transfer = q.product_transfer if in_product else 1.0
+    out: dict[str, float] = {}
+    for cap in caps:
+        base = base_score(cap, q.loss)
+        gain = cap.post_training_gain * post_training_gain(q.rounds) * transfer
+        score = base + (1.0 - base) * gain
+        if q.adapted:
+            score = min(score, cap.base_model_cap)
+        if q.focus_capability is not None and cap.id != q.focus_capability:
+            score -= FOCUS_PENALTY
+        out[cap.id] = min(1.0, max(0.0, score))
+    return out
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    eval: str
+    kind: str
+    capability: str
+    score: float
+    true_score: float
+
+
+def measure(
+    caps: list[Capability],
+    evals: list[Eval],
+    q: QualityState,
+    set_errors: dict[str, float] | None,
+) -> dict[str, EvalResult]:
+    """Measured scores: public benchmarks inflated by contamination and focus.
+
+    An eval set of ``items`` questions misstates the expected score by a sampling
+    error of sd sqrt(p(1-p)/items). The error belongs to the set, not to one run:
+    ``set_errors`` holds one standard normal per eval, drawn once per play, so
+    measuring again does not re-roll it. ``None`` means no sampling error.
+    """
+    product, general = true_scores(caps, q), true_scores(caps, q, in_product=False)
+    out: dict[str, EvalResult] = {}
+    for ev in evals:
+        truth = product if ev.kind == "product_eval" else general
+        expected = truth[ev.capability]
+        if ev.kind == "public_benchmark":
+            leaked = 0.0 if q.decontaminate else ev.contamination
+            if q.contamination_defect:
+                leaked = min(1.0, leaked + CONTAMINATION_DEFECT_SHARE)
+            expected += leaked * ev.contamination_gain
+            if ev.capability == q.focus_capability:
+                expected += FOCUS_BOOST
+        p = min(1.0, max(0.0, expected))
+        if set_errors is not None:
+            p += set_errors[ev.id] * math.sqrt(p * (1.0 - p) / ev.items)
+        score = min(1.0, max(0.0, p))
+        out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability])
+    return out

@@ -1,0 +1,89 @@
+"""Named random streams: one SeedSequence per replication, one stream per source.
+
+Replication *k* of any design sees the same hardware failures, loss spikes and
+defects, so comparisons show the effect of the design, not noise (common random
+numbers). See docs/model.md, "Randomness".
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+
+#: Every source of randomness in the model. Adding a name never shifts the others,
+#: because each stream's seed is derived from its name, not its position.
+STREAMS: tuple[str, ...] = (
+    "hardware",
+    "planned_maintenance",
+    "loss_spikes",
+    "spike_outcomes",
+    "defects",
+    "detection",
+    "effort",
+    "handoffs",
+    "staffing",
+    "budget",
+    "quality",
+    "eval_noise",
+    "safety",
+    "decisions",
+)
+
+
+#: Each stream's name as a number: the last word of its SeedSequence's spawn key.
+STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREAMS}
+
+
+def replication_seed(seed: int, replication: int) -> np.random.SeedSequence:
+    """Seed sequence for replication ``replication`` of a run seeded with ``seed``."""
+    return np.random.SeedSequence(entropy=int(seed), spawn_key=(int(replication),))
+
+
+class Streams:
+    """A replication's named generators, created on first use.
+
+    Stream ``name`` is seeded by ``SeedSequence(entropy, spawn_key=(*spawn_key, key))``
+    where ``entropy`` and ``spawn_key`` are the replication's and ``key`` is
+    ``STREAM_KEYS[name]``.
+    """
+
+    def __init__(self, seed_sequence: np.random.SeedSequence) -> None:
+        self._start(seed_sequence.entropy, tuple(seed_sequence.spawn_key))
+
+    def _start(self, entropy: int | Sequence[int] | None, spawn_key: tuple[int, ...]) -> None:
+        self._entropy = entropy
+        self._spawn_key = spawn_key
+        self._generators: dict[str, np.random.Generator] = {}
+
+    def __getitem__(self, name: str) -> np.random.Generator:
+        gen = self._generators.get(name)
+        if gen is None:
+            key = STREAM_KEYS.get(name)
+            if key is None:
+                raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
+            child = np.random.SeedSequence(entropy=self._entropy, spawn_key=(*self._spawn_key, key))
+            gen = self._generators[name] = np.random.Generator(np.random.PCG64(child))
+        return gen
+
+    def lazy(self, name: str) -> Callable[[], np.random.Generator]:
+        """``self[name]``, deferred: the stream is built only if the callable is called.
+
+        Safe because a stream's seed comes from its name, not from when it is built.
+        """
+        if name not in STREAM_KEYS:
+            raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
+        return partial(self.__getitem__, name)
+
+    @classmethod
+    def for_replication(cls, seed: int, replication: int) -> Streams:
+        """The streams of replication ``replication`` of a run seeded with ``seed``.
+
+        The same seeds as ``cls(replication_seed(seed, replication))``; the replication's
+        own SeedSequence is not built, as only its entropy and spawn key are read.
+        """
+        streams = cls.__new__(cls)
+        streams._start(int(seed), (int(replication),))
+        return streams

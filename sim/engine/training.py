@@ -1,0 +1,385 @@
+"""The main training run as a SimPy process: throughput, interruptions, loss spikes.
+
+Progress is tracked in tokens. Between events the run advances at the ideal rate
+times the checkpoint duty cycle; an unexpected interruption loses the tokens
+since the last checkpoint; a loss spike wastes compute until someone notices and
+the holder of the rollback right decides. The cluster is billed for every hour it
+is held, idle or not. docs/model.md, "The training run".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from sim.engine.compute import gpu_model, tokens_per_day
+from sim.engine.records import LossPoint
+from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
+from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
+
+if TYPE_CHECKING:
+    from sim.engine.model import ProjectModel
+    from sim.engine.org import OrgGraph
+    from sim.scenario.spec import Scenario
+
+#: MFU lost per day of signal latency between infrastructure and training teams.
+INFRA_DISTANCE_MFU = 0.05
+#: Restart time added per day of that latency (slower diagnosis, fewer shared tools).
+INFRA_DISTANCE_RESTART = 0.5
+#: Restart slowdown when nobody owns hardware (no on-call rotation).
+UNOWNED_HARDWARE_RESTART = 2.0
+#: Longest step of the run between re-reads of targets and rates.
+SEGMENT_DAYS = 1.0
+#: Steps rolled back on a loss spike, and tokens per step (PaLM: ~100 steps).
+ROLLBACK_STEPS = 100
+BATCH_TOKENS = 4.0e6
+#: Time to notice a spike with an owner watching (alerts) and without (someone notices).
+SPIKE_DETECT_OWNED_DAYS = 1.0 / 24.0
+SPIKE_DETECT_UNOWNED_DAYS = 0.75
+#: Outcomes of the options other than rollback.
+SELF_RECOVERY_WASTE_DAYS = 0.25
+DIVERGENCE_NOTICE_DAYS = 1.0
+INVESTIGATE_DAYS = 1.5
+OVERREACT_DAYS = 4.0
+OVERREACT_ROLLBACK_SHARE = 0.25
+OVERREACT_SPIKE_RATE = 0.7
+#: Reference size for the spike rate's scale dependence (docs/model.md).
+SPIKE_REFERENCE_PARAMS = 7e9
+EPS = 1e-9
+
+
+@dataclass
+class RunStats:
+    """What the run did, for the outcome and the decision card."""
+
+    wall_days: Days = 0.0
+    interruptions: int = 0
+    unexpected: int = 0
+    planned: int = 0
+    spikes: int = 0
+    rollbacks: int = 0
+    restarts_from_scratch: int = 0
+    lost_tokens: float = 0.0
+    curve: list[LossPoint] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """A run's rates and reliability: fixed by the scenario and the parameter count."""
+
+    gpus: int
+    mfu: float
+    reliability: ReliabilitySpec
+    ideal_tokens_per_day: float
+    duty: float
+    checkpoint_tokens: float
+    usd_per_day: float
+    spike_rate_per_token: float
+    effective_training_time: float
+    """Long-run effective training time of ``reliability`` (for forecasts)."""
+
+    @classmethod
+    def build(cls, s: Scenario, org: OrgGraph, active_params: float) -> RunFacts:
+        c = s.cluster
+        gpus = max(1, c.gpus // s.levers.parallel_variants)
+        distance = org.infra_distance_days()
+        mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
+        restart = c.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
+        if org.owner("hardware") is None:
+            restart *= UNOWNED_HARDWARE_RESTART
+        reliability = ReliabilitySpec(
+            gpus=gpus,
+            gpus_per_node=c.gpus_per_node,
+            failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
+            planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
+            checkpoint_minutes=s.levers.checkpoint_minutes,
+            checkpoint_write_minutes=c.checkpoint_write_minutes,
+            restart_minutes=restart,
+        )
+        ideal = tokens_per_day(active_params, gpus, c.gpu, mfu)
+        interval = s.levers.checkpoint_minutes
+        spikes = s.incidents.loss_spikes
+        scale = (active_params / SPIKE_REFERENCE_PARAMS) ** spikes.scale_exponent
+        novelty = 1.0 + s.model.novelty
+        return cls(
+            gpus=gpus,
+            mfu=mfu,
+            reliability=reliability,
+            ideal_tokens_per_day=ideal,
+            duty=interval / (interval + c.checkpoint_write_minutes),
+            checkpoint_tokens=ideal * interval / MINUTES_PER_DAY,
+            # The whole cluster is reserved for the run, whatever share the flagship gets.
+            usd_per_day=(
+                c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+            ),
+            spike_rate_per_token=(
+                spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
+            ),
+            effective_training_time=analytic_effective_training_time(reliability),
+        )
+
+
+class TrainingRun:
+    """One run of ``target_tokens`` on ``active_params`` (pretraining or adaptation)."""
+
+    def __init__(
+        self, project: ProjectModel, active_params: float, target_tokens: float, label: str
+    ) -> None:
+        self.p = project
+        self.env: simpy.Environment = project.env
+        self.label = label
+        self.active_params = active_params
+        self.target_tokens = target_tokens
+        self.tokens = 0.0
+        self.stats = RunStats()
+        self.next_unexpected = math.inf
+        self.next_spike = math.inf
+        # Scripted incidents strike once, at their share of the first pass through the run.
+        scripted = [
+            i
+            for i in project.scenario.incidents.scripted
+            if i.run_progress is not None and label != "probe"
+        ]
+        self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
+        facts = project.facts.run(active_params)
+        self.gpus = facts.gpus
+        self.mfu = facts.mfu
+        self.reliability = facts.reliability
+        self._long_run_effective = facts.effective_training_time
+        self.ideal_tokens_per_day = facts.ideal_tokens_per_day
+        self.duty = facts.duty
+        #: Tokens per wall day while training (checkpoint writes included).
+        self.rate = facts.ideal_tokens_per_day * facts.duty
+        self.checkpoint_tokens = facts.checkpoint_tokens
+        self.usd_per_day = facts.usd_per_day
+        self.spike_rate_per_token = facts.spike_rate_per_token
+        self._training = f"{label}: training"  # the ledger note of every training step
+
+    # --- derived quantities ---------------------------------------------------------------
+
+    @property
+    def useful_days(self) -> Days:
+        return self.tokens / self.ideal_tokens_per_day
+
+    @property
+    def effective_training_time(self) -> float:
+        if self.stats.wall_days <= 0:
+            return 1.0
+        return min(1.0, self.useful_days / self.stats.wall_days)
+
+    @property
+    def lost_gpu_hours(self) -> float:
+        return max(0.0, self.stats.wall_days - self.useful_days) * self.gpus * HOURS_PER_DAY
+
+    def loss_now(self) -> float:
+        return self.p.current_loss(self.tokens)
+
+    def expected_days(self) -> Days:
+        """Expected wall days for the remaining tokens (for schedule forecasts)."""
+        remaining = max(0.0, self.target_tokens - self.tokens) / self.ideal_tokens_per_day
+        return remaining / max(0.05, self._long_run_effective)
+
+    # --- holding the cluster ----------------------------------------------------------------
+
+    def hold(self, days: Days, note: str) -> Generator[simpy.Event, Any, None]:
+        """Keep the cluster (billing it) for ``days`` without progress."""
+        if days <= 0:
+            return
+        yield self.env.timeout(days)
+        self.bill(days, note)
+
+    def bill(self, days: Days, note: str) -> None:
+        self.stats.wall_days += days
+        self.p.ledger.charge(
+            self.env.now, "compute", days * self.usd_per_day, f"{self.label}: {note}"
+        )
+
+    def _record(self, spike: bool = False) -> None:
+        curve = self.stats.curve
+        now = self.env.now
+        if spike or not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+            loss = self.loss_now() + (0.35 if spike else 0.0)
+            curve.append(LossPoint(now, self.tokens / 1e9, loss, spike))
+
+    # --- the process ------------------------------------------------------------------------
+
+    def process(self) -> Generator[simpy.Event, Any, None]:
+        env, streams = self.env, self.p.streams
+        hw, planned = streams["hardware"], streams["planned_maintenance"]
+        rel = self.reliability
+        unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
+        self.next_unexpected = env.now + _gap(hw.standard_exponential(), unexpected_rate)
+        next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
+        self.next_spike = self.tokens + self._spike_gap()
+        self._record()
+        self.p.trace_event(
+            "run_start",
+            f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
+        )
+        defects = self.p.defects
+        # Bound once: these run every step. The step's progress and its loss point
+        # (``_record``) are inlined below, the hottest lines of a play.
+        next_detection, accrue = defects.next_detection, defects.accrue
+        charge, timeout = self.p.ledger.charge, env.timeout
+        stats, curve, note = self.stats, self.stats.curve, self._training
+        while self.tokens < self.target_tokens - EPS:
+            rate, now = self.rate, env.now
+            # The step runs to the nearest of the next interruption, spike, detection,
+            # scripted incident or the run's end (terms that can only be infinite are skipped).
+            dt = min(
+                self.next_unexpected - now,
+                next_planned - now,
+                (self.target_tokens - self.tokens) / rate,
+                max(0.0, self.next_spike - self.tokens) / rate,
+                SEGMENT_DAYS,
+            )
+            detection = next_detection(now)
+            if detection < math.inf:
+                dt = min(dt, detection - now)
+            if self.scripted:
+                dt = min(dt, max(0.0, self._next_scripted_tokens() - self.tokens) / rate)
+            dt = max(0.0, dt)
+            yield timeout(dt)
+            now = env.now
+            # Progress: tokens, tokens on bad data, wall time and the cluster's bill.
+            tokens = self.rate * dt
+            self.tokens += tokens
+            accrue(tokens)
+            stats.wall_days += dt
+            charge(now, "compute", dt * self.usd_per_day, note)
+            # A loss point every half day at most, and at the run's end (as _record).
+            if not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+                curve.append(LossPoint(now, self.tokens / 1e9, self.loss_now() + 0.0, False))
+            if self.scripted and self.tokens >= self._next_scripted_tokens() - EPS:
+                yield from self._fire_scripted()
+            elif now >= self.next_unexpected - EPS:
+                self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
+                yield from self._interruption(unexpected=True)
+            elif now >= next_planned - EPS:
+                next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)
+                yield from self._interruption(unexpected=False)
+            elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
+                yield from self._spike()
+            elif next_detection(now) <= now + EPS:
+                from sim.engine.phases import defect_found_during_run
+
+                yield from defect_found_during_run(self.p, self)
+        self._record()
+        self.p.trace_event(
+            "run_end",
+            f"{self.label} done: {self.stats.wall_days:.1f} days, "
+            f"{self.effective_training_time:.0%} effective training time",
+        )
+
+    def _next_scripted_tokens(self) -> float:
+        if not self.scripted:
+            return math.inf
+        return (self.scripted[0].run_progress or 0.0) * self.target_tokens
+
+    def _fire_scripted(self) -> Generator[simpy.Event, Any, None]:
+        inc = self.scripted.pop(0)
+        if inc.kind != "data_defect":
+            self.p.trace_event("inject", f"Scripted incident: {inc.kind.replace('_', ' ')}")
+        if inc.kind == "loss_spike":
+            yield from self._spike()
+        elif inc.kind == "hardware_failure":
+            yield from self._interruption(unexpected=True)
+        else:
+            from sim.engine.injects import apply_inject
+
+            apply_inject(self.p, inc.kind, inc.params(), scripted=True)
+
+    def _spike_gap(self) -> float:
+        rate = self.spike_rate_per_token
+        return _gap(self.p.streams["loss_spikes"].standard_exponential(), rate)
+
+    def _interruption(self, unexpected: bool) -> Generator[simpy.Event, Any, None]:
+        self.stats.interruptions += 1
+        if unexpected:
+            self.stats.unexpected += 1
+            lost = (
+                math.fmod(self.tokens, self.checkpoint_tokens) if self.checkpoint_tokens > 0 else 0
+            )
+            self.tokens -= lost
+            self.stats.lost_tokens += lost
+        else:
+            self.stats.planned += 1
+        self.p.count_incident("hardware_interruption" if unexpected else "planned_maintenance")
+        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart")
+
+    def rollback(self, steps: int = ROLLBACK_STEPS) -> None:
+        """Restore the checkpoint about ``steps`` steps back and skip the offending batches."""
+        back = steps * BATCH_TOKENS
+        lost = min(self.tokens, back + math.fmod(self.tokens, max(self.checkpoint_tokens, 1.0)))
+        self.tokens -= lost
+        self.stats.lost_tokens += lost
+        self.stats.rollbacks += 1
+
+    def restart_from(self, share_kept: float) -> None:
+        lost = self.tokens * (1.0 - share_kept)
+        self.tokens -= lost
+        self.stats.lost_tokens += lost
+        if share_kept == 0.0:
+            self.stats.restarts_from_scratch += 1
+
+    def _spike(self) -> Generator[simpy.Event, Any, None]:
+        p = self.p
+        self.stats.spikes += 1
+        p.count_incident("loss_spike")
+        self._record(spike=True)
+        p.trace_event(
+            "loss_spike",
+            f"Loss spike at {self.tokens / 1e9:,.0f}B tokens",
+            team=p.org.owner("loss_spike"),
+            data={"tokens_b": self.tokens / 1e9},
+        )
+        owner = p.org.owner("loss_spike")
+        detect = SPIKE_DETECT_OWNED_DAYS if owner else SPIKE_DETECT_UNOWNED_DAYS
+        yield from self.hold(detect, "diverged training before anyone noticed")
+        outcome_u = p.streams["spike_outcomes"].random()
+        recur_u = p.streams["spike_outcomes"].random()
+        t0 = self.env.now
+        choice = yield from p.decide(
+            "rollback",
+            detected_by=owner or p.org.decider("rollback"),
+            summary=(
+                f"Loss spiked at {self.tokens / 1e9:,.0f}B of "
+                f"{self.target_tokens / 1e9:,.0f}B tokens"
+            ),
+            context={"tokens_b": self.tokens / 1e9, "progress": self.tokens / self.target_tokens},
+        )
+        self.bill(self.env.now - t0, "idle while the rollback decision travelled")
+        spikes = p.scenario.incidents.loss_spikes
+        recurrence = spikes.recurrence
+        if choice == "continue":
+            if outcome_u < spikes.self_recovery:
+                yield from self.hold(SELF_RECOVERY_WASTE_DAYS, "waiting for the loss to recover")
+                self.next_spike = self.tokens + self._spike_gap()
+                return
+            yield from self.hold(DIVERGENCE_NOTICE_DAYS, "training on after divergence")
+            p.trace_event("divergence", "The loss did not recover; forced rollback")
+        elif choice == "pause_investigate":
+            yield from self.hold(INVESTIGATE_DAYS, "cluster paused for investigation")
+            recurrence /= 2.0
+        elif choice == "overreact":
+            yield from self.hold(OVERREACT_DAYS, "re-planning the recipe after one spike")
+            self.restart_from(1.0 - OVERREACT_ROLLBACK_SHARE)
+            self.spike_rate_per_token *= OVERREACT_SPIKE_RATE
+            recurrence = 0.0
+        self.rollback()
+        yield from self.hold(
+            self.reliability.restart_minutes / MINUTES_PER_DAY, "restart after rollback"
+        )
+        if recur_u < recurrence:
+            self.next_spike = self.tokens + 2 * ROLLBACK_STEPS * BATCH_TOKENS
+        else:
+            self.next_spike = self.tokens + self._spike_gap()
+
+
+def _gap(standard_exponential: float, rate_per_unit: float) -> float:
+    """Gap to the next event of a Poisson process, from one standard exponential draw."""
+    return standard_exponential / rate_per_unit if rate_per_unit > 0 else math.inf

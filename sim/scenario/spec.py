@@ -1,0 +1,515 @@
+"""The scenario: one typed, immutable description of a training project.
+
+A YAML file in ``scenarios/`` becomes a :class:`Scenario` through
+:mod:`sim.scenario.loading`; the engine only ever reads this object. Field meanings,
+units and defaults are documented in docs/scenarios.md and docs/model.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
+Strategy = Literal["pretrain", "adapt"]
+EvalKind = Literal["public_benchmark", "product_eval"]
+LinkKind = Literal["handoff", "communication", "reporting"]
+Phase = Literal["prepare", "ablations", "training", "post_training", "evaluation", "release"]
+
+#: Risks a project carries. Each needs an owner (a team) or an explicit ``null``.
+RiskKind = Literal[
+    "data_quality",
+    "contamination",
+    "licensing",
+    "tokenizer_config",
+    "loss_spike",
+    "hardware",
+    "eval_gap",
+    "safety",
+    "budget",
+    "staffing",
+]
+RISK_KINDS: tuple[str, ...] = RiskKind.__args__  # type: ignore[attr-defined]
+
+#: Kinds of decision; ``org.decision_rights`` names the team holding each.
+DecisionKind = Literal["rollback", "data_fix", "budget", "ship", "schedule"]
+DECISION_KINDS: tuple[str, ...] = DecisionKind.__args__  # type: ignore[attr-defined]
+
+#: The options each decision kind offers (see sim.engine.decisions for their effects).
+DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
+    "rollback": ("rollback_skip", "continue", "pause_investigate", "overreact"),
+    "data_fix": ("fix_and_continue", "fix_and_restart", "accept"),
+    "budget": (
+        "use_reserve",
+        "cut_ablations",
+        "reduce_tokens",
+        "fewer_post_training_rounds",
+        "accept_overrun",
+    ),
+    "ship": ("extra_round", "fix_data_and_retune", "ship"),
+    "schedule": ("cut_post_training_rounds", "add_core_staff", "accept_slip"),
+}
+
+WorkstreamRole = Literal["general", "data", "product_evals", "safety_review"]
+DefectKind = Literal["data_quality", "contamination", "licensing", "tokenizer_config"]
+
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+Positive = Annotated[float, Field(gt=0.0)]
+NonNegative = Annotated[float, Field(ge=0.0)]
+Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_\-]*$")]
+
+
+class Spec(BaseModel):
+    """Base for every scenario part: unknown keys are errors and values are frozen."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, strict=True, allow_inf_nan=False
+    )
+
+
+# --- objective ---------------------------------------------------------------------------
+
+
+class Budget(Spec):
+    """Budget by category, in US dollars. The reserve is a share of the total."""
+
+    compute_usd: NonNegative
+    people_usd: NonNegative
+    data_licensing_usd: NonNegative = 0.0
+    annotation_usd: NonNegative = 0.0
+
+    @property
+    def total_usd(self) -> float:
+        return self.compute_usd + self.people_usd + self.data_licensing_usd + self.annotation_usd
+
+
+class Capability(Spec):
+    """A capability the model must have, and how it depends on loss and post-training."""
+
+    id: Identifier
+    loss_midpoint: Annotated[float, Field(gt=1.0, lt=5.0)] = Field(
+        description="Pretraining loss at which the base model scores 0.5 on this capability."
+    )
+    loss_scale: Annotated[float, Field(gt=0.0, le=1.0)] = 0.08
+    post_training_gain: Fraction = 0.25
+    base_model_cap: Fraction = Field(
+        1.0, description="With strategy 'adapt': the best score the base model allows."
+    )
+
+
+class Eval(Spec):
+    """A named evaluation: a public benchmark or a product eval."""
+
+    id: Identifier
+    kind: EvalKind
+    capability: Identifier
+    items: Annotated[int, Field(ge=10, le=1_000_000)] = 500
+    contamination: Fraction = Field(
+        0.0, description="Share of a public benchmark's items found in the training data."
+    )
+    contamination_gain: Fraction = Field(
+        0.15, description="Score gained on a fully contaminated benchmark (Llama 3: 0-0.4)."
+    )
+
+
+class Target(Spec):
+    """A capability target: ``eval`` must score at least ``threshold``."""
+
+    capability: Identifier
+    eval: Identifier
+    threshold: Fraction
+
+
+class Objective(Spec):
+    deadline_days: Positive
+    budget: Budget
+    product_use: str = Field(min_length=1, max_length=200)
+    capabilities: list[Capability] = Field(min_length=1)
+    evals: list[Eval] = Field(min_length=1)
+    targets: list[Target] = Field(min_length=1)
+
+
+# --- model and compute ---------------------------------------------------------------------
+
+
+class BaseModelSpec(Spec):
+    """The open base model adapted when ``levers.strategy`` is ``adapt``."""
+
+    name: str = "open base model"
+    params_b: Positive
+    tokens_b: Positive
+    license_usd: NonNegative = 0.0
+
+
+class ModelSpec(Spec):
+    params_b: Positive = Field(description="Total parameters, billions.")
+    active_params_b: Positive | None = Field(
+        None, description="Active parameters per token (mixture of experts), billions."
+    )
+    tokens_b: Positive = Field(description="Planned pretraining tokens, billions.")
+    base_model: BaseModelSpec | None = None
+    adapt_tokens_b: Positive = Field(
+        20.0, description="Continued-pretraining and fine-tuning tokens when adapting."
+    )
+    post_training_rounds: Annotated[int, Field(ge=0, le=20)] = 4
+    round_person_days: Positive = Field(30.0, description="Post-training team effort per round.")
+    round_days_min: Positive = Field(7.0, description="Shortest calendar time of one round.")
+    novelty: Fraction = Field(
+        0.0, description="0: repeating documented work; 1: pushing the frontier."
+    )
+    data_quality: Annotated[float, Field(gt=0.0, le=2.0)] = Field(
+        1.0, description="Multiplier from raw to effective tokens before extra data work."
+    )
+
+    @property
+    def active_b(self) -> float:
+        return self.active_params_b if self.active_params_b is not None else self.params_b
+
+
+class ClusterSpec(Spec):
+    gpu: GpuType = "h100"
+    gpus: Annotated[int, Field(ge=1, le=1_000_000)]
+    gpus_per_node: Annotated[int, Field(ge=1, le=72)] = 8
+    mfu: Annotated[float, Field(gt=0.0, le=1.0)] = 0.40
+    usd_per_gpu_hour: Positive | None = None
+    failure_rate: NonNegative = Field(
+        3.8, description="Unexpected interruptions per 1,000 node-days (Llama 3)."
+    )
+    planned_per_day: NonNegative = Field(0.87, description="Planned interruptions per day.")
+    checkpoint_write_minutes: NonNegative = 0.5
+    restart_minutes: NonNegative = 4.0
+
+
+# --- organisation --------------------------------------------------------------------------
+
+
+class Team(Spec):
+    id: Identifier
+    name: str = ""
+    headcount: Annotated[int, Field(ge=1, le=10_000)]
+    seniority: Fraction = 0.6
+    core: bool = Field(
+        False, description="Co-design team (architecture, data mix, training recipe)."
+    )
+    usd_per_person_day: NonNegative = 1_200.0
+
+
+class Link(Spec):
+    source: Identifier = Field(alias="from")
+    target: Identifier = Field(alias="to")
+    kind: LinkKind
+    latency_days: NonNegative = 1.0
+
+
+class Org(Spec):
+    teams: list[Team] = Field(min_length=1)
+    links: list[Link] = Field(default_factory=list)
+    risk_owners: dict[RiskKind, Identifier | None] = Field(
+        description="Owner team of each risk; null leaves the risk unowned on purpose."
+    )
+    decision_rights: dict[DecisionKind, Identifier]
+    politics_days: NonNegative = Field(
+        0.0, description="Extra latency per hop a decision travels (territory, politics)."
+    )
+
+
+# --- plan ----------------------------------------------------------------------------------
+
+
+class Workstream(Spec):
+    id: Identifier
+    owner: Identifier
+    phase: Phase
+    effort_person_days: NonNegative
+    depends_on: list[Identifier] = Field(default_factory=list)
+    role: WorkstreamRole = Field(
+        "general",
+        description="product_evals and safety_review move with their levers; data feeds quality.",
+    )
+    strategy: Literal["pretrain", "adapt", "both"] = Field(
+        "both", description="Run this workstream only under this strategy."
+    )
+
+
+class Gate(Spec):
+    id: Identifier
+    after: Phase
+    catches: list[DefectKind] = Field(min_length=1)
+    strength: Fraction = Field(0.5, description="Chance the gate catches a defect it looks for.")
+
+
+class Plan(Spec):
+    workstreams: list[Workstream] = Field(min_length=1)
+    gates: list[Gate] = Field(default_factory=list)
+    post_training_team: Identifier | None = Field(
+        None, description="Team that runs post-training rounds (default: holder of 'rollback')."
+    )
+
+
+# --- incidents -----------------------------------------------------------------------------
+
+
+class LossSpikes(Spec):
+    enabled: bool = True
+    per_trillion_tokens: NonNegative = Field(
+        3.0, description="Spikes per trillion tokens for a 7B dense model."
+    )
+    scale_exponent: NonNegative = 0.5
+    self_recovery: Fraction = 0.5
+    recurrence: Fraction = 0.1
+
+
+class DefectSource(Spec):
+    kind: DefectKind
+    probability: Fraction
+    quality_penalty: Fraction = Field(
+        0.15, description="Share of effective tokens a defect wastes while it is in the data."
+    )
+    fix_person_days: NonNegative = 20.0
+
+
+class BudgetCut(Spec):
+    enabled: bool = True
+    probability: Fraction = 0.2
+    fraction: Fraction = Field(0.2, description="Share of the remaining compute budget cut.")
+    earliest_day: NonNegative = 30.0
+    latest_day: NonNegative = 120.0
+
+    @model_validator(mode="after")
+    def _window(self) -> BudgetCut:
+        if self.latest_day < self.earliest_day:
+            raise ValueError("latest_day must not be before earliest_day")
+        return self
+
+
+class Departures(Spec):
+    enabled: bool = True
+    per_person_year: NonNegative = 0.12
+    replacement_days: NonNegative = 45.0
+
+
+class SafetyFindings(Spec):
+    enabled: bool = True
+    probability_late: Fraction = 0.6
+    probability_early: Fraction = 0.15
+    fix_days_late: NonNegative = 30.0
+    fix_days_early: NonNegative = 5.0
+
+
+ScriptedKind = Literal["loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect"]
+RUN_KINDS = ("loss_spike", "hardware_failure", "data_defect")
+
+
+class ScriptedIncident(Spec):
+    """An incident that strikes at a set day or point of the run (a scenario's inject)."""
+
+    kind: ScriptedKind
+    day: NonNegative | None = None
+    run_progress: Annotated[float, Field(gt=0.0, lt=1.0)] | None = Field(
+        None, description="Share of the main run's tokens at which it strikes."
+    )
+    fraction: Annotated[float, Field(gt=0.0, le=1.0)] | None = Field(
+        None, description="budget_cut: share of the remaining compute budget cut."
+    )
+    team: Identifier | None = Field(None, description="departure: the team someone leaves.")
+    defect: DefectKind | None = Field(None, description="data_defect: its kind.")
+    note: str = Field("", max_length=300)
+
+    @model_validator(mode="after")
+    def _when(self) -> ScriptedIncident:
+        if (self.day is None) == (self.run_progress is None):
+            raise ValueError("give exactly one of day or run_progress")
+        if self.run_progress is not None and self.kind not in RUN_KINDS:
+            raise ValueError(f"run_progress applies only to {', '.join(RUN_KINDS)}")
+        return self
+
+    def params(self) -> dict[str, object]:
+        extra = {"fraction": self.fraction, "team": self.team, "kind": self.defect}
+        return {k: v for k, v in extra.items() if v is not None}
+
+
+class Incidents(Spec):
+    variability: bool = Field(
+        True,
+        description="Effort spread, handoff rework, loss-forecast error and eval sampling noise.",
+    )
+    hardware: bool = True
+    loss_spikes: LossSpikes = LossSpikes()
+    defects: list[DefectSource] = Field(default_factory=list)
+    budget_cut: BudgetCut = BudgetCut(enabled=False)
+    departures: Departures = Departures()
+    safety: SafetyFindings = SafetyFindings()
+    scripted: list[ScriptedIncident] = Field(default_factory=list)
+
+
+# --- levers --------------------------------------------------------------------------------
+
+
+class Levers(Spec):
+    """The product's levers. Names are shared by YAML, ``--set``, the app and docs/levers.md."""
+
+    strategy: Strategy = "pretrain"
+    reserve_fraction: Annotated[float, Field(ge=0.0, le=0.5)] = 0.10
+    ablation_fraction: Annotated[float, Field(ge=0.0, le=0.5)] = 0.05
+    checkpoint_minutes: Annotated[float, Field(ge=1.0, le=1_440.0)] = 15.0
+    product_evals_early: bool = True
+    decontaminate: bool = True
+    eval_focus: Literal["balanced", "single"] = "balanced"
+    safety_from_start: bool = True
+    engineering_embedded: bool = True
+    add_core_staff: Annotated[int, Field(ge=0, le=100)] = 0
+    add_core_staff_day: NonNegative = 60.0
+    data_investment_usd: NonNegative = Field(0.0, description="Extra spend on data work.")
+    parallel_variants: Annotated[int, Field(ge=1, le=8)] = 1
+    playbook: dict[DecisionKind, list[str]] = Field(
+        default_factory=dict,
+        description="Pre-agreed ordered responses per decision kind; absent means ad hoc.",
+    )
+
+
+# --- the whole scenario --------------------------------------------------------------------
+
+
+class Scenario(Spec):
+    name: str = Field(min_length=1, max_length=120)
+    teaches: str = Field("", max_length=2_000, description="What this scenario teaches.")
+    objective: Objective
+    model: ModelSpec
+    cluster: ClusterSpec
+    org: Org
+    plan: Plan
+    incidents: Incidents = Incidents()
+    levers: Levers = Levers()
+
+    @model_validator(mode="after")
+    def _references(self, info: ValidationInfo) -> Scenario:
+        # The loader defers this check so it can point each problem at its own line.
+        if info.context and info.context.get("defer_references"):
+            return self
+        problems = reference_problems(self)
+        if problems:
+            raise ValueError("; ".join(f"{path}: {reason}" for path, reason in problems))
+        return self
+
+    @property
+    def team_ids(self) -> list[str]:
+        return [t.id for t in self.org.teams]
+
+
+def _duplicates(path: str, ids: list[str]) -> list[tuple[str, str]]:
+    """Each repeated id after its first use, at its own list position."""
+    seen: set[str] = set()
+    out = []
+    for i, ident in enumerate(ids):
+        if ident in seen:
+            out.append((f"{path}.{i}.id", f"duplicate id {ident!r}"))
+        seen.add(ident)
+    return out
+
+
+def reference_problems(s: Scenario) -> list[tuple[str, str]]:
+    """Cross-field problems as ``(dotted.path, reason)`` pairs; empty when consistent."""
+    out: list[tuple[str, str]] = []
+    teams = set(s.team_ids)
+    ws_ids = [w.id for w in s.plan.workstreams]
+    caps = [c.id for c in s.objective.capabilities]
+    eval_ids = [e.id for e in s.objective.evals]
+    out += _duplicates("org.teams", s.team_ids)
+    out += _duplicates("plan.workstreams", ws_ids)
+    out += _duplicates("objective.capabilities", caps)
+    out += _duplicates("objective.evals", eval_ids)
+    out += _duplicates("plan.gates", [g.id for g in s.plan.gates])
+
+    for i, link in enumerate(s.org.links):
+        for end, team in (("from", link.source), ("to", link.target)):
+            if team not in teams:
+                out.append((f"org.links.{i}.{end}", f"unknown team {team!r}"))
+    for risk, owner in s.org.risk_owners.items():
+        if owner is not None and owner not in teams:
+            out.append((f"org.risk_owners.{risk}", f"unknown team {owner!r}"))
+    for kind in RISK_KINDS:
+        if kind not in s.org.risk_owners:
+            out.append(
+                (
+                    "org.risk_owners",
+                    f"risk {kind!r} has no owner: name a team, or null to leave it unowned",
+                )
+            )
+    for kind, holder in s.org.decision_rights.items():
+        if holder not in teams:
+            out.append((f"org.decision_rights.{kind}", f"unknown team {holder!r}"))
+    for kind in DECISION_KINDS:
+        if kind not in s.org.decision_rights:
+            out.append(("org.decision_rights", f"no team holds the {kind!r} decision right"))
+
+    for i, inc in enumerate(s.incidents.scripted):
+        if inc.team is not None and inc.team not in teams:
+            out.append((f"incidents.scripted.{i}.team", f"unknown team {inc.team!r}"))
+    ptt = s.plan.post_training_team
+    if ptt is not None and ptt not in teams:
+        out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
+    known_ws = set(ws_ids)
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    for i, w in enumerate(s.plan.workstreams):
+        graph.add_node(w.id)
+        if w.owner not in teams:
+            out.append((f"plan.workstreams.{i}.owner", f"unknown team {w.owner!r}"))
+        for j, dep in enumerate(w.depends_on):
+            if dep not in known_ws:
+                out.append((f"plan.workstreams.{i}.depends_on.{j}", f"unknown workstream {dep!r}"))
+            else:
+                graph.add_edge(dep, w.id)
+    if not nx.is_directed_acyclic_graph(graph):
+        cycle = " -> ".join(u for u, _ in nx.find_cycle(graph))
+        out.append(("plan.workstreams", f"dependency cycle: {cycle}"))
+    phase_order = {p: k for k, p in enumerate(Phase.__args__)}  # type: ignore[attr-defined]
+    by_id = {w.id: w for w in s.plan.workstreams}
+    for i, w in enumerate(s.plan.workstreams):
+        for j, dep in enumerate(w.depends_on):
+            if dep in by_id and phase_order[by_id[dep].phase] > phase_order[w.phase]:
+                out.append(
+                    (
+                        f"plan.workstreams.{i}.depends_on.{j}",
+                        f"{dep!r} runs in a later phase ({by_id[dep].phase}) than {w.id!r}",
+                    )
+                )
+
+    cap_set = set(caps)
+    for i, e in enumerate(s.objective.evals):
+        if e.capability not in cap_set:
+            out.append((f"objective.evals.{i}.capability", f"unknown capability {e.capability!r}"))
+    evals = {e.id: e for e in s.objective.evals}
+    for i, t in enumerate(s.objective.targets):
+        if t.capability not in cap_set:
+            out.append(
+                (f"objective.targets.{i}.capability", f"unknown capability {t.capability!r}")
+            )
+        if t.eval not in evals:
+            out.append((f"objective.targets.{i}.eval", f"unknown eval {t.eval!r}"))
+        elif evals[t.eval].capability != t.capability:
+            out.append(
+                (
+                    f"objective.targets.{i}.eval",
+                    f"eval {t.eval!r} measures {evals[t.eval].capability!r}, not {t.capability!r}",
+                )
+            )
+
+    for kind, options in s.levers.playbook.items():
+        allowed = DECISION_OPTIONS[kind]
+        for j, option in enumerate(options):
+            if option not in allowed:
+                out.append(
+                    (
+                        f"levers.playbook.{kind}.{j}",
+                        f"unknown option {option!r}; one of {', '.join(allowed)}",
+                    )
+                )
+    if s.levers.strategy == "adapt" and s.model.base_model is None:
+        out.append(("model.base_model", "strategy 'adapt' needs a base_model"))
+    if s.model.active_params_b is not None and s.model.active_params_b > s.model.params_b:
+        out.append(("model.active_params_b", "active parameters exceed total parameters"))
+    if s.cluster.gpus % s.cluster.gpus_per_node and s.cluster.gpus > s.cluster.gpus_per_node:
+        out.append(("cluster.gpus", "GPU count is not a whole number of nodes"))
+    return out

@@ -1,0 +1,462 @@
+"""Compare page: two or more org designs through the same incidents, many times over.
+
+Designs are a base scenario as it is, the essay's presets applied to it
+(``sim.compare.designs``), other shipped scenarios, or a design the user edits here. Every
+number comes from ``sim``: runs from ``sim.compare.sweep.run_batch`` (via ``ui.compare.common``),
+statistics and verdicts from ``sim.compare.analysis``, summaries from ``sim.compare.summary``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from sim.compare import analysis
+from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
+from sim.compare.summary import summarize_runs
+from sim.engine.org import OrgGraph
+from sim.scenario.loading import ScenarioError, with_overrides
+from sim.scenario.spec import Scenario
+from ui.common import (
+    SCENARIO_DIR,
+    lever_inputs,
+    load,
+    pick_scenario,
+    playbook_inputs,
+    shipped_scenarios,
+    show_problems,
+    team_inputs,
+    usd,
+)
+from ui.compare import charts
+from ui.compare.common import (
+    RunState,
+    downloads,
+    partial_notice,
+    run_controls,
+    run_designs_live,
+    run_if_asked,
+    running,
+    saved_run,
+)
+
+PREFIX, RUN, TORNADO = "compare", "compare_result", "compare_tornado"
+BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
+DEFAULT_PICK = ("small_core", "large_siloed")
+TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
+LINK_KINDS = ["handoff", "communication", "reporting"]
+# --- the designs ---------------------------------------------------------------------------
+
+
+def shipped_designs(base_source: str) -> dict[str, Scenario]:
+    """Other shipped scenarios, as they are, named by file."""
+    out = {}
+    for name in shipped_scenarios():
+        if f"scenarios/{name}" == base_source:
+            continue
+        try:
+            out[f"File: {name.removesuffix('.yaml')}"] = load(
+                (SCENARIO_DIR / name).read_text(encoding="utf-8"), f"scenarios/{name}"
+            )
+        except ScenarioError:
+            continue
+    return out
+
+
+def links_editor(scenario: Scenario, prefix: str) -> dict[str, Any]:
+    """Links and politics as overrides: a table of links to edit, add to or delete from."""
+    teams = scenario.team_ids
+    rows = pd.DataFrame(
+        [
+            {"from": x.source, "to": x.target, "kind": x.kind, "latency_days": x.latency_days}
+            for x in scenario.org.links
+        ]
+    )
+    edited = st.data_editor(
+        rows, num_rows="dynamic", key=f"{prefix}links", width="stretch", hide_index=True,
+        column_config={
+            "from": st.column_config.SelectboxColumn("from", options=teams, required=True),
+            "to": st.column_config.SelectboxColumn("to", options=teams, required=True),
+            "kind": st.column_config.SelectboxColumn("kind", options=LINK_KINDS, required=True),
+            "latency_days": st.column_config.NumberColumn(
+                "latency (days)", min_value=0.0, max_value=60.0, step=0.25, required=True
+            ),
+        },
+    )  # fmt: skip
+    changes: dict[str, Any] = {}
+    links = edited.dropna().to_dict("records")
+    if links != rows.to_dict("records"):
+        changes["org.links"] = links
+    politics = st.number_input(
+        "Politics: extra days per hop a decision travels (`org.politics_days`)",
+        0.0, 30.0, float(scenario.org.politics_days), 0.25, key=f"{prefix}politics",
+    )  # fmt: skip
+    if politics != scenario.org.politics_days:
+        changes["org.politics_days"] = politics
+    return changes
+
+
+def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Scenario | None:
+    """The design the user builds from the base or a preset; shows its graph and delta."""
+    starts = {BASE_LABEL: base} | presets
+    start_label = st.selectbox("Start from", list(starts), key="compare_own_start")
+    start = starts[start_label]
+    prefix = f"compare_own_{list(starts).index(start_label)}_"
+    teams_tab, links_tab, levers_tab, playbook_tab = st.tabs(
+        ["Teams, decision rights, risk owners", "Links and politics", "Levers", "Playbook"],
+        key="cmp_editor_tabs",
+    )
+    with teams_tab:
+        changes = team_inputs(start, prefix)
+    with links_tab:
+        changes |= links_editor(start, prefix)
+    with levers_tab:
+        values = lever_inputs(start, prefix)
+        changes |= {f"levers.{k}": v for k, v in values.items() if v != getattr(start.levers, k)}
+    with playbook_tab:
+        playbook = playbook_inputs(start, prefix)
+        if playbook != dict(start.levers.playbook):
+            changes["levers.playbook"] = playbook
+    try:
+        edited = with_overrides(start, changes) if changes else start
+    except ScenarioError as error:
+        show_problems(error)
+        return None
+    st.graphviz_chart(OrgGraph(edited).to_dot(), width="stretch")
+    st.caption(
+        "Your design's organisation, redrawn as you edit. Orange: core co-design teams. "
+        "Solid blue: handoffs; green dashes: communication; grey dots: reporting; labels are "
+        "latencies in days. To compare it, add **Your design** to the designs below."
+    )
+    changes_from_base = {k: v for k, v in diff(base, edited).items() if k != "name"}
+    text = design_yaml(DesignFile(OWN_LABEL, source.removeprefix("scenarios/"), changes_from_base))
+    st.markdown(f"**Changes from the base** ({len(changes_from_base)})")
+    st.code(text if changes_from_base else "# no changes yet", language="yaml", height=220)
+    st.download_button(
+        "Download this design (YAML)", text, "design.yaml", "application/x-yaml",
+        key="compare_own_download", icon=":material/download:", disabled=not changes_from_base,
+    )  # fmt: skip
+    return edited.model_copy(update={"name": OWN_LABEL})
+
+
+def uploaded_design(base: Scenario) -> tuple[str, Scenario] | None:
+    upload = st.file_uploader(
+        "Load a design file (YAML) saved from here or written by hand; it applies to the base",
+        type=["yaml", "yml"], key="compare_design_upload",
+    )  # fmt: skip
+    if upload is None:
+        return None
+    try:
+        design = load_design(upload.getvalue().decode("utf-8", errors="replace"), upload.name)
+        return f"File: {design.name}", design.apply(base, upload.name)
+    except ScenarioError as error:
+        show_problems(error)
+        return None
+
+
+def design_options(base: Scenario, source: str) -> dict[str, Scenario]:
+    """Every design the user can pick, by the name the charts use."""
+    presets = {p.title: p.apply(base) for p in PRESETS}
+    options = {BASE_LABEL: base} | presets
+    with st.expander("Build your own design: teams, links, risk owners, decision rights"):
+        own = own_design(base, source, presets)
+        uploaded = uploaded_design(base)
+    if own is not None:
+        options[OWN_LABEL] = own
+    if uploaded is not None:
+        options[uploaded[0]] = uploaded[1]
+    return options | shipped_designs(source)
+
+
+def show_presets() -> None:
+    with st.expander("What the preset designs are, and why (from the essay on training orgs)"):
+        for p in PRESETS:
+            st.markdown(f"**{p.title}** (`{p.key}`). {p.rationale}")
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+# --- the results ---------------------------------------------------------------------------
+
+
+def key_numbers(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One column per design, one row per number (designs read side by side)."""
+    columns = {}
+    for name, df in frames.items():
+        s, c = analysis.percentiles(df["schedule_days"]), analysis.percentiles(df["cost_usd"])
+        joint = analysis.joint_confidence(df, 0.8)
+        columns[name] = {
+            "Schedule P10 / P50 / P90": f"{s['p10']:.0f} / {s['p50']:.0f} / {s['p90']:.0f} days",
+            "Cost P10 / P50 / P90": f"{usd(c['p10'])} / {usd(c['p50'])} / {usd(c['p90'])}",
+            "On time": f"{df['on_time'].mean():.0%}",
+            "On budget": f"{df['on_budget'].mean():.0%}",
+            "Quality targets met": f"{df['quality_met'].mean():.0%}",
+            "All objectives met": f"{df['success'].mean():.0%}",
+            "80% of worlds finish within": f"{joint['days']:.0f} days and {usd(joint['usd'])}",
+            # Scope is part of the answer: a design that cannot afford the plan trains less.
+            "Tokens trained (mean)": f"{df['tokens_b'].mean():,.0f}B",
+            "Post-training rounds (mean)": f"{df['post_training_rounds'].mean():.1f}",
+        }
+    return pd.DataFrame(columns)
+
+
+def letter(i: int) -> str:
+    return chr(ord("A") + i)
+
+
+def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+    names = list(frames)
+    a = names[0]
+    st.subheader("Verdict")
+    worlds = len(frames[a])
+    st.caption(
+        f"From {worlds:,} worlds per design. "
+        "Each design against the first one picked, world by world: the same incidents strike "
+        "both in each world, so the differences are the designs'. A 95% interval that includes "
+        "no difference means these runs cannot tell the two apart."
+    )
+    for i, b in enumerate(names[1:], start=1):
+        lines = analysis.design_verdict("A", letter(i), frames[a], frames[b], designs[a])
+        with st.container(border=True):
+            st.markdown(f"**{letter(i)}: {b}** against **A: {a}**")
+            st.markdown("\n".join(f"- {line}" for line in lines))
+
+
+def signed(value: float, unit: str) -> str:
+    """A difference with its sign and unit: −5.5 days, +$980k, −56 points."""
+    sign = "+" if value > 0 else "−" if value < 0 else "±"
+    if unit == "USD":
+        return sign + usd(abs(value))
+    if unit == "probability":
+        return f"{sign}{abs(value) * 100:.0f} points"
+    if unit == "score":
+        return f"{sign}{abs(value):.3f}"
+    return f"{sign}{abs(value):,.1f} {unit}"
+
+
+def show_distributions(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+    objs = {n: designs[n].objective for n in frames}
+    left, right = st.columns(2, gap="large")
+    left.plotly_chart(
+        charts.ecdf_figure(frames, "schedule_days", "Schedule", "days",
+                           {n: o.deadline_days for n, o in objs.items()}, "deadline"),
+        key="compare_ecdf_schedule",
+    )  # fmt: skip
+    cost = {n: df.assign(cost_musd=df["cost_usd"] / 1e6) for n, df in frames.items()}
+    right.plotly_chart(
+        charts.ecdf_figure(cost, "cost_musd", "Cost", "million USD",
+                           {n: o.budget.total_usd / 1e6 for n, o in objs.items()}, "budget"),
+        key="compare_ecdf_cost",
+    )  # fmt: skip
+    targets = {t.eval: t for t in next(iter(objs.values())).targets}
+    picked = st.selectbox("Quality: which target eval", list(targets), key="compare_quality_eval")
+    column = f"score:{picked}"
+    if all(column in df for df in frames.values()):
+        thresholds = {
+            n: next((t.threshold for t in o.targets if t.eval == picked), targets[picked].threshold)
+            for n, o in objs.items()
+        }
+        st.plotly_chart(
+            charts.ecdf_figure(frames, column, f"Quality: {picked} ({targets[picked].capability})",
+                               "score", thresholds, "target"),
+            key="compare_ecdf_quality",
+        )  # fmt: skip
+    st.caption(
+        "Read an S-curve at a line: the height where a curve crosses the deadline (or budget, "
+        "or target) is the share of worlds that make it. Further left is sooner or cheaper; "
+        "for quality further right is better. Diamonds mark P10, P50 and P90."
+    )
+
+
+def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+    probs = {n: analysis.objective_probabilities(df, designs[n]) for n, df in frames.items()}
+    st.plotly_chart(charts.objectives_figure(probs), key="compare_objectives")
+    objs = {n: designs[n].objective for n in frames}
+    st.plotly_chart(
+        charts.joint_figure(
+            frames,
+            {n: o.deadline_days for n, o in objs.items()},
+            {n: o.budget.total_usd for n, o in objs.items()},
+        ),
+        key="compare_joint",
+    )
+    lines = []
+    for name, df in frames.items():
+        j = analysis.joint_confidence(df, 0.8)
+        lines.append(
+            f"- **{name}**: in 80% of the worlds it finishes within **{j['days']:.0f} days** "
+            f"and spends at most **{usd(j['usd'])}**, both at once."
+        )
+    st.markdown("**Time and cost together**\n" + "\n".join(lines))
+
+
+def show_paired(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+    names = list(frames)
+    a = names[0]
+    for i, b in enumerate(names[1:], start=1):
+        table = analysis.paired_table(frames[a], frames[b], designs[a])
+        st.markdown(f"**{letter(i)}: {b}** minus **A: {a}**, world by world")
+        st.plotly_chart(charts.paired_figure(table, "A", letter(i)), key=f"compare_paired_{b}")
+        units = table["unit"].astype(str)
+        shown = pd.DataFrame({
+            "metric": table["label"],
+            f"{letter(i)} − A": [signed(v, u) for v, u in zip(table["mean"], units, strict=True)],
+            "95% interval": [f"{signed(lo, u)} to {signed(hi, u)}" for lo, hi, u in
+                             zip(table["low"], table["high"], units, strict=True)],
+            "clear difference": table["significant"].map({True: "yes", False: "no"}),
+            f"{letter(i)} better in": table["p_b_better"].map("{:.0%} of worlds".format),
+            "alike in": table["p_same"].map("{:.0%} of worlds".format),
+        })  # fmt: skip
+        st.dataframe(shown, hide_index=True, width="stretch")
+    st.caption(
+        "Green: the design did better than A on the same worlds; red: worse; grey: the 95% "
+        "interval includes no difference. Probabilities are in percentage points."
+    )
+
+
+def show_criticality(frames: dict[str, pd.DataFrame]) -> None:
+    crit = analysis.criticality_table(frames)
+    st.caption(
+        "The criticality index: how often a team, or a handoff between two teams, lay on the "
+        "chain of work that set the finish date. A team near 100% is the bottleneck; speeding "
+        "up a team near 0% does not move the date."
+    )
+    left, right = st.columns(2, gap="large")
+    left.plotly_chart(charts.criticality_figure(crit, "team"), key="compare_crit_teams")
+    if (crit["kind"] == "handoff").any():
+        right.plotly_chart(charts.criticality_figure(crit, "handoff"), key="compare_crit_handoffs")
+    else:
+        right.info("No handoff lay on the critical chain in these worlds.")
+
+
+def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
+    st.caption(
+        "A tornado: each lever is set to its low, then its high end, one at a time, with "
+        "everything else as in the design, on the same worlds. The longest bars are the levers "
+        "that matter most here; a lever with no effect has no bar and sits at the bottom."
+    )
+    row = st.columns([2, 2, 1, 1], vertical_alignment="bottom")
+    name = row[0].selectbox("Design", list(designs), key="compare_tornado_design")
+    metric = row[1].selectbox(
+        "Metric", TORNADO_METRICS, key="compare_tornado_metric", format_func=analysis.metric_label
+    )
+    reps = int(
+        row[2].number_input("Worlds per setting", 10, 2000, 40, 10, key="compare_tornado_reps")
+    )
+    tornado_designs, skipped = analysis.tornado_designs(designs[name])
+    if row[3].button("Run sensitivity", key="compare_tornado_run", icon=":material/tune:"):
+        run_designs_live(TORNADO, tornado_designs, reps, seed, f"{len(tornado_designs)} settings")
+    state = saved_run(TORNADO, tornado_designs, seed)
+    if state is None or state.done == 0:
+        st.info(f"Press **Run sensitivity**: {len(tornado_designs)} settings × {reps} worlds.")
+        return
+    partial_notice(state)
+    table = analysis.tornado_table(state.frames(), metric)
+    st.plotly_chart(charts.tornado_figure(table, analysis.metric_label(metric)),
+                    key="compare_tornado_chart")  # fmt: skip
+    ranges = {r.path: r.why for r in analysis.LEVER_RANGES}
+    shown = pd.DataFrame({
+        "rank": table["rank"],
+        "lever": table["lever"].str.removeprefix("levers."),
+        "low → high": [f"{lo} → {hi}" for lo, hi in zip(table["low"], table["high"], strict=True)],
+        "at low": table["metric_low"].map("{:,.4g}".format),
+        "at high": table["metric_high"].map("{:,.4g}".format),
+        "swing (high − low)": table["swing"].map("{:+,.3g}".format),
+        "range": table["lever"].map(ranges),
+    })  # fmt: skip
+    st.dataframe(shown, hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 2)
+    for line in skipped:
+        st.caption(f"Skipped {line}")
+
+
+def summary_json(state: RunState, designs: dict[str, Scenario], seed: int) -> dict[str, Any]:
+    frames = state.frames()
+    names = list(frames)
+    a = names[0]
+    paired = {b: analysis.paired_table(frames[a], frames[b], designs[a]) for b in names[1:]}
+    return {
+        "seed": seed,
+        "reps": state.done,
+        "baseline": a,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": {b: t.to_dict("records") for b, t in paired.items()},
+        "verdict": {
+            b: analysis.design_verdict(a, b, frames[a], frames[b], designs[a]) for b in paired
+        },
+        "changes": {n: diff(designs[a], designs[n]) for n in names[1:]},
+    }
+
+
+def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, seed: int) -> None:
+    frames = state.frames()
+    partial_notice(state)
+    show_verdicts(frames, designs)
+    st.subheader("Key numbers")
+    st.dataframe(key_numbers(frames), width="stretch")
+    tabs = st.tabs(["Distributions", "Objectives", "Paired differences", "Critical path",
+                    "Sensitivity", "Downloads"], key="cmp_result_tabs")  # fmt: skip
+    with tabs[0]:
+        show_distributions(frames, designs)
+    with tabs[1]:
+        show_objectives(frames, designs)
+    with tabs[2]:
+        show_paired(frames, designs)
+    with tabs[3]:
+        show_criticality(frames)
+    with tabs[4]:
+        show_sensitivity(designs, seed)
+    with tabs[5]:
+        table = pd.concat([df.assign(design=n) for n, df in frames.items()], ignore_index=True)
+        st.caption("Every replication of every design, one row each, and the summary.")
+        downloads("comparison", table, summary_json(state, designs, seed), "compare_download")
+
+
+def render() -> None:
+    st.title("Compare team designs")
+    st.markdown(
+        "Put two or more ways of organising the same project through the **same incidents** "
+        "many times, and see which meets the objectives, by how much, and how sure we can be. "
+        "Pick a base scenario, then the designs: the base as it is, the preset org designs "
+        "applied to it, other scenarios, or one you build. The first design picked is the "
+        "baseline the others are measured against."
+    )
+    picked = pick_scenario("compare_base", prefer="assistant_7b.yaml")
+    if picked is None:
+        return
+    base, source = picked
+    show_presets()
+    options = design_options(base, source)
+    by_key = {p.key: p.title for p in PRESETS}
+    names = st.multiselect(
+        "Designs to compare (the first is the baseline)", list(options),
+        default=[by_key[k] for k in DEFAULT_PICK], key="compare_designs",
+        disabled=running(PREFIX),
+    )  # fmt: skip
+    fund = st.toggle(
+        "Fund every design's full plan (compare at equal scope)", key="compare_fund_plans",
+        disabled=running(PREFIX),
+        help="The budget is one envelope: a design with a bigger payroll has its run cut to "
+        "pay for it, so it trains less, finishes sooner and scores lower. Switch this on to "
+        "raise each design's people budget until its planned run fits, and compare the "
+        "organisations on the same run; what each costs then shows in the cost.",
+    )  # fmt: skip
+    designs = {n: fund_full_plan(options[n]) if fund else options[n] for n in names}
+    if len(designs) < 2:
+        st.info("Pick at least two designs to compare.")
+    label = f"Run the comparison ({len(designs)} designs)"
+    reps, seed = run_controls(PREFIX, label, len(designs) >= 2, 200)
+    if len(designs) >= 2:
+        run_if_asked(PREFIX, RUN, designs, reps, seed, f"{len(designs)} designs")
+    state = saved_run(RUN, designs, seed) if len(designs) >= 2 else None
+    if state is None or state.done == 0:
+        if len(designs) >= 2:
+            st.info("Press **Run the comparison** to play these designs in the same worlds.")
+        return
+    show_results(state, designs, base, seed)
+
+
+if __name__ == "__main__":
+    render()

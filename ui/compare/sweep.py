@@ -1,0 +1,174 @@
+"""Sweep page: a grid over levers, every point on the same worlds; a heat map and a table.
+
+The grid, its designs and its table come from ``sim.compare.sweep``; the runs go through
+``ui.compare.common`` (batches, progress, cache, cancel keeps what finished).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from sim.compare.designs import PRESETS
+from sim.compare.sweep import Axis, grid_designs, parse_axis, sweep_table
+from sim.scenario.loading import ScenarioError
+from sim.scenario.spec import Scenario
+from ui.common import pick_scenario, show_problems
+from ui.compare import charts
+from ui.compare.common import downloads, partial_notice, run_controls, run_if_asked, saved_run
+
+PREFIX, RUN = "sweep", "sweep_result"
+NONE = "(no axis)"
+AS_IS = "the scenario as it is"
+#: What the heat map can show: a table column and its label.
+METRICS: dict[str, str] = {
+    "p_success": "P(all objectives met)",
+    "p_on_time": "P(on time)",
+    "p_on_budget": "P(on budget)",
+    "p_quality_met": "P(quality targets met)",
+    "schedule_days_mean": "Schedule, mean (days)",
+    "schedule_days_p90": "Schedule, P90 (days)",
+    "cost_usd_mean": "Cost, mean (USD)",
+    "cost_usd_p90": "Cost, P90 (USD)",
+}
+
+
+def catalog(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    """Fields worth sweeping: label → (dotted path, suggested values)."""
+    gpus = scenario.cluster.gpus
+    out = {
+        "Budget reserve": ("levers.reserve_fraction", "0, 0.1, 0.2"),
+        "Ablation budget": ("levers.ablation_fraction", "0, 0.05, 0.15"),
+        "Checkpoint every (minutes)": ("levers.checkpoint_minutes", "10, 30, 60, 120"),
+        "Extra data work (USD)": ("levers.data_investment_usd", "0, 250000, 500000"),
+        "Model variants in parallel": ("levers.parallel_variants", "1, 2, 3"),
+        "People added to the core": ("levers.add_core_staff", "0, 2, 4"),
+        "Engineering embedded": ("levers.engineering_embedded", "true, false"),
+        "Politics (days per decision hop)": ("org.politics_days", "0, 0.5, 1, 2"),
+        "GPUs": ("cluster.gpus", f"{max(1, gpus // 2)}, {gpus}, {gpus * 2}"),
+    }
+    for t in scenario.org.teams:
+        label = f"{'Core team' if t.core else 'Team'} size: {t.name or t.id}"
+        out[label] = (f"org.teams.{t.id}.headcount", "3, 5, 8" if t.core else "2, 4, 8")
+    return out
+
+
+def default_axes(options: list[str]) -> list[str]:
+    core = next((o for o in options if o.startswith("Core team size")), NONE)
+    return ["Budget reserve", "Ablation budget", core]
+
+
+def pick_axes(scenario: Scenario) -> list[Axis] | None:
+    """Up to three axes, each a field and its values; None when a value is wrong."""
+    fields = catalog(scenario)
+    defaults = default_axes(list(fields))
+    axes = []
+    for i in range(3):
+        left, right = st.columns([2, 3])
+        choices = list(fields) if i == 0 else [NONE, *fields]
+        field = left.selectbox(
+            f"Axis {i + 1}", choices, index=choices.index(defaults[i]), key=f"sweep_axis_{i}"
+        )
+        if field == NONE:
+            continue
+        path, suggested = fields[field]
+        values = right.text_input(
+            f"Values of `{path}`, comma-separated", suggested, key=f"sweep_values_{i}_{path}"
+        )
+        try:
+            axes.append(parse_axis(f"{path}={values}"))
+        except ScenarioError as error:
+            show_problems(error)
+            return None
+    return axes
+
+
+def heat_map(table: Any, axes: list[Axis]) -> None:
+    metric = st.selectbox(
+        "Show", list(METRICS), format_func=METRICS.__getitem__, key="sweep_metric"
+    )
+    label = METRICS[metric]
+    if len(axes) == 1:
+        st.plotly_chart(charts.sweep_line_figure(table, axes[0].path, metric, label),
+                        key="sweep_line")  # fmt: skip
+        return
+    paths = [a.path for a in axes]
+    row = st.columns(3)
+    x = row[0].selectbox("Across", paths, index=0, key="sweep_x")
+    y = row[1].selectbox("Down", [p for p in paths if p != x], key="sweep_y")
+    rest = [a for a in axes if a.path not in (x, y)]
+    part = table
+    if rest:
+        at = row[2].selectbox(f"With `{rest[0].path}` at", rest[0].values, key="sweep_slice")
+        part = table[table[rest[0].path] == at]
+    st.plotly_chart(charts.heatmap_figure(part, x, y, metric, label), key="sweep_heatmap")
+    st.caption(
+        "Yellow is good: more likely to meet an objective, or sooner or cheaper. Every cell is "
+        "played on the same worlds, so the differences between cells are the levers'."
+    )
+
+
+def column_formats(table: Any) -> dict[str, Any]:
+    """Probabilities as percentages, money compact, days to one decimal."""
+    out: dict[str, Any] = {}
+    for column in table.columns:
+        if column.startswith("p_"):
+            out[column] = st.column_config.NumberColumn(format="percent")
+        elif column.startswith("cost_usd"):
+            out[column] = st.column_config.NumberColumn(format="dollar")
+        elif column.startswith(("schedule_days", "effort_person_days")):
+            out[column] = st.column_config.NumberColumn(format="%.1f")
+        elif column.startswith("score:"):
+            out[column] = st.column_config.NumberColumn(format="%.3f")
+    return out
+
+
+def render() -> None:
+    st.title("Sweep levers")
+    st.markdown(
+        "Try every combination of a few levers — say the budget reserve, the ablation budget and "
+        "the size of the core team — on the **same worlds**, and see where the project meets its "
+        "objectives. Each axis is a field of the scenario and the values it takes."
+    )
+    picked = pick_scenario("sweep_base", prefer="assistant_7b.yaml")
+    if picked is None:
+        return
+    base, _ = picked
+    designs_by_title = {AS_IS: None} | {p.title: p for p in PRESETS}
+    chosen = st.selectbox("Org design applied first", list(designs_by_title), key="sweep_design")
+    preset = designs_by_title[chosen]
+    scenario = preset.apply(base) if preset else base
+    axes = pick_axes(scenario)
+    if not axes:
+        return
+    try:
+        designs, points = grid_designs(scenario, axes)
+    except ScenarioError as error:
+        show_problems(error)
+        return
+    points_words = f"{len(points)} grid point{'s' if len(points) != 1 else ''}"
+    label = f"Run the sweep ({points_words})"
+    reps, seed = run_controls(PREFIX, label, True, 50)
+    st.caption(f"{points_words} × {reps} worlds = {len(points) * reps:,} replications.")
+    run_if_asked(PREFIX, RUN, designs, reps, seed, points_words)
+    state = saved_run(RUN, designs, seed)
+    if state is None or state.done == 0:
+        st.info("Press **Run the sweep** to play every grid point in the same worlds.")
+        return
+    partial_notice(state)
+    table = sweep_table(state.frames(), points, scenario)
+    heat_map(table, axes)
+    st.dataframe(table, hide_index=True, width="stretch", column_config=column_formats(table))
+    summary = {
+        "scenario": scenario.name,
+        "seed": seed,
+        "reps": state.done,
+        "axes": [{"path": a.path, "values": list(a.values)} for a in axes],
+        "points": table.to_dict("records"),
+    }
+    downloads("sweep", table, summary, "sweep_download")
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,179 @@
+"""Tabletop, player's page: join with a room code, take a role, follow the situation, decide
+when a decision is yours (with a rationale), comment; the hot wash and the report at the end.
+
+The page keeps only the room code and the seat key in ``st.session_state``; everything it
+shows comes from ``sim.tabletop.service``'s player view, re-read whenever the exercise
+changes (a fragment polls its version).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from sim.tabletop.authoring import situation_manual
+from sim.tabletop.clock import scenario_of
+from sim.tabletop.credentials import MAX_NAME, MAX_RATIONALE, MIN_RATIONALE
+from sim.tabletop.document import md_escape as esc
+from sim.tabletop.service import TabletopService
+from ui.common import OPTION_HELP, words
+from ui.tabletop import common as tt
+
+ROOM, SEAT, SEEN, NOTICE = "tt_player_room", "tt_player_seat", "tt_player_seen", "tt_player_notice"
+
+
+def _join(room: str, name: str) -> None:
+    seat = tt.attempt(lambda: tt.service().join(room, name), NOTICE)
+    if seat is not None:
+        st.session_state[ROOM], st.session_state[SEAT] = room, seat.seat_key
+        st.session_state[NOTICE] = ("success", f"Welcome, {seat.name}. Take a role below.")
+
+
+def _rejoin(room: str, key: str) -> None:
+    seat = tt.attempt(lambda: tt.service().rejoin(room, key), NOTICE)
+    if seat is not None:
+        st.session_state[ROOM], st.session_state[SEAT] = room, key
+        st.session_state[NOTICE] = ("success", f"Welcome back, {seat.name}.")
+
+
+def entrance() -> None:
+    st.title("Tabletop exercise: player")
+    st.caption(
+        "Your facilitator gives you a room code. Join with a name the others will recognise, "
+        "then take a role: each role holds some decision rights in the project."
+    )
+    join, back = st.columns(2)
+    with join.form("tt_join"):
+        st.markdown("**Join an exercise**")
+        room = st.text_input("Room code", placeholder="ABCD-EFGH-JKMN", key="tt_join_room")
+        name = st.text_input("Your name", max_chars=MAX_NAME, key="tt_join_name")
+        if st.form_submit_button("Join", type="primary", icon=":material/login:"):
+            _join(room, name)
+            st.rerun()
+    with back.form("tt_rejoin"):
+        st.markdown("**Rejoin** (after a disconnect)")
+        room2 = st.text_input("Room code", key="tt_rejoin_room")
+        key = st.text_input("Your seat key", type="password")
+        if st.form_submit_button("Rejoin", icon=":material/replay:"):
+            _rejoin(room2, key)
+            st.rerun()
+
+
+def roles(view: dict[str, Any], room: str, seat: str) -> None:
+    mine = set(view["me"]["roles"])
+    for r in view["roles"]:
+        cols = st.columns([3, 2])
+        rights = ", ".join(f"`{k}`" for k in r["rights"])
+        cols[0].markdown(f"**{esc(r['name'])}** · " + (f"decides {rights}" if rights else
+                                                   ":gray[no decision rights]"))  # fmt: skip
+        if r["team"] in mine:
+            cols[1].button(
+                "Give it back", key=f"tt_release_{r['team']}", icon=":material/logout:",
+                on_click=tt.attempt,
+                args=(lambda t=r["team"]: tt.service().release_role(room, seat, t), NOTICE),
+            )  # fmt: skip
+        elif r["holder"]:
+            cols[1].caption(f"held by {esc(r['holder'])}")
+        else:
+            cols[1].button(
+                "Take this role", key=f"tt_claim_{r['team']}", icon=":material/person_add:",
+                on_click=tt.attempt,
+                args=(lambda t=r["team"]: tt.service().claim_role(room, seat, t), NOTICE),
+            )  # fmt: skip
+
+
+def decide(view: dict[str, Any], room: str, seat: str) -> None:
+    pending = view["pending"]
+    if pending is None:
+        st.info(
+            "No decision is waiting. The facilitator moves the clock.", icon=":material/schedule:"
+        )
+        return
+    with st.container(border=True, key="tt_decision_card"):
+        tt.decision_card(view)
+        if not pending["can_decide"]:
+            holder = esc(pending["holder"] or "nobody yet")
+            st.warning(
+                f"Only the player holding {esc(pending['role'])} ({holder}) may decide. You can "
+                "comment below.",
+                icon=":material/lock:",
+            )
+            return
+        with st.form(f"tt_decide_{pending['key']}"):
+            choice = st.radio(
+                "Your decision", pending["options"], format_func=lambda o: words(o),
+                captions=[OPTION_HELP.get(o, "") for o in pending["options"]],
+            )  # fmt: skip
+            why = st.text_area(
+                f"Your rationale ({MIN_RATIONALE} to {MAX_RATIONALE} characters)",
+                max_chars=MAX_RATIONALE, height=100,
+                placeholder="Why this option, what you expect it to cost, and what you will watch.",
+            )  # fmt: skip
+            if st.form_submit_button("Decide", type="primary", icon=":material/gavel:"):
+                tt.attempt(
+                    lambda: tt.service().decide(room, seat, pending["key"], choice, why),
+                    NOTICE, f"You chose {words(choice)}.",
+                )  # fmt: skip
+                st.rerun()
+
+
+def manual(view: dict[str, Any], room: str) -> None:
+    scenario = scenario_of(tt.service().room(room).exercise.scenario_yaml)
+    title = view["exercise"]["title"]
+    text = situation_manual(scenario, OPTION_HELP, title)
+    cols = st.columns(2)
+    cols[0].download_button(
+        "Situation manual (HTML, printable)",
+        situation_manual(scenario, OPTION_HELP, title, fmt="html"),
+        "situation-manual.html", "text/html", icon=":material/print:", width="stretch",
+    )  # fmt: skip
+    cols[1].download_button(
+        "Situation manual (Markdown)", text, "situation-manual.md", "text/markdown",
+        icon=":material/download:", width="stretch",
+    )  # fmt: skip
+    with st.expander("Read the situation manual"):
+        st.markdown(text)
+
+
+def main() -> None:
+    opened = tt.open_view((ROOM, SEAT, NOTICE), TabletopService.player_view, entrance)
+    if opened is None:
+        return
+    room, seat, view = opened
+    tt.live(room, SEEN, view["exercise"]["version"])
+    me = view["me"]
+    held = [r["name"] for r in view["roles"] if r["team"] in me["roles"]]
+    roles_held = f", holding {esc(', '.join(held))}" if held else ", no role yet"
+    tt.header(view, f"You are **{esc(me['name'])}**{roles_held}")
+    tt.show_notice(NOTICE)
+    if not held:
+        st.info("Take a role to decide for it. Anyone may comment.", icon=":material/person_add:")
+    tt.situation(view)
+    tt.wrap_up(
+        view, room, seat, NOTICE,
+        "What went well and what to improve, each with an owner and a due date.",
+    )  # fmt: skip
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        if view["exercise"]["status"] != "ended":
+            decide(view, room, seat)
+        st.subheader("Injects")
+        tt.injects_feed(view)
+        st.subheader("Decisions so far")
+        tt.decisions_table(view)
+    with right:
+        st.subheader("Roles")
+        roles(view, room, seat)
+        st.subheader("Comments")
+        about = view["pending"]["key"] if view["pending"] else None
+        tt.comment_form(room, seat, about, NOTICE)
+        tt.comments(view)
+        st.subheader("Situation manual")
+        manual(view, room)
+        with st.expander("Your seat key (to rejoin after a disconnect)"):
+            st.code(seat, language=None)
+
+
+if __name__ == "__main__":
+    main()
