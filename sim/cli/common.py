@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.scenario.loading import Problem, ScenarioError
+from sim.scenario.problems import Problem, ScenarioError
 
 P = ParamSpec("P")
 R = TypeVar("R")

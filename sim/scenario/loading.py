@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedKeyMap, CommentedKeySeq, CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
@@ -163,6 +163,23 @@ def _complex_key_line(text: str) -> int | None:
     return None
 
 
+def _has_complex_key(data: Any) -> bool:
+    if isinstance(data, dict):
+        return any(
+            isinstance(k, CommentedKeyMap | CommentedKeySeq) or _has_complex_key(v)
+            for k, v in data.items()
+        )
+    return isinstance(data, list) and any(_has_complex_key(v) for v in data)
+
+
+def _refuse_complex_keys(text: str, source: str) -> None:
+    line = _complex_key_line(text)
+    if line is not None:
+        raise ScenarioError(
+            [Problem(source, line, "", "a key must be a name, not a mapping or list")]
+        )
+
+
 def parse_yaml(text: str, source: str) -> CommentedMap:
     """Parse scenario YAML text into a round-trip mapping, refusing unsafe input."""
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
@@ -170,18 +187,17 @@ def parse_yaml(text: str, source: str) -> CommentedMap:
     if not text.strip():
         raise _whole_file(source, "file is empty")
     _refuse_unsafe(text, source)
-    line = _complex_key_line(text)
-    if line is not None:
-        raise ScenarioError(
-            [Problem(source, line, "", "a key must be a name, not a mapping or list")]
-        )
     try:
         data = _yaml().load(text)
-    except MarkedYAMLError as exc:
-        raise _syntax_problem(exc, text, source) from None
-    except (YAMLError, ValueError, RecursionError) as exc:
+    except (YAMLError, ValueError, TypeError, RecursionError) as exc:
+        # TypeError: a key that is a mapping inside a list cannot be hashed.
+        _refuse_complex_keys(text, source)
+        if isinstance(exc, MarkedYAMLError):
+            raise _syntax_problem(exc, text, source) from None
         # ValueError: e.g. an integer with more digits than Python converts.
         raise _whole_file(source, f"cannot read YAML: {exc}") from None
+    if _has_complex_key(data):
+        _refuse_complex_keys(text, source)
     if data is None:
         raise _whole_file(source, "file holds no document")
     if not isinstance(data, CommentedMap):
