@@ -44,3 +44,28 @@ PROBABILITY_KEYS: dict[str, str] = {
     "quality_met": "p_quality_met",
     "success": "p_success",
 }
+
+# --- labels for every column a table shows ----------------------------------------------------
+
+#: Results columns that tables show beside the headline ones (not objectives in themselves).
+DETAIL: tuple[Metric, ...] = (
+    Metric("tokens_b", "Tokens trained", "billion tokens", "higher"),
+    Metric("post_training_rounds", "Post-training rounds", "rounds", "higher"),
+    Metric("reserve_used_usd", "Reserve used", "USD", "lower"),
+    Metric("decision_latency_days", "Decision latency", "days", "lower"),
+)
+
+LABELS: dict[str, Metric] = {m.key: m for m in HEADLINE + RUN + DETAIL}
+
+
+def label(key: str, *, unit: bool = True) -> str:
+    """A column's label (``Schedule (days)``), or the column with words for its underscores."""
+    m = LABELS.get(key.removeprefix("p_"))
+    if m is None and key.startswith("score:"):
+        return f"{key.removeprefix('score:')} score"
+    if m is None:
+        return key.replace("_", " ")
+    if m.kind == "probability":
+        return f"P({m.label.lower()})" if key.startswith("p_") else m.label
+    plain = m.unit in ("count", "share") or m.unit.split()[-1] in m.label.lower()
+    return m.label if plain or not unit else f"{m.label} ({m.unit})"
