@@ -14,9 +14,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 import sim
 
@@ -77,7 +76,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def load_command(name: str) -> click.Command:
+def load_command(name: str) -> Any:
     """The real click command ``name``: import its module and let it register itself."""
     module = importlib.import_module(f"sim.cli.{COMMANDS[name][0]}")
     commands = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -95,11 +94,9 @@ class LazyGroup(TyperGroup):
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
         for name, (_, short) in COMMANDS.items():
-            self.commands.setdefault(name, click.Command(name, help=short))
+            self.commands.setdefault(name, TyperCommand(name, help=short))
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and args[0] in COMMANDS:
             self.commands[args[0]] = load_command(args[0])
         return super().resolve_command(ctx, args)

@@ -69,9 +69,14 @@ def show(
         max([MIN_TEXT, *(_header_width(r[i]) for r in cells)]) if c.text else widths[i]
         for i, c in enumerate(cols)
     ]
-    if sum(words) + 3 * len(cols) + 1 > console.width:
+    borders = 3 * len(cols) + 1
+    if sum(words) + borders > console.width:
         _vertical(console, title, cells, cols, caption)
         return
+    # Headers of number columns stay on one line when there is room for all of them.
+    whole = [w if c.text else max(w, len(c.header)) for w, c in zip(words, cols, strict=True)]
+    if sum(whole) + borders <= console.width:
+        widths = [w if c.text else max(w, len(c.header)) for w, c in zip(widths, cols, strict=True)]
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     for col, width, least in zip(cols, widths, words, strict=True):
         if col.text:

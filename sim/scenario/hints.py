@@ -94,6 +94,20 @@ def _mapping_value_here(lines: list[str], line: int, column: int) -> Syntax:
             _indent(lines[above]),
             f"{lines[above].strip()!r} is not a 'key: value' pair: add the colon and a space",
         )
+    before = _previous_content(lines, above) if above is not None else None
+    if (
+        above is not None
+        and before is not None
+        and _indent(lines[above]) < _indent(text) == _indent(lines[before])
+    ):
+        # The line above is the odd one out: its neighbours agree on the indentation.
+        return Syntax(
+            above,
+            _indent(lines[above]),
+            f"the indentation does not line up: this line begins in column "
+            f"{_indent(lines[above]) + 1}, but the keys around it begin in column "
+            f"{_indent(text) + 1}; indent it like them",
+        )
     if above is not None and _indent(text) > _indent(lines[above]) and _has_value(lines[above]):
         return Syntax(
             line,
@@ -148,6 +162,18 @@ def _flow_unclosed(exc: Any, closer: str) -> Syntax:
     )
 
 
+_OPEN_QUOTE = re.compile(r'^\s*(- +)?([^\s:#][^:#]*?: +)?"([^"\\]|\\.)*$')
+
+
+def _unclosed_quote(lines: list[str], last: int) -> Syntax | None:
+    """A value that opens a double quote and does not close it on its line, up to ``last``."""
+    for i, line in enumerate(lines[: last + 1]):
+        unmatched = (line.count('"') - line.count('\\"')) % 2 == 1
+        if unmatched and _OPEN_QUOTE.match(line):
+            return Syntax(i, _indent(line), "a quote opened on this line is never closed: close it")
+    return None
+
+
 def explain_syntax(exc: Any, text: str) -> Syntax | None:
     """Plain words for a ruamel ``MarkedYAMLError``, or None when no explanation fits."""
     problem = (exc.problem or "").strip()
@@ -156,6 +182,9 @@ def explain_syntax(exc: Any, text: str) -> Syntax | None:
     if mark is None:
         return None
     lines = _lines(text)
+    quote = _unclosed_quote(lines, mark.line)
+    if quote is not None:
+        return quote
     if problem == "mapping values are not allowed here":
         return _mapping_value_here(lines, mark.line, mark.column)
     if problem.startswith("expected <block end>, but found "):
@@ -176,7 +205,9 @@ def explain_syntax(exc: Any, text: str) -> Syntax | None:
         )
     if "quoted scalar" in context and exc.context_mark is not None:
         start = exc.context_mark
-        return Syntax(start.line, start.column, "a quote opened here is never closed: close it")
+        return Syntax(
+            start.line, start.column, "a quote opened on this line is never closed: close it"
+        )
     for closer in ("]", "}"):
         if problem.startswith(f"expected ',' or '{closer}'"):
             return _flow_unclosed(exc, closer)
@@ -188,6 +219,13 @@ def explain_syntax(exc: Any, text: str) -> Syntax | None:
         )
     if "could not find expected ':'" in problem:
         start = exc.context_mark or mark
+        if start.line < len(lines) and _GLUED_COLON.match(lines[start.line]):
+            return Syntax(
+                start.line,
+                _indent(lines[start.line]),
+                "no space after the colon: write 'key: value' (YAML reads 'key:value' as one "
+                "piece of text)",
+            )
         return Syntax(
             start.line, start.column, "a line without 'key: value' inside a mapping: add the colon"
         )

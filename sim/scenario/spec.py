@@ -522,9 +522,9 @@ def _objective_problems(d: object) -> list[tuple[str, str]]:
     caps = {c for _, c in _texts(_records(d, "objective", "capabilities"), "id")}
     evals = _records(d, "objective", "evals")
     measures = {e["id"]: e.get("capability") for _, e in evals if isinstance(e.get("id"), str)}
-    for i, cap in _texts(evals, "capability"):
-        if cap not in caps:
-            out.append((f"objective.evals.{i}.capability", f"unknown capability {cap!r}"))
+    for i, measured in _texts(evals, "capability"):
+        if measured not in caps:
+            out.append((f"objective.evals.{i}.capability", f"unknown capability {measured!r}"))
     for i, t in _records(d, "objective", "targets"):
         cap, ev = t.get("capability"), t.get("eval")
         if isinstance(cap, str) and cap not in caps:
@@ -547,9 +547,9 @@ def _lever_problems(d: object) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     playbook = _at(d, "levers", "playbook")
     for kind, options in playbook.items() if isinstance(playbook, Mapping) else ():
-        allowed = DECISION_OPTIONS.get(str(kind))
+        allowed = DECISION_OPTIONS.get(str(kind), ())
         for j, option in enumerate(options if allowed and isinstance(options, list) else []):
-            if isinstance(option, str) and option not in allowed:  # type: ignore[operator]
+            if isinstance(option, str) and option not in allowed:
                 reason = f"unknown option {option!r}; " + suggestion(option, allowed, "one of")
                 out.append((f"levers.playbook.{kind}.{j}", reason))
     strategy = _or_default(d, Levers, "strategy", "levers")
