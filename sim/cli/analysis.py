@@ -70,6 +70,17 @@ def _write_csv(frame: pd.DataFrame, path: Path | None) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _axis_header(path: str) -> str:
+    """An axis's column header, in words that wrap and still name the field.
+
+    ``levers.reserve_fraction`` → ``reserve fraction``; ``org.teams.data.headcount`` →
+    ``data headcount``.
+    """
+    parts = path.split(".")
+    words = parts[-1:] if parts[0] == "levers" else parts[-2:]
+    return " ".join(words).replace("_", " ")
+
+
 def sweep(
     scenario: Path = typer.Argument(..., help="Base scenario YAML file."),
     grid: list[str] = typer.Option(
@@ -132,7 +143,7 @@ def sweep(
         highlight=False,
     )
     headers = (
-        *(a.path.removeprefix("levers.").replace("_", " ") for a in axes),
+        *(_axis_header(a.path) for a in axes),
         "days", "days P90", "cost", "cost P90", "on time", "on budget", "all met",
     )  # fmt: skip
     table(

@@ -43,8 +43,14 @@ def closest(word: str, names: Iterable[str], n: int = 3) -> list[str]:
     """The valid names closest to ``word`` (difflib), best first; case is ignored."""
     options = list(dict.fromkeys(names))
     by_lower = {name.lower(): name for name in options}
-    found = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=0.6)
-    return [by_lower[f] for f in found]
+    lower = word.lower()
+    found = difflib.get_close_matches(lower, list(by_lower), n=n, cutoff=0.6)
+    # A name that begins the word, or that the word begins (gpu_type, reserve): close too.
+    if len(lower) >= 3:
+        found += [
+            k for k in by_lower if len(k) >= 3 and (lower.startswith(k) or k.startswith(lower))
+        ]
+    return [by_lower[f] for f in dict.fromkeys(found)][:n]
 
 
 def suggestion(word: str, names: Iterable[str], what: str = "valid names") -> str:
