@@ -40,8 +40,8 @@ def _width(cell: str) -> int:
     return max((len(line) for line in cell.split("\n")), default=0)
 
 
-def _header_width(header: str) -> int:
-    return max((len(word) for word in header.split()), default=0)
+def _longest_word(text: str) -> int:
+    return max((len(word) for word in text.split()), default=0)
 
 
 def _wrap_header(header: str, width: int) -> str:
@@ -61,12 +61,12 @@ def show(
     cols = _columns(columns, text_columns)
     cells = [[v if isinstance(v, str) else fmt(v) for v in row] for row in rows]
     widths = [
-        max([_header_width(c.header), *(_width(r[i]) for r in cells)], default=1)
+        max([_longest_word(c.header), *(_width(r[i]) for r in cells)], default=1)
         for i, c in enumerate(cols)
     ]
     # A text column is never narrower than its longest word, so no word is cut in two.
     words = [
-        max([MIN_TEXT, *(_header_width(r[i]) for r in cells)]) if c.text else widths[i]
+        max([MIN_TEXT, *(_longest_word(r[i]) for r in cells)]) if c.text else widths[i]
         for i, c in enumerate(cols)
     ]
     borders = 3 * len(cols) + 1

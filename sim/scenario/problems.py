@@ -45,8 +45,8 @@ def closest(word: str, names: Iterable[str], n: int = 3) -> list[str]:
     by_lower = {name.lower(): name for name in options}
     lower = word.lower()
     found = difflib.get_close_matches(lower, list(by_lower), n=n, cutoff=0.6)
-    # A name that begins the word, or that the word begins (gpu_type, reserve): close too.
-    if len(lower) >= 3:
+    # Else a name that begins the word, or that the word begins (gpu_type, reserve).
+    if not found and len(lower) >= 3:
         found += [
             k for k in by_lower if len(k) >= 3 and (lower.startswith(k) or k.startswith(lower))
         ]
