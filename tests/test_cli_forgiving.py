@@ -191,3 +191,17 @@ def test_a_reference_problem_under_a_schema_problem_is_not_repeated(
     done = sim_run("validate", str(bad))
     [problem] = done.stderr.splitlines()
     assert "cluster.gpus: Input should be less than or equal to 1000000" in problem
+
+
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [
+        (("run", "assistant_7b", "--policy", "playbok"), "did you mean 'playbook'?"),
+        (("compare", "assistant_7b", "--design", "smal_core"), "did you mean 'small_core'?"),
+        (("run", "assistant_7b", "--executor", "dsak"), "did you mean 'dask'?"),
+        (("sensitivity", "assistant_7b", "--metric", "cost"), "did you mean 'cost_usd'?"),
+    ],
+)
+def test_misspelt_option_values_suggest_the_closest(args: tuple[str, ...], hint: str) -> None:
+    done = sim_run(*args)
+    assert done.returncode == 2 and hint in done.stderr and "Traceback" not in done.stderr

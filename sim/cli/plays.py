@@ -14,6 +14,7 @@ from sim.metrics import LABELS, label
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayError, PlayLog, replay
 from sim.scenario.loading import load_scenario
+from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 HEADLINE = ("schedule_days", "cost_usd", "on_time", "on_budget", "quality_met", "success")
@@ -73,7 +74,7 @@ def play(
 ) -> None:
     """Play one world of a scenario with a policy deciding; optionally save the play."""
     if policy not in POLICY_NAMES:
-        raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
     game = Game(load_scenario(scenario, tuple(overrides or ())), seed=seed)
     row = game.play_to_end(policy)
     if save is not None:

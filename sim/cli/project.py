@@ -17,6 +17,7 @@ from sim.compare.summary import paired, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import LABELS, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
+from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
@@ -37,9 +38,11 @@ def check_options(
     if w < 1:
         raise UserError(f"--workers must be at least 1, got {w}")
     if executor not in ("local", "dask"):
-        raise UserError(f"--executor must be local or dask, got {executor!r}")
+        raise UserError(
+            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
+        )
     if policy not in POLICY_NAMES:
-        raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
     return w, executor  # type: ignore[return-value]
 
 
@@ -182,7 +185,8 @@ def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     path = Path(spec)
     if not path.is_file():
         raise UserError(
-            f"--design {spec!r} is neither a preset ({', '.join(PRESETS_BY_KEY)}) nor a file"
+            f"--design {spec!r} is neither a file nor a preset; "
+            + suggestion(spec, PRESETS_BY_KEY, "presets")
         )
     try:
         text = path.read_text(encoding="utf-8")
