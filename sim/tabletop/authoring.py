@@ -87,6 +87,9 @@ class InjectSpec:
     expected_options: tuple[str, ...] = ()
     expected_actions: tuple[str, ...] = ()
     learning_points: tuple[str, ...] = ()
+    #: The incident the scenario itself scripts and the engine fires (this inject only
+    #: tells the room); the report matches its decision by the day the engine fired it.
+    scripted: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -109,6 +112,7 @@ class InjectSpec:
                 expected_options=tuple(map(str, data.get("expected_options", ()))),
                 expected_actions=tuple(map(str, data.get("expected_actions", ()))),
                 learning_points=tuple(map(str, data.get("learning_points", ()))),
+                scripted=None if data.get("scripted") is None else str(data["scripted"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise AuthoringError(f"malformed inject: {exc}") from None
@@ -130,6 +134,8 @@ class InjectSpec:
             unknown = set(self.params) - set(INJECTIONS[self.engine])
             if unknown:
                 raise AuthoringError(f"inject {self.id}: {self.engine} takes no {sorted(unknown)}")
+        if self.scripted is not None and self.scripted not in INJECTIONS:
+            raise AuthoringError(f"inject {self.id}: unknown scripted incident {self.scripted!r}")
         if self.decision_kind is not None and self.decision_kind not in DECISION_KINDS:
             raise AuthoringError(f"inject {self.id}: unknown decision kind {self.decision_kind!r}")
         allowed = DECISION_OPTIONS.get(self.decision_kind or "", ())
@@ -327,6 +333,19 @@ def _from_template(t: Mapping[str, Any], names: Mapping[str, str], deadline: flo
     )
 
 
+#: What players read when the scenario's own incident strikes. The scenario's ``note`` on
+#: an incident is an author's remark and goes to the facilitator's side only.
+SCRIPTED_MESSAGES: dict[str, str] = {
+    "loss_spike": "The training loss has jumped and is not coming back down. The run is "
+    "still burning cluster time.",
+    "hardware_failure": "Part of the cluster has failed; the run stopped and must restart "
+    "from its last checkpoint.",
+    "budget_cut": "The budget has been cut, effective today.",
+    "departure": "A senior member of the team has resigned and leaves this week.",
+    "data_defect": "A problem has turned up in the training data.",
+}
+
+
 def _scripted(s: Scenario) -> list[InjectSpec]:
     """The scenario's own scripted incidents, as injects the engine fires by itself."""
     out = []
@@ -342,14 +361,16 @@ def _scripted(s: Scenario) -> list[InjectSpec]:
             InjectSpec(
                 f"scripted-{n + 1}",
                 f"Scenario event: {_words(inc.kind)}",
-                (inc.note[:1].upper() + inc.note[1:] + ".") if inc.note else _words(inc.kind),
+                SCRIPTED_MESSAGES[inc.kind],
                 trigger,
                 None,
                 {},
                 kind,
                 ("rollback_skip",) if inc.kind == "loss_spike" else (),
                 (f"{holder} makes the {kind} call quickly and writes down why.",) if holder else (),
-                ("The scenario scripts this event; the engine fires it by itself.",),
+                ("The scenario scripts this event; the engine fires it by itself.",)
+                + ((f"Scenario author's note: {inc.note}",) if inc.note else ()),
+                scripted=inc.kind,
             )
         )
     return out
