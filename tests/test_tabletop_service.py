@@ -30,6 +30,7 @@ from sim.engine.decisions import reference_decider
 from sim.play.game import Game, counterfactual
 from sim.scenario.loading import load_scenario, load_text, scenario_yaml
 from sim.storage import database_url, make_engine
+from sim.tabletop.aar import to_html, to_markdown
 from sim.tabletop.authoring import (
     AuthoringError,
     InjectSpec,
@@ -41,7 +42,6 @@ from sim.tabletop.authoring import (
 from sim.tabletop.credentials import MAX_COMMENT, MAX_NAME, MAX_RATIONALE, key_hash
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused, Unavailable
 from sim.tabletop.models import Base
-from sim.tabletop.aar import to_html, to_markdown
 from sim.tabletop.service import Created, Seat, TabletopService
 
 ROOT = Path(__file__).resolve().parent.parent

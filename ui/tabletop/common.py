@@ -34,7 +34,7 @@ STATUS_BADGE = {
 CLIENT = "tt_client"
 #: Word joiner: breaks what Streamlit's Markdown would turn into an icon or a link.
 _JOIN = "\u2060"
-_LINKISH = re.compile(r"(:)|(//)|(www)(\.)|(@)", re.IGNORECASE)
+_LINKISH = re.compile(r"(:)(?=\S)|(//)|(www)(\.)|(@)", re.IGNORECASE)
 
 
 def esc(text: object) -> str:
