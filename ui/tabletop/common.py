@@ -18,6 +18,7 @@ import streamlit as st
 
 from sim.storage import database_url, make_engine
 from sim.tabletop.aar import document, to_docx, to_html, to_markdown, to_pdf
+from sim.tabletop.credentials import normalize_room_code
 from sim.tabletop.document import html_body
 from sim.tabletop.document import md_escape as _md_escape
 from sim.tabletop.errors import TabletopError, Unavailable
@@ -35,6 +36,11 @@ CLIENT = "tt_client"
 #: Word joiner: breaks what Streamlit's Markdown would turn into an icon or a link.
 _JOIN = "\u2060"
 _LINKISH = re.compile(r"(:)(?=\S)|(//)|(www)(\.)|(@)", re.IGNORECASE)
+
+
+def code(typed: str) -> str:
+    """A room code as the service writes it (what people typed, normalised)."""
+    return normalize_room_code(typed) or typed
 
 
 def esc(text: object) -> str:
@@ -245,20 +251,27 @@ def injects_feed(view: dict[str, Any], seen_key: str) -> None:
 
 
 def notices(view: dict[str, Any], seen_key: str) -> None:
-    """A toast and a line for decisions and comments since this page last looked."""
+    """A toast for new decisions and comments, and a badge that stays until marked seen."""
     counts = view["counts"]
     before = st.session_state.get(seen_key)
     st.session_state[seen_key] = dict(counts)
-    if before is None:
-        return
-    parts = []
-    for what, label in (("decisions", "decision"), ("comments", "comment")):
-        n = counts[what] - before.get(what, 0)
-        if n > 0:
-            parts.append(f"{n} new {label}{'s' if n > 1 else ''}")
-    if parts:
-        st.toast(" · ".join(parts), icon=":material/notifications:")
-        st.session_state[f"{seen_key}_last"] = " · ".join(parts)
+    unseen: dict[str, int] = st.session_state.setdefault(f"{seen_key}_unseen", {})
+    if before is not None:
+        fresh = {w: counts[w] - before.get(w, 0) for w in ("decisions", "comments")}
+        fresh = {w: n for w, n in fresh.items() if n > 0}
+        if fresh:
+            st.toast(_counted(fresh), icon=":material/notifications:")
+            for w, n in fresh.items():
+                unseen[w] = unseen.get(w, 0) + n
+    if unseen:
+        cols = st.columns([4, 1], vertical_alignment="center")
+        cols[0].markdown(f":blue-badge[:material/notifications: {_counted(unseen)} since you "
+                         "last looked]")  # fmt: skip
+        cols[1].button("Mark as seen", key="tt_seen", on_click=unseen.clear)
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return " · ".join(f"{n} new {w[:-1]}{'s' if n > 1 else ''}" for w, n in counts.items())
 
 
 def decisions_table(view: dict[str, Any]) -> None:

@@ -130,7 +130,7 @@ def _resume(room: str, key: str) -> bool:
         lambda: tt.service().open_as_facilitator(room, key, clients=tt.clients()), NOTICE
     )
     if opened is not None:
-        st.session_state[ROOM], st.session_state[KEY] = room, key.strip()
+        st.session_state[ROOM], st.session_state[KEY] = tt.code(room), key.strip()
     return opened is not None
 
 
@@ -510,9 +510,6 @@ def main() -> None:
         save_key(view, room, key)
         return
     tt.notices(view, COUNTS)
-    latest = st.session_state.get(f"{COUNTS}_last")
-    if latest:
-        st.markdown(f":blue-badge[:material/notifications: {latest}]")
     controls(view, room, key)
     tt.situation(view)
     pending(view, room, key)

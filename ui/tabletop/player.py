@@ -31,7 +31,7 @@ def _join(room: str, name: str, organisation: str) -> None:
         lambda: tt.service().join(room, name, organisation or None, clients=tt.clients()), NOTICE
     )
     if seat is not None:
-        st.session_state[ROOM], st.session_state[SEAT] = room, seat.seat_key
+        st.session_state[ROOM], st.session_state[SEAT] = tt.code(room), seat.seat_key
         st.session_state[SAVE] = True
         st.session_state[NOTICE] = ("success", f"Welcome, {seat.name}. Take a role below.")
 
@@ -39,7 +39,7 @@ def _join(room: str, name: str, organisation: str) -> None:
 def _rejoin(room: str, key: str) -> bool:
     seat = tt.attempt(lambda: tt.service().rejoin(room, key, clients=tt.clients()), NOTICE)
     if seat is not None:
-        st.session_state[ROOM], st.session_state[SEAT] = room, seat.seat_key
+        st.session_state[ROOM], st.session_state[SEAT] = tt.code(room), seat.seat_key
         st.session_state[NOTICE] = ("success", f"Welcome back, {seat.name}.")
     return seat is not None
 
@@ -54,8 +54,7 @@ def entrance() -> None:
     with join.form("tt_join"):
         st.markdown("**Join an exercise**")
         room = st.text_input("Room code", placeholder="ABCD-EFGH-JKMN", key="tt_join_room")
-        name = st.text_input("Your name", max_chars=MAX_NAME, key="tt_join_name",
-                             help="Your own name, as the room knows you.")  # fmt: skip
+        name = st.text_input("Your name", max_chars=MAX_NAME, key="tt_join_name")
         org = st.text_input("Your organisation (optional)", max_chars=MAX_ORGANISATION,
                             key="tt_join_org")  # fmt: skip
         if st.form_submit_button("Join", type="primary", icon=":material/login:"):
