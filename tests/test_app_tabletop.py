@@ -207,3 +207,20 @@ def test_the_decision_starts_with_no_option_chosen(facilitator: AppTest) -> None
     next(b for b in p.button if b.label == "Decide").click()
     ok(p)
     assert any("choose one of the options" in e.value for e in p.error)
+
+
+def test_decisions_and_comments_raise_a_notice_for_the_facilitator(facilitator: AppTest) -> None:
+    at = facilitator
+    room = at.session_state[fac.ROOM]
+    seat = service().join(room, "Ada")
+    ok(at)  # the page has seen the room as it is
+    service().comment(room, seat.seat_key, "Visit www.example.com :material/home: now")
+    ok(at)
+    badges = " ".join(m.value for m in at.markdown)
+    assert "1 new comment since you last looked" in badges
+    assert [t.value for t in at.toast] and "1 new comment" in at.toast[0].value
+    shown = [t.value for t in at.text]
+    assert "Visit www.example.com :material/home: now" in shown, "a comment is plain text"
+    at.button(key="tt_seen").click()
+    ok(at)
+    assert "since you last looked" not in " ".join(m.value for m in at.markdown)

@@ -147,7 +147,6 @@ def _decision_findings(
             f"option in the same world (day{'s' if len(calls) > 1 else ''} {days}).",
             role, sustain, "decisions " + ", ".join(e.key for e in calls),
             evidence=tuple(f"Decision {e.key}: {_words(e.choice)}" for e in calls),
-            quantified=quantify(mc.effect(kind), mc),
         ))  # fmt: skip
     return items
 
