@@ -34,6 +34,13 @@ __all__ = ["db_url"]  # the fixture, reused here (test_tabletop_postgres.py over
 
 NUMBERS = ("1", "0001", "１", " 1 ", "１２３４５６７８９０１２", "123456789012", "1-2-3", "١")
 SPIKE_NOTE = "the spike the interview asks about"
+#: Names that pass for the staff, the model or a role; look-alikes; invisible or marked-up.
+REFUSED_NAMES = (
+    "Facilitator", "FACILITATOR", "Ｆacilitator", "the facilitator", "Facilitator Bob",
+    "playbook", "System", "admin", "Leadership", "pretraining", "Pre-training",
+    "Аda", "Grаce", "Fаcilitator", "\u200b", "Ada\u200d", "\u3164", "\u2800", "Ada\u202e",
+    "Ada\u2066x", " ", "1", "Ada:material/home:", "<b>Ada</b>",
+)  # fmt: skip
 
 
 class Clock:
@@ -190,16 +197,12 @@ class TestAttacks:
 
     # --- names that say who someone is ------------------------------------------------------
 
-    @pytest.mark.parametrize(
-        "name",
-        ["Facilitator", "FACILITATOR", "Ｆacilitator", "the facilitator", "Facilitator Bob",
-         "playbook", "System", "admin", "Leadership", "pretraining", "Pre-training",
-         "Аda", "Grаce", "Fаcilitator", "\u200b", "Ada\u200d", "\u3164", "\u2800", "Ada\u202e",
-         "Ada\u2066x", " ", "1", "Ada:material/home:", "<b>Ada</b>"],
-    )  # fmt: skip
-    def test_names_that_impersonate_or_hide_are_refused(self, table: Table, name: str) -> None:
-        with pytest.raises(InputError):
-            table.svc.join(table.room, name)
+    def test_names_that_impersonate_or_hide_are_refused(self, table: Table) -> None:
+        for name in REFUSED_NAMES:
+            with pytest.raises(InputError):
+                table.svc.join(table.room, name)
+        names = [p["name"] for p in table.view()["participants"]]
+        assert names == ["Ada", "Grace"], "nothing was let in"
 
     def test_names_that_differ_only_by_case_accent_or_lookalike_collide(
         self, table: Table
@@ -216,6 +219,33 @@ class TestAttacks:
         assert svc.join(room, "Ana 李").name == "Ana 李", "scripts may differ between words"
         keys = [p["name"] for p in table.view()["participants"]]
         assert keys.count("José") == 1
+
+    def test_an_older_database_is_upgraded_without_losing_anything(
+        self, table: Table, db_url: str
+    ) -> None:
+        """Columns added by this version are added to an older database and filled in."""
+        with table.svc.engine.begin() as conn:
+            conn.execute(text("DROP INDEX ix_tabletop_exercises_room_code_hash"))
+            conn.execute(text("DROP INDEX ix_tabletop_participants_name_key"))
+            conn.execute(text("ALTER TABLE tabletop_exercises DROP COLUMN room_code_hash"))
+            conn.execute(text("ALTER TABLE tabletop_participants DROP COLUMN name_key"))
+        upgraded = TabletopService(make_engine(db_url))
+        try:
+            assert upgraded.rejoin(table.room, table.ada.seat_key).name == "Ada"
+            with pytest.raises(InputError, match="already called 'Grace'"):
+                upgraded.join(table.room, "grace")
+            assert len(upgraded.facilitator_view(table.room, table.key)["comments"]) == 0
+        finally:
+            upgraded.engine.dispose()
+
+
+class TestAfterPlay:
+    """Time, the feed, the report, the hot wash and the exports (SQLite only: nothing here
+    depends on the database beyond what TestAttacks checks on both)."""
+
+    clock = TestAttacks.clock
+    service = TestAttacks.service
+    table = TestAttacks.table
 
     # --- time, the feed and the report ------------------------------------------------------
 
@@ -382,21 +412,3 @@ class TestAttacks:
                 hide_password=False), "--format", fmt, "-o", str(out), "--reps", "3"])  # fmt: skip
             assert result.exit_code == 0, result.output
             assert out.read_bytes()[:4] == (b"PK\x03\x04" if fmt == "docx" else b"%PDF")
-
-    def test_an_older_database_is_upgraded_without_losing_anything(
-        self, table: Table, db_url: str
-    ) -> None:
-        """Columns added by this version are added to an older database and filled in."""
-        with table.svc.engine.begin() as conn:
-            conn.execute(text("DROP INDEX ix_tabletop_exercises_room_code_hash"))
-            conn.execute(text("DROP INDEX ix_tabletop_participants_name_key"))
-            conn.execute(text("ALTER TABLE tabletop_exercises DROP COLUMN room_code_hash"))
-            conn.execute(text("ALTER TABLE tabletop_participants DROP COLUMN name_key"))
-        upgraded = TabletopService(make_engine(db_url))
-        try:
-            assert upgraded.rejoin(table.room, table.ada.seat_key).name == "Ada"
-            with pytest.raises(InputError, match="already called 'Grace'"):
-                upgraded.join(table.room, "grace")
-            assert len(upgraded.facilitator_view(table.room, table.key)["comments"]) == 0
-        finally:
-            upgraded.engine.dispose()

@@ -13,9 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-from sim.tabletop.authoring import situation_manual
+from sim.tabletop.authoring import situation_manual, situation_manual_blocks
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.credentials import MAX_NAME, MAX_ORGANISATION, MAX_RATIONALE, MIN_RATIONALE
+from sim.tabletop.document import html_body
 from sim.tabletop.service import TabletopService
 from ui.common import OPTION_HELP, words
 from ui.tabletop import common as tt
@@ -142,7 +143,7 @@ def manual(view: dict[str, Any], room: str) -> None:
         icon=":material/download:", width="stretch",
     )  # fmt: skip
     with st.expander("Read the situation manual"):
-        st.markdown(text)
+        st.html(html_body(situation_manual_blocks(scenario, OPTION_HELP, title)))
 
 
 def save_seat(room: str, seat: str) -> None:
