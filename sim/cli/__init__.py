@@ -53,7 +53,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "report": (
         "tabletop",
-        "Print the after-action report and improvement plan of a saved tabletop exercise.",
+        "Print or write the after-action report and improvement plan of a tabletop exercise.",
     ),
     "sweep": (
         "analysis",
