@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim import stats as analysis_stats
 from sim.compare import analysis
 from sim.compare.analysis import LeverRange
 from sim.compare.designs import apply_delta
@@ -56,6 +57,32 @@ def test_percentiles_are_the_linear_interpolated_ones() -> None:
     assert p == pytest.approx({"mean": 5.5, "p10": 1.9, "p50": 5.5, "p90": 9.1})
 
 
+def test_percentile_intervals_are_order_statistics() -> None:
+    p = analysis.percentile_intervals(range(1, 101))
+    # Distribution-free 95% interval of the median of 1..100: the 40th to the 61st value.
+    assert (p["p50"]["low"], p["p50"]["high"]) == (40.0, 61.0)
+    assert p["p90"]["low"] < p["p90"]["value"] < p["p90"]["high"]
+    few = analysis.percentile_intervals(range(1, 21))
+    assert few["p90"]["high"] is None, "20 worlds cannot bound P90 from above at 95%"
+
+
+def test_the_joint_statement_carries_its_interval() -> None:
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {"schedule_days": rng.normal(100, 10, 200), "cost_usd": rng.normal(5, 1, 200)}
+    )
+    j = analysis.joint_confidence(df, 0.8)
+    assert j["share_low"] < 0.8 <= j["share"] < j["share_high"]
+    assert j["days_sure"] > j["days"] and j["usd_sure"] > j["usd"]
+
+
+def test_ecdf_has_a_dkw_band() -> None:
+    e = analysis.ecdf(np.arange(100.0))
+    half = np.sqrt(np.log(2 / 0.05) / 200)
+    assert (e["high"] - e["probability"]).iloc[50] == pytest.approx(half)
+    assert e["low"].min() == 0.0 and e["high"].max() == 1.0
+
+
 def test_wilson_interval_of_five_in_ten() -> None:
     assert analysis.wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
     low, high = analysis.wilson(0, 20)
@@ -97,33 +124,87 @@ def test_joint_confidence_is_looser_than_two_separate_quantiles() -> None:
     assert joint["quantile"] == pytest.approx(np.sqrt(0.8), abs=0.02)
 
 
-def test_paired_table_and_verdict_by_hand(base: Scenario) -> None:
-    a = frame(base, [10.0, 20.0, 30.0, 40.0])
-    b = frame(base, [8.0, 19.0, 27.0, 40.0])
+SCHEDULE_A = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0]
+SOONER = [-2.0, -1.0, -3.0, 0.0, -2.0, -1.0, -3.0, 0.0, -2.0, -1.0]
+
+
+def test_paired_table_uses_student_t_by_hand(base: Scenario) -> None:
+    a = frame(base, SCHEDULE_A)
+    b = frame(base, [x + d for x, d in zip(SCHEDULE_A, SOONER, strict=True)])
     table = analysis.paired_table(a, b, base).set_index("metric")
     row = table.loc["schedule_days"]
-    # Differences -2, -1, -3, 0: mean -1.5, sd 1.291, half-width 1.96 * 1.291 / 2.
+    # Differences: mean -1.5, sd 1.0801; t(0.975, 9) = 2.262157, so half-width 0.7727.
     assert row["mean"] == pytest.approx(-1.5)
-    assert row["low"] == pytest.approx(-2.7652, abs=1e-3)
-    assert row["high"] == pytest.approx(-0.2348, abs=1e-3)
-    assert row["p_b_better"] == 0.75 and row["p_same"] == 0.25
-    assert bool(row["significant"])
-    assert not bool(table.loc["cost_usd", "significant"])
-    line = analysis.verdict_line(table.reset_index().iloc[0].to_dict(), "A", "B")
-    assert line == (
-        "B finishes 1.5 days sooner than A (95% interval 0.2 to 2.8 days sooner); "
-        "finishes sooner in 75% of the same worlds."
-    )
+    assert row["low"] == pytest.approx(-1.5 - 0.7727, abs=1e-3)
+    assert row["high"] == pytest.approx(-1.5 + 0.7727, abs=1e-3)
+    assert row["p_b_better"] == 0.8 and row["p_same"] == 0.2
+    assert row["method"] == "paired t" and row["p_value"] < 0.01
+    # The same cost in every world: no zero-width interval, an exact bound instead.
+    cost = table.loc["cost_usd"]
+    assert cost["low"] < 0 < cost["high"] and cost["method"].startswith("exact bound")
 
 
-def test_verdict_says_when_an_interval_straddles_zero(base: Scenario) -> None:
-    a = frame(base, [10.0, 20.0, 30.0, 40.0])
-    b = frame(base, [12.0, 19.0, 31.0, 39.0])
-    row = analysis.paired_table(a, b, base).iloc[0].to_dict()
-    assert not row["significant"]
+def test_a_verdict_is_clear_alike_or_not_yet_known(base: Scenario) -> None:
+    a = frame(base, SCHEDULE_A)
+    b = frame(base, [x + d for x, d in zip(SCHEDULE_A, SOONER, strict=True)])
+    comparison = analysis.compare_designs({"A": a, "B": b}, base, primary="schedule_days")
+    row = comparison.row("B", "schedule_days")
+    assert row["verdict"] == "clear" and row["primary"]
     line = analysis.verdict_line(row, "A", "B")
-    assert line.startswith("No clear difference in schedule: B finishes 0.2 days later")
-    assert "includes no difference" in line and "sooner to" in line
+    assert line.startswith("B finishes 1.5 days sooner than A (95% interval 0.73 to 2.3 days")
+    assert "clear, p = 0.00" in line and "finishes sooner in 80% of the same worlds" in line
+    # With a margin of 5 days the same difference is alike within ±5 days, and clear.
+    wide = analysis.compare_designs({"A": a, "B": b}, base, primary="schedule_days",
+                                    margins={"schedule_days": 5.0})  # fmt: skip
+    row = wide.row("B", "schedule_days")
+    assert row["verdict"] == "clear" and row["alike"]
+    assert "clear but smaller than the ±5.0 days that matters" in analysis.verdict_line(
+        row, "A", "B"
+    )
+    # Noise around no difference, with a margin too small to show alike: not yet known.
+    noisy = frame(base, [x + d for x, d in zip(SCHEDULE_A, [3, -4, 2, -1, 0, 1, -3, 4, -2, 1],
+                                                 strict=True)])  # fmt: skip
+    row = analysis.compare_designs({"A": a, "B": noisy}, base).row("B", "schedule_days")
+    assert row["verdict"] == "not yet known"
+    line = analysis.verdict_line(row, "A", "B")
+    assert line.startswith("Not yet known on schedule: B finishes 0.10 days later on average")
+    assert "worlds would settle it" in line
+
+
+def test_chances_carry_discordant_counts_and_an_exact_test(base: Scenario) -> None:
+    n = 200
+    a_met = [True] * 100 + [False] * 100
+    b_met = list(a_met)
+    for i in range(9):  # B meets all objectives in 9 worlds where A does not ...
+        b_met[100 + i] = True
+    for i in range(3):  # ... and A in 3 where B does not
+        b_met[i] = False
+    a = frame(base, [100.0] * n, success=a_met)
+    b = frame(base, [100.0] * n, success=b_met)
+    row = analysis.compare_designs({"A": a, "B": b}, base).row("B", "success")
+    assert (row["b_only"], row["a_only"]) == (9, 3)
+    assert row["p_value"] == pytest.approx(0.146, abs=1e-3)  # exact McNemar: 2 P(X <= 3 | 12)
+    assert row["verdict"] == "not yet known"
+    line = analysis.verdict_line(row, "A", "B")
+    assert "B meets all objectives in 9 worlds where A does not, A in 3 where B does not" in line
+    assert "(exact McNemar p = 0.15)" in line
+
+
+def test_too_few_worlds_is_refused_not_nan(base: Scenario) -> None:
+    a = frame(base, [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(analysis_stats.TooFewWorlds, match="4 worlds are too few .* at least 10"):
+        analysis.paired_table(a, a, base)
+
+
+def test_verdict_of_a_table_without_adjustment_reads_the_same(base: Scenario) -> None:
+    a = frame(base, SCHEDULE_A)
+    b = frame(base, [x + d for x, d in zip(SCHEDULE_A, SOONER, strict=True)])
+    table = analysis.paired_table(a, b, base)
+    lines = analysis.verdict("A", "B", table, ["schedule_days"])
+    assert (
+        lines[0] == "B meets all objectives in 100% of the worlds (72–100%), A in 100% (72–100%)."
+    )
+    assert any(line.startswith("B finishes 1.5 days sooner than A") for line in lines)
 
 
 def test_tornado_table_ranks_by_swing_and_puts_no_effect_last(base: Scenario) -> None:
@@ -132,9 +213,10 @@ def test_tornado_table_ranks_by_swing_and_puts_no_effect_last(base: Scenario) ->
         LeverRange("levers.b", 0, 1),
         LeverRange("levers.c", 0, 1),
     ]
+    noise = np.array([0.5, -0.3, 0.2, -0.4, 0.1, 0.0, -0.2, 0.3, -0.1, -0.1])
 
     def df(v: float) -> pd.DataFrame:
-        return pd.DataFrame({"schedule_days": [v, v]})
+        return pd.DataFrame({"schedule_days": v + noise})
 
     frames = {
         "base": df(100),
@@ -144,8 +226,12 @@ def test_tornado_table_ranks_by_swing_and_puts_no_effect_last(base: Scenario) ->
     }  # fmt: skip
     t = analysis.tornado_table(frames, "schedule_days", ranges)
     assert t["lever"].tolist() == ["levers.c", "levers.b", "levers.a"]
-    assert t["swing"].tolist() == [-20.0, 5.0, 0.0]
+    assert t["swing"].tolist() == pytest.approx([-20.0, 5.0, 0.0])
     assert t["rank"].tolist() == [1, 2, 3]
+    assert t["clear"].tolist() == [True, True, False]
+    # Whiskers around each end; a lever with no effect can never be in the top three.
+    assert (t["low_from"] <= t["metric_low"]).all() and (t["metric_low"] <= t["low_to"]).all()
+    assert t["p_top3"].tolist() == pytest.approx([1.0, 1.0, 0.0])
 
 
 # --- real runs on common random numbers ----------------------------------------------------
@@ -156,8 +242,13 @@ def test_two_identical_designs_show_no_difference(base: Scenario) -> None:
     table = analysis.paired_table(frames["A"], frames["B"], base)
     assert not table["significant"].any()
     assert (table["mean"] == 0).all() and (table["p_same"] == 1).all()
-    lines = analysis.verdict("A", "B", table)
+    comparison = analysis.compare_designs(frames, base)
+    lines = analysis.comparison_lines(comparison, frames, base)["B"]
     assert all("exactly as well" in line for line in lines[1:])
+    assert not any(comparison.tables["B"]["verdict"] == "clear")
+    # Neither of two identical designs is called best with confidence.
+    chances = comparison.best["chance_best"]
+    assert chances["A"] == pytest.approx(chances["B"], abs=0.05) and chances["A"] < 0.6
 
 
 def test_a_design_whose_run_is_cut_gets_the_scope_line(base: Scenario) -> None:
@@ -177,10 +268,10 @@ def test_a_design_whose_run_is_cut_gets_the_scope_line(base: Scenario) -> None:
 def test_a_built_in_advantage_is_significant(base: Scenario) -> None:
     late = apply_delta(base, {"levers.safety_from_start": False})
     frames = run_designs({"late": late, "early": base}, 24, seed=5)
-    table = analysis.paired_table(frames["late"], frames["early"], base).set_index("metric")
-    row = table.loc["schedule_days"]
-    assert bool(row["significant"]) and row["mean"] < -5
-    lines = analysis.verdict("late", "early", table.reset_index(), ["schedule_days"])
+    comparison = analysis.compare_designs(frames, base)
+    row = comparison.row("early", "schedule_days")
+    assert row["verdict"] == "clear" and row["mean"] < -5
+    lines = analysis.verdict("late", "early", comparison.tables["early"], ["schedule_days"])
     assert any(line.startswith("early finishes") and "sooner than late" in line for line in lines)
 
 
@@ -192,6 +283,12 @@ def test_tornado_ranks_a_lever_with_no_effect_last(base: Scenario) -> None:
         LeverRange("levers.reserve_fraction", 0.0, 0.25),
     ]
     table, skipped = analysis.tornado(base, "schedule_days", 12, seed=2, ranges=ranges)
+    assert table["p_top3"].iloc[-1] == 0.0
+    # The setting the base already has is the design itself: a whisker of no width.
+    assert base.levers.safety_from_start is True
+    row = table.set_index("lever").loc["levers.safety_from_start"]
+    assert row["high_from"] == row["high_to"] == row["base"]
+    assert row["low_from"] < row["metric_low"] < row["low_to"]
     assert skipped == []
     assert table["lever"].iloc[-1] == "levers.add_core_staff_day"
     assert table["swing"].iloc[-1] == 0.0

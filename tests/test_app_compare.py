@@ -61,7 +61,11 @@ def test_a_comparison_shows_a_verdict_numbers_charts_and_downloads(at: AppTest) 
     text = markdown(at)
     assert "**B: Large siloed org, engineering apart** against **A: Small core" in text
     assert "- B meets all objectives in" in text and "95% interval" in text
+    assert "**Best on all objectives met: A: Small core" in text or "**Best on" in text
+    assert any("Holm-adjusted" in c.value for c in at.caption)
     assert at.session_state["compare_running"] is False
+    paired = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert set(paired["verdict"]) <= {"clear", "alike", "not yet known"}
     numbers = next(d.value for d in at.dataframe if "All objectives met" in d.value.index)
     assert list(numbers.columns) == list(default_designs())
     assert "All objectives met" in numbers.index
@@ -97,14 +101,40 @@ def test_a_stopped_run_keeps_its_replications_and_resumes(at: AppTest) -> None:
     )
     ok(at)
     assert "stopped after 4 of 10 replications" in at.warning[0].value
-    assert "Verdict" in [h.value for h in at.subheader]  # the finished part is shown
+    # Four worlds are too few to compare: a refusal that says why, not a nan verdict.
+    assert "4 worlds are too few for a comparison: at least 10" in at.warning[1].value
+    assert "Verdict" not in [h.value for h in at.subheader]
     run(at)
+    assert "Verdict" in [h.value for h in at.subheader]
     state = at.session_state[compare.RUN]
     assert state.done == REPS and not at.warning
     name = next(iter(designs))
     before = combine([first])[name]
     after = state.frames()[name].iloc[:4][list(before.columns)]
     pd.testing.assert_frame_equal(after, before)
+
+
+def test_the_primary_metric_and_its_margin_shape_the_verdict(at: AppTest) -> None:
+    at.selectbox(key="compare_primary").set_value("schedule_days")
+    at.number_input(key="compare_margin_days").set_value(30.0)
+    run(ok(at))
+    text = markdown(at)
+    assert "Best on schedule" in text
+    assert "Primary metric: schedule" in " ".join(c.value for c in at.caption)
+    # The smallest difference that matters is the user's 30 days, not the default day.
+    assert "±30 days" in text
+
+
+def test_run_until_known_adds_worlds_in_looks(at: AppTest) -> None:
+    at.toggle(key="compare_precise").set_value(True)
+    ok(at)
+    at.number_input(key="compare_precision_probability").set_value(25.0)
+    run(ok(at))
+    state = at.session_state[compare.RUN]
+    note = at.session_state[compare.SEQUENTIAL]
+    assert state.done == note["worlds"] >= REPS and note["alpha"] < 0.05
+    assert "Sequential run:" in note["text"] and "keep a 5% error rate" in note["text"]
+    assert any("Sequential run:" in i.value for i in at.info)
 
 
 def test_fewer_than_two_designs_cannot_run(at: AppTest) -> None:
@@ -152,6 +182,7 @@ def test_sensitivity_runs_and_ranks_levers(at: AppTest) -> None:
     ok(at)
     table = next(d.value for d in at.dataframe if "swing (high − low)" in d.value.columns)
     assert len(table) >= 10 and table["rank"].tolist() == list(range(1, len(table) + 1))
+    assert {"95% interval", "clear", "chance in top 3"} <= set(table.columns)
 
 
 def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
@@ -166,6 +197,7 @@ def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
     ok(at)
     table = at.dataframe[0].value
     assert len(table) == 4 and "p_success" in table
+    assert {"p_success_low", "p_success_high", "schedule_days_mean_low"} <= set(table.columns)
     assert at.get("plotly_chart")
     at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.9")
     ok(at)

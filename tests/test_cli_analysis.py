@@ -28,7 +28,7 @@ def run(*args: str | Path) -> tuple[int, str, str]:
 def test_sweep_json_is_one_object_on_stdout_and_csv_the_same_table(tmp_path: Path) -> None:
     csv = tmp_path / "grid.csv"
     proc = subprocess.run(
-        [sys.executable, "-m", "sim", "sweep", BASE, "--reps", "4", "--workers", "1",
+        [sys.executable, "-m", "sim", "sweep", BASE, "--reps", "10", "--workers", "1",
          "--grid", "levers.reserve_fraction=0,0.2", "--grid", "org.teams.pretraining.headcount=3,6",
          "--csv", str(csv), "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
@@ -49,17 +49,17 @@ def test_sweep_json_is_one_object_on_stdout_and_csv_the_same_table(tmp_path: Pat
 
 def test_sweep_prints_a_table_with_a_preset_applied() -> None:
     code, out, _ = run(
-        "sweep", BASE, "--reps", "3", "--workers", "1", "--design", "many_variants",
+        "sweep", BASE, "--reps", "10", "--workers", "1", "--design", "many_variants",
         "--grid", "levers.parallel_variants=1,2",
     )  # fmt: skip
     assert code == 0
     assert "Many model variants at once" in out and "parallel" in out
-    assert "points × 3 replications" in " ".join(out.split())
+    assert "points × 10 replications" in " ".join(out.split())
 
 
 def test_sensitivity_json_ranks_a_no_effect_lever_last(tmp_path: Path) -> None:
     code, out, _ = run(
-        "sensitivity", BASE, "--reps", "6", "--workers", "1", "--json",
+        "sensitivity", BASE, "--reps", "10", "--workers", "1", "--json",
         "--lever", "levers.add_core_staff_day=10,150",
         "--lever", "levers.safety_from_start=false,true",
     )  # fmt: skip
@@ -69,6 +69,9 @@ def test_sensitivity_json_ranks_a_no_effect_lever_last(tmp_path: Path) -> None:
     levers = [r["lever"] for r in result["levers"]]
     assert levers == ["levers.safety_from_start", "levers.add_core_staff_day"]
     assert result["levers"][-1]["swing"] == 0.0
+    first, last = result["levers"]
+    assert first["swing_low"] <= first["swing"] <= first["swing_high"] and first["clear"]
+    assert last["p_top3"] == 0.0 and not last["clear"]
 
 
 def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
@@ -77,7 +80,7 @@ def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
         design_yaml(DesignFile("Siloed", "assistant_7b.yaml", {"org.politics_days": 1.5}))
     )
     code, out, err = run(
-        "sensitivity", BASE, "--reps", "3", "--workers", "1", "--design", design,
+        "sensitivity", BASE, "--reps", "10", "--workers", "1", "--design", design,
         "--metric", "success", "--lever", "levers.reserve_fraction=0,0.2",
     )  # fmt: skip
     assert code == 0, err
@@ -98,7 +101,10 @@ def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
         (["sensitivity", BASE, "--lever", "levers.reserve_fraction=0,0.1,0.2"], "exactly two"),
         (["sensitivity", BASE, "--executor", "slurm"], "--executor"),
         (["sweep", BASE, "--grid", "levers.reserve_fraction=0.1", "--csv", "/no/such/dir/x.csv",
-          "--reps", "2", "--workers", "1"], "cannot write"),
+          "--reps", "10", "--workers", "1"], "cannot write"),
+        (["sweep", BASE, "--grid", "levers.reserve_fraction=0.1", "--reps", "9"],
+         "--reps 9 is too few for sweep: its intervals need at least 10 worlds"),
+        (["sensitivity", BASE, "--reps", "5"], "--reps 5 is too few for sensitivity"),
     ],
 )  # fmt: skip
 def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:

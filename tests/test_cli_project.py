@@ -62,6 +62,13 @@ def test_compare_json_has_paired_differences_and_a_verdict() -> None:
     other = Path(OTHER).stem
     diff = d["paired"][other]["schedule_days"]
     assert diff["low"] <= diff["mean"] <= diff["high"]
+    assert diff["verdict"] in ("clear", "alike", "not yet known") and diff["method"] == "paired t"
+    chance = d["paired"][other]["success"]
+    assert {"b_only", "a_only", "p_value", "p_adjusted", "margin"} <= set(chance)
+    assert d["primary"] == "success" and d["adjustment"]["method"] == "holm"
+    assert set(d["best"]["chance_best"]) == set(d["designs"])
+    p90 = d["intervals"][other]["schedule_days"]["p90"]
+    assert p90["low"] <= p90["value"] and "within_80" in d["intervals"][other]
     assert d["verdict"][other] and all(isinstance(s, str) for s in d["verdict"][other])
 
 
@@ -83,6 +90,15 @@ def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path
     assert "Traceback" not in out.stderr
     out = sim("compare", BASE, "--reps", "4")
     assert out.returncode == 2 and "at least two designs" in out.stderr
+    out = sim("compare", BASE, OTHER, "--reps", "4")
+    assert out.returncode == 2 and "--reps 4 is too few for compare" in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    for bad, message in ((["--primary", "speed"], "--primary must be one of"),
+                         (["--margin", "schedule_days=-1"], "must be above 0"),
+                         (["--margin", "speed=1"], "expected METRIC=X"),
+                         (["--precision", "0"], "--precision must be above 0")):
+        out = sim("compare", BASE, OTHER, "--reps", "10", *bad)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
 
 
 def test_compare_with_funded_plans_trains_the_same_run() -> None:

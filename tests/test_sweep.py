@@ -67,10 +67,17 @@ def test_a_bad_value_names_its_grid_value(base: Scenario) -> None:
 
 def test_sweep_returns_one_tidy_row_per_point(base: Scenario) -> None:
     axes = [parse_axis(a) for a in AXES]
-    table = sweep(base, axes, 6, seed=3, workers=1)
+    table = sweep(base, axes, 10, seed=3, workers=1)
     assert len(table) == 8
     assert list(table.columns[:4]) == [a.path for a in axes] + ["reps"]
-    assert (table["reps"] == 6).all()
+    assert (table["reps"] == 10).all()
+    # Every cell carries its intervals: t on means, Wilson on chances, order statistics on P90.
+    assert (table["schedule_days_mean_low"] < table["schedule_days_mean"]).all()
+    assert (table["schedule_days_mean"] < table["schedule_days_mean_high"]).all()
+    assert (table["p_success_low"] <= table["p_success"]).all()
+    assert (table["p_success"] <= table["p_success_high"]).all()
+    assert table["p_success_high"].gt(table["p_success_low"]).all(), "never zero width"
+    assert table["schedule_days_p90_high"].isna().all(), "10 worlds cannot bound P90 above"
     for column in ("schedule_days_p90", "cost_usd_mean", "p_success", "p_on_budget"):
         assert column in table
     assert table["p_success"].between(0, 1).all()
@@ -87,8 +94,8 @@ def test_batches_give_the_numbers_of_one_run(base: Scenario) -> None:
 def test_same_numbers_on_the_process_pool_and_a_local_dask_cluster(base: Scenario) -> None:
     pytest.importorskip("distributed")
     axes = [parse_axis(AXES[0]), parse_axis(AXES[2])]
-    serial = sweep(base, axes, 5, seed=7, workers=1)
-    pool = sweep(base, axes, 5, seed=7, workers=2)
-    dask = sweep(base, axes, 5, seed=7, workers=2, executor="dask")
+    serial = sweep(base, axes, 10, seed=7, workers=1)
+    pool = sweep(base, axes, 10, seed=7, workers=2)
+    dask = sweep(base, axes, 10, seed=7, workers=2, executor="dask")
     pd.testing.assert_frame_equal(serial, pool)
     pd.testing.assert_frame_equal(serial, dask)

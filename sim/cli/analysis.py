@@ -18,6 +18,7 @@ from sim.cli.project import (
     SET,
     WORKERS,
     check_options,
+    check_worlds,
     simulate,
     where_run,
     with_design,
@@ -27,6 +28,7 @@ from sim.compare.analysis import (
     LEVER_RANGES,
     LeverRange,
     metric_label,
+    settings_as_is,
     tornado_designs,
     tornado_table,
 )
@@ -104,6 +106,7 @@ def sweep(
     w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     axes = [parse_axis(g) for g in grid]
+    check_worlds(reps, "sweep")
     designs, points = grid_designs(base, axes)
     start = time.perf_counter()
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
@@ -127,11 +130,13 @@ def sweep(
     rows = [
         (
             *(setting(r[a.path]) for a in axes),
-            f"{r['schedule_days_mean']:.0f}",
+            f"{r['schedule_days_mean']:.0f} ±{_half(r, 'schedule_days_mean'):.0f}",
             f"{r['schedule_days_p90']:.0f}",
             money(r["cost_usd_mean"]),
             money(r["cost_usd_p90"]),
-            *(percent(r[k], 0) for k in ("p_on_time", "p_on_budget", "p_success")),
+            *(percent(r[k], 0) for k in ("p_on_time", "p_on_budget")),
+            f"{percent(r['p_success'], 0)} ({100 * r['p_success_low']:.0f}–"
+            f"{100 * r['p_success_high']:.0f})",
         )
         for r in result.to_dict("records")
     ]
@@ -147,11 +152,16 @@ def sweep(
         "days", "days P90", "cost", "cost P90", "on time", "on budget", "all met",
     )  # fmt: skip
     table(
-        "Grid: mean and P90 of schedule and cost; share of worlds meeting each objective",
+        "Grid: mean (± its 95% interval) and P90 of schedule and cost; share of worlds meeting "
+        "each objective (all met with its 95% interval)",
         rows,
         headers,
         text_columns=0,
     )
+
+
+def _half(row: Any, key: str) -> float:
+    return (float(row[f"{key}_high"]) - float(row[f"{key}_low"])) / 2
 
 
 def _ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
@@ -192,10 +202,11 @@ def sensitivity(
     w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     metric = _metric(base, metric)
+    check_worlds(reps, "sensitivity")
     ranges = _ranges(levers)
     designs, skipped = tornado_designs(base, ranges)
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
-    result = tornado_table(frames, metric, ranges)
+    result = tornado_table(frames, metric, ranges, seed, settings_as_is(base, ranges))
     _write_csv(result, csv)
     out: dict[str, Any] = {
         "scenario": base.name,
@@ -215,7 +226,10 @@ def sensitivity(
     rows = [
         (r["rank"], r["lever"].removeprefix("levers.").replace("_", " "),
          f"{setting(r['low'])} → {setting(r['high'])}", with_unit(r["metric_low"], unit),
-         with_unit(r["metric_high"], unit), difference(r["swing"], unit))
+         with_unit(r["metric_high"], unit),
+         difference(r["swing"], unit) + ("" if r["clear"] else "?"),
+         f"{difference(r['swing_low'], unit)} to {difference(r['swing_high'], unit)}",
+         percent(r["p_top3"], 0))
         for r in out["levers"]
     ]  # fmt: skip
     stdout.print(
@@ -228,9 +242,16 @@ def sensitivity(
         "Levers, largest effect first",
         rows,
         ("rank", Col("lever", text=True), Col("low → high", text=True), "at low", "at high",
-         "swing"),
+         "swing", "95% interval", "top 3"),
         text_columns=0,
     )  # fmt: skip
+    stdout.print(
+        "swing: high minus low on the same worlds, with its 95% interval; ? marks a swing not "
+        "clearly different from 0 (Holm over the levers). top 3: the chance the lever is truly "
+        "among the three that move the metric most.",
+        markup=False,
+        highlight=False,
+    )
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
 

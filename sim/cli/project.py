@@ -10,15 +10,24 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
-from sim.compare.analysis import design_verdict
+from sim.compare.analysis import amount, best_line, comparison_lines
 from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
+from sim.compare.inference import (
+    DEFAULT_PRIMARY,
+    Comparison,
+    compare_designs,
+    margins_for,
+    metric_keys,
+)
 from sim.compare.runner import ExecutorName, default_workers, run_designs
-from sim.compare.summary import paired, summarize_runs
+from sim.compare.sequential import MAX_WORLDS, Sequential, batch_runner, run_sequential
+from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
-from sim.metrics import LABELS, PROBABILITY_KEYS, label
+from sim.metrics import BY_KEY, LABELS, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
+from sim.stats import MIN_WORLDS
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
 SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
@@ -27,6 +36,46 @@ EXECUTOR = typer.Option("local", "--executor", help="local (process pool) or das
 SCHEDULER = typer.Option(None, "--scheduler", help="Dask scheduler address (with --executor dask).")
 SET = typer.Option(None, "--set", help="Override a scenario field: PATH=VALUE (repeatable).")
 POLICY = typer.Option("playbook", "--policy", help=f"Decider: {', '.join(POLICY_NAMES)}.")
+PRIMARY = typer.Option(
+    DEFAULT_PRIMARY, "--primary",
+    help="The metric the comparison is about (verdicts adjust it over designs only; the best "
+    "design and --precision use it): success, schedule_days, cost_usd, quality_met, ...",
+)  # fmt: skip
+MARGIN = typer.Option(
+    None, "--margin", metavar="METRIC=X",
+    help="The smallest difference in METRIC that matters (repeatable), in its unit: days, "
+    "USD, a chance as a fraction (0.01 is one percentage point). Defaults: 1 day, 1 point, "
+    "1% of the budget, 1% of the baseline's effort, 0.01 of a score.",
+)  # fmt: skip
+
+
+def check_worlds(reps: int, what: str) -> None:
+    """Refuse a run too small for the intervals it would print."""
+    if reps < MIN_WORLDS:
+        raise UserError(
+            f"--reps {reps} is too few for {what}: its intervals need at least {MIN_WORLDS} "
+            f"worlds (replications); try --reps {max(MIN_WORLDS, 200 if what == 'compare' else 40)}"
+        )
+
+
+def parse_margins(texts: list[str] | None, keys: list[str]) -> dict[str, float]:
+    """``--margin METRIC=X`` options as a dict, each checked."""
+    out: dict[str, float] = {}
+    for text in texts or ():
+        metric, sep, value = text.partition("=")
+        metric = metric.strip()
+        if not sep or metric not in keys:
+            raise UserError(
+                f"--margin {text!r}: expected METRIC=X with METRIC one of {', '.join(keys)}"
+            )
+        try:
+            out[metric] = float(value)
+        except ValueError:
+            raise UserError(f"--margin {text!r}: {value.strip()!r} is not a number") from None
+        if not out[metric] > 0:
+            raise UserError(f"--margin {text!r}: the margin must be above 0")
+    return out
+
 
 
 def check_options(
@@ -212,6 +261,16 @@ def compare(
         help="Raise each design's people budget so its planned run is not cut to fit "
         "(compare at equal scope; the budget is one envelope).",
     ),
+    primary: str = PRIMARY,
+    margin: list[str] | None = MARGIN,
+    precision: float | None = typer.Option(
+        None, "--precision", metavar="X",
+        help="Add worlds in batches (doubling from --reps) until every design's difference "
+        "from the baseline on --primary is known to ±X (in its unit), or shown alike.",
+    ),  # fmt: skip
+    max_reps: int = typer.Option(
+        MAX_WORLDS, "--max-reps", help="With --precision: the most worlds to run."
+    ),
     reps: int = REPS,
     seed: int = SEED,
     workers: int | None = WORKERS,
@@ -227,41 +286,101 @@ def compare(
     w, ex = check_options(reps, workers, executor, policy)
     loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
     loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
+    check_worlds(reps, "compare")
     designs: dict[str, Scenario] = {}
     for name, scenario in loaded:
         while name in designs:
             name += "'"
         designs[name] = fund_full_plan(scenario) if fund_plans else scenario
-    frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     names = list(designs)
     base = names[0]
-    result: dict[str, Any] = {
-        "reps": reps,
-        "seed": seed,
-        "baseline": base,
-        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
-        "paired": {n: paired(frames[base], frames[n], designs[base]) for n in names[1:]},
-        "verdict": {
-            n: design_verdict(base, n, frames[base], frames[n], designs[base]) for n in names[1:]
-        },
-    }
+    keys = metric_keys(designs[base])
+    if primary not in keys:
+        raise UserError(f"--primary must be one of {', '.join(keys)}, got {primary!r}")
+    margins = parse_margins(margin, keys)
+    sequential: Sequential | None = None
+    if precision is not None:
+        if not precision > 0:
+            raise UserError(f"--precision must be above 0, got {precision}")
+        if max_reps < reps:
+            raise UserError(f"--max-reps ({max_reps}) must be at least --reps ({reps})")
+        batch = batch_runner(designs, seed, workers=w, executor=ex, scheduler=scheduler,
+                             policy=policy)  # fmt: skip
+        sequential = run_sequential(
+            batch, designs[base], reps, precision, primary=primary, margins=margins,
+            max_worlds=max_reps, seed=seed,
+            on_look=None if as_json else lambda n, why: stderr.print(f"{n:,} worlds: {why}"),
+        )  # fmt: skip
+        frames, comparison = sequential.frames, sequential.comparison
+    else:
+        frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
+        comparison = compare_designs(frames, designs[base], primary=primary, margins=margins,
+                                     seed=seed)  # fmt: skip
+    result = compare_result(designs, frames, comparison, seed)
+    if sequential is not None:
+        result["sequential"] = sequential.summary()
     if as_json:
         emit_json(result)
         return
+    print_comparison(designs, result, comparison, sequential)
+
+
+def compare_result(
+    designs: dict[str, Scenario], frames: dict[str, Any], comparison: Comparison, seed: int
+) -> dict[str, Any]:
+    """The ``compare --json`` object (DESIGN.md's keys first, then what this adds)."""
+    names = list(designs)
+    base = names[0]
+    return {
+        "reps": comparison.worlds,
+        "seed": seed,
+        "baseline": base,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": paired_summary(comparison),
+        "verdict": comparison_lines(comparison, frames, designs[base]),
+        "primary": comparison.primary,
+        "margins": margins_for(designs[base], frames[base],
+                               {r["metric"]: r["margin"] for r in
+                                next(iter(comparison.tables.values())).to_dict("records")}),
+        "alpha": comparison.alpha,
+        "adjustment": {"method": "holm", **comparison.families,
+                       "note": comparison.adjustment_note()},
+        "best": comparison.best,
+        "intervals": {n: interval_summary(frames[n]) for n in names},
+    }  # fmt: skip
+
+
+def print_comparison(
+    designs: dict[str, Scenario],
+    result: dict[str, Any],
+    comparison: Comparison,
+    sequential: Sequential | None,
+) -> None:
+    names = list(designs)
+    base = names[0]
     for n in names:
         _print_summary(n, result["designs"][n], designs[n])
+    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
     for n in names[1:]:
+        for line in result["verdict"][n]:
+            say(line)
+        level = f"{100 * (1 - comparison.alpha):.1f}%".replace(".0%", "%")
         rows = [
-            (label(k), *(_difference(k, d[q]) for q in ("mean", "low", "high")))
+            (label(k), *(_difference(k, d[q]) for q in ("mean", "low", "high")), d["verdict"])
             for k, d in result["paired"][n].items()
         ]
-        for line in result["verdict"][n]:
-            stdout.print(line, markup=False, highlight=False)
         table(
             f"{n} minus {base} (same replications)",
             rows,
-            ("metric", "difference", "95% low", "95% high"),
+            ("metric", "difference", f"{level} low", f"{level} high", "verdict"),
         )
+    say(comparison.adjustment_note())
+    primary = comparison.primary
+    label = BY_KEY[primary].label if primary in BY_KEY else primary
+    unit = BY_KEY[primary].unit if primary in BY_KEY else "score"
+    say(best_line(comparison.best, label, "±" + amount(comparison.best["margin"], unit)))
+    if sequential is not None:
+        say(sequential.note())
 
 
 def bench(

@@ -19,31 +19,51 @@ import numpy as np
 import pandas as pd
 
 from sim.compare.designs import apply_delta
+from sim.compare.inference import Comparison, compare_designs
+from sim.compare.inference import compared_metrics as compared_metrics
+from sim.compare.inference import paired_table as paired_table
 from sim.compare.runner import run_designs
-from sim.metrics import BY_KEY, HEADLINE, Metric
+from sim.metrics import BY_KEY
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference, summarize
-
-#: Two replications whose values differ by less than this count as the same outcome.
-SAME = 1e-9
-#: z for a two-sided 95% interval.
-Z95 = 1.959964
-
+from sim.stats import (
+    ALPHA,
+    MIN_WORLDS,
+    SAME,
+    chance_top,
+    dkw_halfwidth,
+    holm,
+    mean_interval,
+    paired_mean,
+    paired_proportion,
+    quantile_interval,
+    require_worlds,
+    summarize,
+)
+from sim.stats import wilson as stats_wilson
 
 # --- one design's distribution -----------------------------------------------------------------
 
 
 def ecdf(values: Iterable[float]) -> pd.DataFrame:
-    """The empirical CDF: each sorted value and the share of replications at or below it."""
+    """The empirical CDF: each sorted value and the share of replications at or below it.
+
+    ``low`` and ``high`` are the 95% Dvoretzky-Kiefer-Wolfowitz band: the true curve lies
+    inside it everywhere at once, with 95% confidence.
+    """
     x = np.sort(np.asarray(list(values), dtype=float))
-    return pd.DataFrame({"value": x, "probability": np.arange(1, x.size + 1) / max(x.size, 1)})
+    p = np.arange(1, x.size + 1) / max(x.size, 1)
+    half = dkw_halfwidth(x.size) if x.size else math.nan
+    return pd.DataFrame(
+        {"value": x, "probability": p, "low": np.clip(p - half, 0, 1),
+         "high": np.clip(p + half, 0, 1)}
+    )  # fmt: skip
 
 
 def ecdf_table(frames: Mapping[str, pd.DataFrame], column: str) -> pd.DataFrame:
     """ECDFs of ``column`` for every design, long: ``design``, ``value``, ``probability``."""
     parts = [ecdf(df[column]).assign(design=name) for name, df in frames.items()]
-    return pd.concat(parts, ignore_index=True)[["design", "value", "probability"]]
+    return pd.concat(parts, ignore_index=True)[["design", "value", "probability", "low", "high"]]
 
 
 def percentiles(values: Iterable[float]) -> dict[str, float]:
@@ -51,14 +71,27 @@ def percentiles(values: Iterable[float]) -> dict[str, float]:
     return summarize(values)
 
 
+def percentile_intervals(values: Iterable[float]) -> dict[str, dict[str, float | None]]:
+    """P10, P50 and P90 with 95% order-statistic intervals, and the mean with its t one.
+
+    The quantiles' intervals are distribution-free; an end the worlds cannot reach is
+    None (open).
+    """
+    x = np.asarray(list(values), dtype=float)
+    require_worlds(x.size, MIN_WORLDS, "intervals on percentiles")
+    mean, low, high = mean_interval(x)
+    out: dict[str, dict[str, float | None]] = {"mean": {"value": mean, "low": low, "high": high}}
+    for name, q in (("p10", 0.1), ("p50", 0.5), ("p90", 0.9)):
+        lo, hi = quantile_interval(x, q)
+        out[name] = {"value": float(np.quantile(x, q)), "low": lo, "high": hi}
+    return out
+
+
 def wilson(successes: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
+    """95% Wilson score interval of a proportion (statsmodels; sound near 0 and 1)."""
     if n <= 0:
         return (math.nan, math.nan)
-    p = successes / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return stats_wilson(successes, n)
 
 
 def objective_columns(scenario: Scenario) -> list[tuple[str, str]]:
@@ -103,62 +136,28 @@ def joint_confidence(df: pd.DataFrame, level: float = 0.8) -> dict[str, float]:
 
     The same quantile of schedule and of cost, raised until the share of replications
     inside both reaches ``level`` (a joint statement is weaker than two separate P80s).
+    ``share_low``/``share_high`` are the 95% Wilson interval of the share of all worlds
+    inside that rectangle; ``days_sure``/``usd_sure`` the smallest such rectangle whose
+    interval's lower end reaches ``level`` (so "at least 80% of worlds, 95% confident").
     """
     days, usd = df["schedule_days"].to_numpy(float), df["cost_usd"].to_numpy(float)
+    n = days.size
+    found: dict[str, float] | None = None
     for q in np.linspace(level, 1.0, 201):
         d, c = float(np.quantile(days, q)), float(np.quantile(usd, q))
-        share = float(((days <= d) & (usd <= c)).mean())
-        if share >= level - 1e-12:
-            return {"level": level, "days": d, "usd": c, "share": share, "quantile": float(q)}
-    return {"level": level, "days": float(days.max()), "usd": float(usd.max()), "share": 1.0}
+        share = float(((days <= d) & (usd <= c + 1e-6)).mean())
+        if found is None and share >= level - 1e-12:
+            found = {"level": level, "days": d, "usd": c, "share": share, "quantile": float(q)}
+        if found is not None and wilson(share * n, n)[0] >= level:
+            found |= {"days_sure": d, "usd_sure": c, "quantile_sure": float(q)}
+            break
+    if found is None:
+        found = {"level": level, "days": float(days.max()), "usd": float(usd.max()), "share": 1.0}
+    low, high = wilson(found["share"] * n, n)
+    return found | {"share_low": low, "share_high": high}
 
 
 # --- paired differences and the verdict ------------------------------------------------------
-
-
-def compared_metrics(scenario: Scenario) -> list[Metric]:
-    """Headline metrics and each target's eval score (higher is better)."""
-    scores = [
-        Metric(f"score:{t.eval}", f"{t.eval} score", "score", "higher")
-        for t in scenario.objective.targets
-    ]
-    return [*HEADLINE, *scores]
-
-
-def paired_table(a: pd.DataFrame, b: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
-    """B − A per metric on the same replications, with 95% intervals and who wins how often.
-
-    ``p_b_better`` and ``p_same`` are the shares of worlds (replications) in which B did
-    better than A, or exactly as well; ``significant`` is true when the interval excludes 0.
-    """
-    rows = []
-    for m in compared_metrics(scenario):
-        if m.key not in a or m.key not in b:
-            continue
-        x, y = a[m.key].astype(float).to_numpy(), b[m.key].astype(float).to_numpy()
-        d = paired_difference(x, y)
-        delta = y - x
-        gain = -delta if m.better == "lower" else delta
-        zero = bool(np.all(np.abs(delta) < SAME))
-        rows.append(
-            {
-                "metric": m.key,
-                "label": m.label,
-                "unit": m.unit,
-                "better": m.better,
-                "kind": m.kind,
-                "a_mean": float(x.mean()),
-                "b_mean": float(y.mean()),
-                "mean": d["mean"],
-                "low": 0.0 if zero else d["low"],
-                "high": 0.0 if zero else d["high"],
-                "n": int(d["n"]),
-                "p_b_better": float((gain > SAME).mean()),
-                "p_same": float((np.abs(delta) <= SAME).mean()),
-                "significant": (not zero) and (d["low"] > 0 or d["high"] < 0),
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 @dataclass(frozen=True)
@@ -186,6 +185,13 @@ _PHRASES: dict[str, Phrase] = {
     "quality_met": Phrase("meets all quality targets", "more often", "less often"),
     "success": Phrase("meets all objectives", "more often", "less often"),
 }
+#: What a chance metric's discordant worlds read as: 'B meets all objectives in 9 worlds...'.
+_EVENT = {
+    "on_time": "is on time",
+    "on_budget": "is on budget",
+    "quality_met": "meets all quality targets",
+    "success": "meets all objectives",
+}
 
 
 def phrase(row: Mapping[str, Any]) -> Phrase:
@@ -200,14 +206,24 @@ def amount(value: float, unit: str) -> str:
     if unit == "USD":
         return f"${v / 1e6:.2f}M" if v >= 1e6 else f"${v / 1e3:,.0f}k" if v >= 1e3 else f"${v:.0f}"
     if unit == "probability":
-        return f"{100 * v:.0f} percentage point{'' if round(100 * v) == 1 else 's'}"
+        points = 100 * v
+        text = f"{points:.0f}" if points >= 9.5 or points == 0 else f"{points:.1f}"
+        return f"{text} percentage point{'' if text == '1.0' or text == '1' else 's'}"
     if unit == "score":
         return f"{v:.3f}" if v >= 1e-3 or v == 0 else f"{v:.2g}"
+    if v < 1:
+        return f"{v:.2f} {unit}"
     return f"{v:.1f} {unit}" if v < 10 else f"{v:,.0f} {unit}"
 
 
+def level_words(row: Mapping[str, Any]) -> str:
+    """'95%', or '99.2%' for an interval at a sequential run's per-look level."""
+    level = float(row.get("level", 0.95) or 0.95)
+    return f"{100 * level:.0f}%" if abs(level - 0.95) < 1e-9 else f"{100 * level:.1f}%"
+
+
 def interval_words(row: Mapping[str, Any]) -> str:
-    """The 95% interval in words: '9.0 to 15 days sooner', 'from 1.0 day sooner to 2.9 later'."""
+    """The interval in words: '9.0 to 15 days sooner', 'from 1.0 day sooner to 2.9 later'."""
     ph, unit = phrase(row), str(row["unit"])
     low, high = float(row["low"]), float(row["high"])
     if low * high > 0:
@@ -219,37 +235,113 @@ def interval_words(row: Mapping[str, Any]) -> str:
     )
 
 
+def p_words(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
+
+
+def _adjusted(row: Mapping[str, Any], key: str) -> str:
+    """'p = 0.003, Holm over 6' or 'p = 0.003' when nothing was adjusted."""
+    p = float(row.get(f"{key}_adjusted", row.get(key, 1.0)))
+    how = str(row.get("adjustment", ""))
+    return p_words(p) + (f", {how}" if how and how != "Holm over 1" else "")
+
+
+def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
+    """'B meets all objectives in 9 worlds where A does not, A in 3 where B does not'."""
+    event = _EVENT.get(str(row["metric"]), "meets it")
+    bo, ao = int(row["b_only"]), int(row["a_only"])
+    return (
+        f"{b} {event} in {bo} world{'' if bo == 1 else 's'} where {a} does not, "
+        f"{a} in {ao} where {b} does not (exact McNemar {p_words(float(row['p_value']))})"
+    )
+
+
+def _has_counts(row: Mapping[str, Any]) -> bool:
+    """A chance metric's row, with its discordant counts."""
+    b_only = row.get("b_only")
+    return row["kind"] == "probability" and b_only is not None and not math.isnan(float(b_only))
+
+
+def _rough(row: Mapping[str, Any]) -> bool:
+    rough = row.get("rough")
+    return isinstance(rough, bool | np.bool_) and bool(rough)
+
+
 def _wins(row: Mapping[str, Any], a: str, b: str) -> str:
     """How often, world by world, B beat A (or the other way round)."""
+    if _has_counts(row):
+        return discordant_words(row, a, b)
     ph, mean = phrase(row), float(row["mean"])
     better, same = float(row["p_b_better"]), float(row["p_same"])
     worse = 1.0 - better - same
-    if row["kind"] == "probability":
-        ahead, behind = (b, a) if mean > 0 else (a, b)
-        share, reverse = (better, worse) if mean > 0 else (worse, better)
-        return (
-            f"{ahead} {ph.verb} and {behind} does not in {100 * share:.0f}% of the same "
-            f"worlds, the reverse in {100 * reverse:.0f}%"
-        )
     improved = (mean < 0) == (row["better"] == "lower")
     share = better if improved else worse
     return f"{ph.verb} {ph.direction(mean)} in {100 * share:.0f}% of the same worlds"
 
 
+def margin_words(row: Mapping[str, Any]) -> str:
+    """The smallest difference that matters, in the metric's unit: '±1.0 day'."""
+    return "±" + amount(float(row["margin"]), str(row["unit"]))
+
+
+def _needed(row: Mapping[str, Any]) -> str:
+    n = row.get("worlds_needed")
+    if n is None or (isinstance(n, float) and math.isnan(n)):
+        return "more than ten million worlds would be needed to settle it"
+    if int(n) <= int(row["n"]):
+        return "a few more worlds should settle it"
+    return f"about {int(n):,} worlds would settle it"
+
+
+def row_verdict(row: Mapping[str, Any]) -> str:
+    """clear, alike or not yet known (adjusted where the row carries adjusted p-values)."""
+    if "verdict" in row and isinstance(row["verdict"], str):
+        return str(row["verdict"])
+    if float(row["p_value"]) < 0.05:
+        return "clear"
+    return "alike" if float(row.get("p_equivalent", 1.0)) < 0.05 else "not yet known"
+
+
 def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
-    """One metric's difference B − A in words, with its 95% interval and how often B wins."""
+    """One metric's difference B − A in words: clear, alike within ±X, or not yet known."""
     ph, mean, unit = phrase(row), float(row["mean"]), str(row["unit"])
+    label, lv, n = str(row["label"]).lower(), level_words(row), int(row["n"])
+    kind = row_verdict(row)
     if row["p_same"] >= 1.0:
-        return f"{b} and {a} do exactly as well on {row['label'].lower()} in every world."
-    if not row["significant"]:
+        head = f"{b} and {a} do exactly as well on {label} in all {n:,} worlds run"
+        if kind == "alike":
+            return f"{head}: alike within {margin_words(row)} ({_adjusted(row, 'p_equivalent')})."
         return (
-            f"No clear difference in {row['label'].lower()}: {b} {ph.change(mean, unit)}"
-            f"{ph.suffix} on average, but the 95% interval ({interval_words(row)}) "
-            "includes no difference."
+            f"{head}, but other worlds could still differ: not yet known whether they stay "
+            f"within {margin_words(row)} ({lv} interval {interval_words(row)}); {_needed(row)}."
+        )
+    if kind == "clear":
+        small = (
+            f" The difference is clear but smaller than the {margin_words(row)} that matters."
+            if row.get("alike")
+            else ""
+        )
+        return (
+            f"{b} {ph.change(mean, unit)}{ph.suffix} than {a} ({lv} interval "
+            f"{interval_words(row)}; clear, {_adjusted(row, 'p_value')}); {_wins(row, a, b)}."
+            + small
+        )
+    if kind == "alike":
+        return (
+            f"Alike on {label} within {margin_words(row)}: {b} {ph.change(mean, unit)}"
+            f"{ph.suffix} on average ({lv} interval {interval_words(row)}; "
+            f"{_adjusted(row, 'p_equivalent')})."
+        )
+    extra = f" {discordant_words(row, a, b)}." if _has_counts(row) else ""
+    if _rough(row):
+        extra += (
+            " The differences are lopsided (a few worlds differ far more than the rest), so "
+            "its interval is rough until there are more worlds."
         )
     return (
-        f"{b} {ph.change(mean, unit)}{ph.suffix} than {a} (95% interval "
-        f"{interval_words(row)}); {_wins(row, a, b)}."
+        f"Not yet known on {label}: {b} {ph.change(mean, unit)}{ph.suffix} on average, but "
+        f"neither a clear difference nor alike within {margin_words(row)} ({lv} interval "
+        f"{interval_words(row)}); {_needed(row)}.{extra}"
     )
 
 
@@ -263,11 +355,17 @@ def verdict(
     lines = []
     if "success" in rows:
         s = rows["success"]
+        n = int(s["n"])
+        lo_b, hi_b = wilson(s["b_mean"] * n, n)
+        lo_a, hi_a = wilson(s["a_mean"] * n, n)
         lines.append(
-            f"{b} meets all objectives in {100 * s['b_mean']:.0f}% of the worlds, "
-            f"{a} in {100 * s['a_mean']:.0f}%."
+            f"{b} meets all objectives in {100 * s['b_mean']:.0f}% of the worlds "
+            f"({100 * lo_b:.0f}–{100 * hi_b:.0f}%), {a} in {100 * s['a_mean']:.0f}% "
+            f"({100 * lo_a:.0f}–{100 * hi_a:.0f}%)."
         )
-    lines += [verdict_line(rows[m], a, b) for m in ("success", *metrics) if m in rows]
+    primary = [m for m, r in rows.items() if r.get("primary") is True]
+    order = list(dict.fromkeys([*primary, "success", *metrics]))
+    lines += [verdict_line(rows[m], a, b) for m in order if m in rows]
     return lines
 
 
@@ -301,9 +399,16 @@ def design_verdict(
     frame_b: pd.DataFrame,
     scenario_a: Scenario,
     metrics: Sequence[str] = VERDICT_METRICS,
+    table: pd.DataFrame | None = None,
 ) -> list[str]:
-    """The verdict on B against A from their replications, with the scope line when due."""
-    lines = verdict(a, b, paired_table(frame_a, frame_b, scenario_a), metrics)
+    """The verdict on B against A, with the scope line when due.
+
+    ``table`` is B's table from :func:`sim.compare.inference.compare_designs` (adjusted
+    for every design and metric compared); without it, B against A alone.
+    """
+    if table is None:
+        table = compare_designs({a: frame_a, b: frame_b}, scenario_a).tables[b]
+    lines = verdict(a, b, table, metrics)
     if "tokens_b" in frame_a and "tokens_b" in frame_b:
         line = scope_line(
             a, b, float(frame_a["tokens_b"].mean()), float(frame_b["tokens_b"].mean())
@@ -311,6 +416,35 @@ def design_verdict(
         if line:
             lines.append(line)
     return lines
+
+
+def best_line(
+    best: Mapping[str, Any], label: str, margin: str, names: Mapping[str, str] | None = None
+) -> str:
+    """'Best on all objectives met: X. The chance it is truly the best ... is 62%, ...'."""
+    pick = str(best["pick"])
+    return (
+        f"Best on {label.lower()}: {(names or {}).get(pick, pick)}. The chance it is truly "
+        "the best of these designs is "
+        f"{100 * best['chance_best'][pick]:.0f}%, and that it is within {margin} of the best "
+        f"{100 * best['chance_near_best'][pick]:.0f}% ({best['method']})."
+    )
+
+
+def comparison_lines(
+    comparison: Comparison,
+    frames: Mapping[str, pd.DataFrame],
+    scenario: Scenario,
+    names: Mapping[str, str] | None = None,
+    metrics: Sequence[str] = VERDICT_METRICS,
+) -> dict[str, list[str]]:
+    """Each design's verdict lines against the baseline (``names`` relabels, e.g. A, B)."""
+    label = names or {n: n for n in frames}
+    a = comparison.baseline
+    return {
+        b: design_verdict(label[a], label[b], frames[a], frames[b], scenario, metrics, table)
+        for b, table in comparison.tables.items()
+    }
 
 
 def criticality_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -410,40 +544,82 @@ def tornado_designs(
     return designs, skipped
 
 
+def settings_as_is(base: Scenario, ranges: Sequence[LeverRange] = LEVER_RANGES) -> set[str]:
+    """The tornado settings that leave ``base`` as it is (the same design, by construction)."""
+    out = set()
+    for r in ranges:
+        try:
+            now = _value_at(base, r.path)
+        except AttributeError:
+            continue
+        out |= {_setting(r, end) for end in ("low", "high") if getattr(r, end) == now}
+    return out
+
+
+def _paired(kind: str, x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    return (paired_proportion if kind == "probability" else paired_mean)(x, y)
+
+
 def tornado_table(
     frames: Mapping[str, pd.DataFrame],
     metric: str,
     ranges: Sequence[LeverRange] = LEVER_RANGES,
+    seed: int = 0,
+    as_is: set[str] | frozenset[str] = frozenset(),
 ) -> pd.DataFrame:
     """Mean ``metric`` at each lever's low and high end, ranked by the size of the swing.
 
-    ``swing`` is high minus low. Levers are ranked by ``|swing|``, largest first; a lever
-    with no effect has a swing of exactly 0 on common random numbers and ranks last.
+    ``swing`` is high minus low, on the same worlds. Levers are ranked by ``|swing|``,
+    largest first; a lever with no effect has a swing of exactly 0 on common random
+    numbers and ranks last. Each end carries the 95% interval of its difference from the
+    base (``low_from``/``low_to``, ``high_from``/``high_to``: the whiskers), the swing its
+    own (``swing_low``/``swing_high``) and a p-value Holm-adjusted over the levers
+    (``clear``); ``p_top3`` is the chance the lever is truly among the three that move
+    the metric most (Bayesian bootstrap over the same worlds). A setting named in
+    ``as_is`` (:func:`settings_as_is`) is the design itself: its whisker has no width.
     """
-    base_value = float(frames[BASE][metric].astype(float).mean())
-    rows = []
+    base_values = frames[BASE][metric].astype(float).to_numpy()
+    require_worlds(base_values.size, MIN_WORLDS, "a sensitivity ranking")
+    base_value = float(base_values.mean())
+    kind = BY_KEY[metric].kind if metric in BY_KEY else "quantity"
+    rows, effects = [], []
     for r in ranges:
         low, high = _setting(r, "low"), _setting(r, "high")
         if low not in frames or high not in frames:
             continue
-        at_low = float(frames[low][metric].astype(float).mean())
-        at_high = float(frames[high][metric].astype(float).mean())
-        swing = at_high - at_low
+        at = {
+            e: frames[s][metric].astype(float).to_numpy() for e, s in (("low", low), ("high", high))
+        }
+        swing = _paired(kind, at["low"], at["high"])
+        ends = {
+            e: {"low": 0.0, "high": 0.0}
+            if (low if e == "low" else high) in as_is
+            else _paired(kind, base_values, at[e])
+            for e in at
+        }
+        zero = abs(swing["mean"]) < SAME and swing["p_value"] >= 1.0
         rows.append(
             {
-                "lever": r.path,
-                "low": r.low,
-                "high": r.high,
-                "metric_low": at_low,
-                "metric_high": at_high,
+                "lever": r.path, "low": r.low, "high": r.high,
+                "metric_low": float(at["low"].mean()), "metric_high": float(at["high"].mean()),
                 "base": base_value,
-                "swing": 0.0 if abs(swing) < SAME else swing,
-                "effect": 0.0 if abs(swing) < SAME else abs(swing),
+                "swing": 0.0 if zero else swing["mean"],
+                "effect": 0.0 if zero else abs(swing["mean"]),
+                "swing_low": swing["low"], "swing_high": swing["high"],
+                "low_from": base_value + ends["low"]["low"],
+                "low_to": base_value + ends["low"]["high"],
+                "high_from": base_value + ends["high"]["low"],
+                "high_to": base_value + ends["high"]["high"],
+                "p_value": swing["p_value"],
             }
-        )
+        )  # fmt: skip
+        effects.append(at["high"] - at["low"])
     table = pd.DataFrame(rows)
     if table.empty:
         return table
+    table["p_adjusted"] = holm(table["p_value"].tolist(), ALPHA)
+    table["clear"] = table["p_adjusted"] < ALPHA
+    table["p_top3"] = chance_top(np.column_stack(effects), 3, seed=seed)
     table = table.sort_values("effect", ascending=False, kind="stable").reset_index(drop=True)
     table["rank"] = np.arange(1, len(table) + 1)
     return table
@@ -464,7 +640,7 @@ def tornado(
     """
     designs, skipped = tornado_designs(base, ranges)
     frames = run_designs(designs, reps, seed, **run)
-    return tornado_table(frames, metric, ranges), skipped
+    return tornado_table(frames, metric, ranges, seed, settings_as_is(base, ranges)), skipped
 
 
 def metric_label(key: str) -> str:

@@ -6,10 +6,12 @@ from typing import Any
 
 import pandas as pd
 
+from sim.compare.analysis import joint_confidence, percentile_intervals, wilson
+from sim.compare.inference import Comparison, compare_designs, paired_json
 from sim.engine.records import COST_CATEGORIES
 from sim.metrics import HEADLINE, PROBABILITY_KEYS
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference, summarize
+from sim.stats import summarize
 
 
 def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str, Any]:
@@ -79,9 +81,34 @@ def headline_columns(scenario: Scenario) -> list[str]:
 
 
 def paired(a: pd.DataFrame, b: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
-    """B - A on the same replications, with 95% intervals."""
-    out = {}
-    for col in headline_columns(scenario):
-        if col in a and col in b:
-            out[col] = paired_difference(a[col].astype(float), b[col].astype(float))
+    """B - A on the same replications, with 95% intervals, tests and verdicts."""
+    return paired_summary(compare_designs({"A": a, "B": b}, scenario))["B"]
+
+
+def paired_summary(comparison: Comparison) -> dict[str, dict[str, Any]]:
+    """``compare --json``'s ``paired``: per design, per metric, B − A and what it shows."""
+    return {
+        name: {
+            str(r["metric"]): paired_json({str(k): v for k, v in r.items()})
+            for r in table.to_dict("records")
+        }
+        for name, table in comparison.tables.items()
+    }
+
+
+def interval_summary(df: pd.DataFrame) -> dict[str, Any]:
+    """One design's statistics with their uncertainty.
+
+    Order-statistic intervals on P10, P50 and P90, Wilson intervals on each chance, and
+    the joint 80% statement's interval.
+    """
+    n = len(df)
+    out: dict[str, Any] = {
+        key: percentile_intervals(df[key].astype(float))
+        for key in ("schedule_days", "cost_usd", "effort_person_days")
+    }
+    for col, key in PROBABILITY_KEYS.items():
+        low, high = wilson(float(df[col].astype(bool).sum()), n)
+        out[key] = {"value": float(df[col].mean()), "low": low, "high": high}
+    out["within_80"] = joint_confidence(df, 0.8)
     return out

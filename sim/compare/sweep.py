@@ -13,6 +13,7 @@ Also here: running designs batch by batch over a range of replications, for call
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -25,7 +26,14 @@ from sim.compare.runner import ExecutorName, open_executor, replicate_batch, run
 from sim.metrics import HEADLINE, PROBABILITY_KEYS
 from sim.scenario.loading import Problem, ScenarioError, parse_override
 from sim.scenario.spec import Scenario
-from sim.stats import summarize
+from sim.stats import (
+    MIN_WORLDS,
+    mean_interval,
+    quantile_interval,
+    require_worlds,
+    summarize,
+    wilson,
+)
 
 #: The largest grid a sweep runs (points, not replications).
 MAX_POINTS = 400
@@ -110,16 +118,31 @@ def grid_designs(
 
 
 def summarize_point(df: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
-    """One grid point's row: headline statistics, objective probabilities, target scores."""
-    row: dict[str, Any] = {"reps": len(df)}
+    """One grid point's row: headline statistics, objective probabilities, target scores.
+
+    Each mean carries its 95% t interval (``_mean_low``, ``_mean_high``), each P90 its
+    distribution-free one (``_p90_low``, ``_p90_high``; NaN where the worlds cannot reach
+    it), each chance its Wilson interval (``_low``, ``_high``).
+    """
+    n = len(df)
+    require_worlds(n, MIN_WORLDS, "a sweep point's intervals")
+    row: dict[str, Any] = {"reps": n}
     for key in QUANTITIES:
-        for stat, value in summarize(df[key]).items():
+        values = df[key].astype(float).to_numpy()
+        for stat, value in summarize(values).items():
             row[f"{key}_{stat}"] = value
-    for column, key in PROBABILITY_KEYS.items():
-        row[key] = float(df[column].mean())
+        _, row[f"{key}_mean_low"], row[f"{key}_mean_high"] = mean_interval(values)
+        low, high = quantile_interval(values, 0.9)
+        row[f"{key}_p90_low"] = math.nan if low is None else low
+        row[f"{key}_p90_high"] = math.nan if high is None else high
+    chances = {key: column for column, key in PROBABILITY_KEYS.items()}
+    chances |= {f"p_met:{t.eval}": f"met:{t.eval}" for t in scenario.objective.targets}
+    for key, column in chances.items():
+        hits = float(df[column].astype(bool).sum())
+        row[key] = hits / n
+        row[f"{key}_low"], row[f"{key}_high"] = wilson(hits, n)
     for t in scenario.objective.targets:
         row[f"score:{t.eval}_mean"] = float(df[f"score:{t.eval}"].mean())
-        row[f"p_met:{t.eval}"] = float(df[f"met:{t.eval}"].mean())
     return row
 
 

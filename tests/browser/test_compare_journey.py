@@ -48,6 +48,7 @@ def test_compare_two_designs_then_sweep(app) -> None:  # type: ignore[no-untyped
     expect(verdict).to_be_visible()
     expect(page.get_by_text("95% interval").first).to_be_visible()
     expect(page.get_by_text("From 60 worlds per design.")).to_be_visible()
+    expect(page.get_by_text("Best on all objectives met:").first).to_be_visible()
     assert page.get_by_test_id("stPlotlyChart").count() >= 3  # the S-curves
     app.screenshot("compare-1-verdict-and-s-curves")
 
@@ -68,6 +69,7 @@ def test_compare_two_designs_then_sweep(app) -> None:  # type: ignore[no-untyped
     expect(page.get_by_text("What moves schedule (days) most")).to_be_visible(timeout=SHOWN)
     app.wait()
     app.assert_no_exception()
+    expect(page.get_by_text("Whiskers: the 95% interval of each setting").first).to_be_visible()
     app.screenshot("compare-5-tornado")
 
     page.get_by_role("tab", name="Downloads").click()

@@ -12,7 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sim.compare.analysis import ecdf, percentiles
+from sim.compare.analysis import ecdf, percentile_intervals, percentiles
+from sim.stats import TooFewWorlds
 
 #: One colour per design, in the order the designs were picked.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#9D755D")
@@ -22,6 +23,12 @@ LIMIT = "#444444"
 
 def colors(names: Sequence[str]) -> dict[str, str]:
     return {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+
+
+def translucent(color: str, alpha: float = 0.15) -> str:
+    """A hex colour as rgba with ``alpha``: bands in a design's own colour."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
 
 
 def _layout(fig: go.Figure, title: str, height: int, legend: bool = True) -> go.Figure:
@@ -86,13 +93,24 @@ def ecdf_figure(
 ) -> go.Figure:
     """S-curves: the share of worlds at or below each value, P10/P50/P90 marked per design.
 
-    ``limit`` is one value for every design, or a value per design.
+    Each curve has its 95% band (Dvoretzky-Kiefer-Wolfowitz: the true curve lies inside
+    everywhere at once), and each of P10, P50 and P90 its 95% order-statistic interval as
+    a horizontal whisker. ``limit`` is one value for every design, or a value per design.
     """
     fig = go.Figure()
     palette = colors(list(frames))
     for name, df in frames.items():
         curve = ecdf(df[column].astype(float))
         color = palette[name]
+        for edge in ("high", "low"):
+            fig.add_trace(
+                go.Scatter(
+                    x=curve["value"], y=curve[edge], mode="lines", legendgroup=name,
+                    line={"shape": "hv", "width": 0, "color": color}, showlegend=False,
+                    fill="tonexty" if edge == "low" else None,
+                    fillcolor=translucent(color), hoverinfo="skip",
+                )
+            )  # fmt: skip
         fig.add_trace(
             go.Scatter(
                 x=curve["value"], y=curve["probability"], mode="lines", name=name,
@@ -101,12 +119,25 @@ def ecdf_figure(
                 "<extra></extra>",
             )
         )  # fmt: skip
-        p = percentiles(df[column].astype(float))
+        try:
+            p = percentile_intervals(df[column].astype(float))
+        except TooFewWorlds:  # too few worlds for intervals: the points alone
+            plain = percentiles(df[column].astype(float))
+            p = {k: {"value": plain[k], "low": plain[k], "high": plain[k]} for k in plain}
+        q = [p[k] for k in ("p10", "p50", "p90")]
+        x = [v["value"] for v in q]
+        # An end the worlds cannot reach is drawn to the edge of what was seen.
+        high = [(v["high"] if v["high"] is not None else curve["value"].max()) - v["value"]
+                for v in q]
+        low = [v["value"] - (v["low"] if v["low"] is not None else curve["value"].min())
+               for v in q]
         fig.add_trace(
             go.Scatter(
-                x=[p["p10"], p["p50"], p["p90"]], y=[0.1, 0.5, 0.9], mode="markers+text",
-                text=["P10", "P50", "P90"], textposition="middle right",
+                x=x, y=[0.1, 0.5, 0.9], mode="markers+text",
+                text=["P10", "P50", "P90"], textposition="top right",
                 marker={"color": color, "size": 9, "symbol": "diamond"}, legendgroup=name,
+                error_x={"type": "data", "symmetric": False, "array": high, "arrayminus": low,
+                         "color": color, "thickness": 1.5, "width": 5},
                 showlegend=False, textfont={"color": color, "size": 10},
                 hovertemplate=f"{name}<br>%{{text}}: %{{x:,.4g}}<extra></extra>",
             )
@@ -233,16 +264,26 @@ def tornado_figure(table: pd.DataFrame, label: str) -> go.Figure:
     names = [str(lever).removeprefix("levers.") for lever in ordered["lever"]]
     for end, color in (("low", "#9ecae1"), ("high", "#3182bd")):
         values = ordered[f"metric_{end}"].astype(float)
+        whiskers = {}
+        if f"{end}_from" in ordered:
+            whiskers = {"error_x": {
+                "type": "data", "symmetric": False, "color": "#333333", "thickness": 1.2,
+                "array": ordered[f"{end}_to"].astype(float) - values,
+                "arrayminus": values - ordered[f"{end}_from"].astype(float),
+            }}  # fmt: skip
         fig.add_trace(
             go.Bar(
                 y=names, x=values - base, base=base, orientation="h", name=f"at its {end} setting",
                 marker_color=color, customdata=ordered[end].astype(str),
                 hovertemplate="%{y} = %{customdata}: %{x:,.4g}<extra></extra>",
+                **whiskers,
             )
         )  # fmt: skip
     fig.add_vline(x=base, line={"color": LIMIT, "dash": "dash", "width": 1.5})
     fig.update_layout(barmode="overlay")
-    fig.update_xaxes(title=f"{label}; dashed line: the design as it is ({base:,.4g})")
+    fig.update_xaxes(
+        title=f"{label}; dashed line: the design as it is ({base:,.4g}); whiskers: 95% intervals"
+    )
     return _layout(
         fig, f"What moves {label.lower()} most (one lever at a time)", 140 + 30 * len(table)
     )
@@ -253,6 +294,16 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
     pivot = table.pivot_table(index=y, columns=x, values=metric, aggfunc="mean")
     probability = metric.startswith("p_")
     text = pivot.map(lambda v: f"{v:.0%}" if probability else f"{v:,.4g}")
+    if f"{metric}_low" in table and f"{metric}_high" in table:
+        # Each cell with its 95% interval underneath.
+        ends = [table.pivot_table(index=y, columns=x, values=f"{metric}_{e}", aggfunc="mean")
+                for e in ("low", "high")]  # fmt: skip
+        def form(v: float) -> str:
+            if v != v:  # NaN: an end the worlds cannot reach
+                return "…"
+            return f"{100 * v:.0f}" if probability else f"{v:,.4g}"
+
+        text = text + "<br>(" + ends[0].map(form) + "–" + ends[1].map(form) + ")"
     fig = go.Figure(
         go.Heatmap(
             z=pivot.to_numpy(), x=[str(c) for c in pivot.columns], y=[str(i) for i in pivot.index],
@@ -270,9 +321,14 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
 def sweep_line_figure(table: pd.DataFrame, x: str, metric: str, label: str) -> go.Figure:
     """A metric along a single grid axis."""
     hover = f"{x}=%{{x}}: %{{y:,.4g}}<extra></extra>"
+    bars = {}
+    if f"{metric}_low" in table and f"{metric}_high" in table:
+        bars = {"error_y": {"type": "data", "symmetric": False,
+                            "array": table[f"{metric}_high"] - table[metric],
+                            "arrayminus": table[metric] - table[f"{metric}_low"]}}  # fmt: skip
     fig = go.Figure(
         go.Scatter(x=table[x].astype(str), y=table[metric], mode="lines+markers",
-                   line={"color": PALETTE[0]}, hovertemplate=hover)
+                   line={"color": PALETTE[0]}, hovertemplate=hover, **bars)
     )  # fmt: skip
     fig.update_xaxes(title=x, type="category")
     fig.update_yaxes(title=label, tickformat=".0%" if metric.startswith("p_") else None)

@@ -64,6 +64,21 @@ def _batch(text: str, seed: int, start: int, stop: int, _workers: int) -> dict[s
     return run_batch(designs, seed, start, stop, workers=_workers)
 
 
+def cached_batch(designs: Mapping[str, Scenario], seed: int) -> Any:
+    """A ``(start, stop) -> frames`` function for ``sim.compare.sequential``, cached per batch."""
+    text = designs_json(designs)
+    return lambda start, stop: _batch(text, seed, start, stop, app_workers())
+
+
+def store_run(key: str, designs: Mapping[str, Scenario], seed: int,
+              frames: Mapping[str, pd.DataFrame]) -> RunState:
+    """Keep a finished run (a sequential one, say) as this page's run state."""
+    done = len(next(iter(frames.values())))
+    state = RunState(signature(designs, seed), done, done, (dict(frames),))
+    st.session_state[key] = state
+    return state
+
+
 def batch_size(reps: int) -> int:
     return max(MIN_BATCH, min(MAX_BATCH, reps // 10))
 

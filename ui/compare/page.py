@@ -13,12 +13,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from sim.compare import analysis
+from sim.compare import analysis, inference, sequential
 from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
-from sim.compare.summary import summarize_runs
+from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.org import OrgGraph
+from sim.metrics import BY_KEY
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import Scenario
+from sim.stats import TooFewWorlds
 from ui.common import (
     SCENARIO_DIR,
     lever_inputs,
@@ -33,6 +35,7 @@ from ui.common import (
 from ui.compare import charts
 from ui.compare.common import (
     RunState,
+    cached_batch,
     downloads,
     partial_notice,
     run_controls,
@@ -40,9 +43,13 @@ from ui.compare.common import (
     run_if_asked,
     running,
     saved_run,
+    store_run,
 )
 
 PREFIX, RUN, TORNADO = "compare", "compare_result", "compare_tornado"
+SEQUENTIAL = "compare_sequential"
+#: Metrics the user may name as primary, and whose margins the page lets them set.
+PRIMARY_METRICS = ("success", "schedule_days", "cost_usd", "quality_met", "on_time", "on_budget")
 BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
 TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
@@ -182,20 +189,29 @@ def show_presets() -> None:
 # --- the results ---------------------------------------------------------------------------
 
 
+def _range(v: dict[str, Any], fmt: Any) -> str:
+    low = "…" if v["low"] is None else fmt(v["low"])
+    high = "…" if v["high"] is None else fmt(v["high"])
+    return f"{fmt(v['value'])} ({low}–{high})"
+
+
 def key_numbers(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """One column per design, one row per number (designs read side by side)."""
+    """One column per design, one row per number (designs read side by side), each with
+    its 95% interval: order-statistic ones on P10/P50/P90, Wilson ones on chances."""
     columns = {}
+    days = "{:.0f}".format
     for name, df in frames.items():
-        s, c = analysis.percentiles(df["schedule_days"]), analysis.percentiles(df["cost_usd"])
-        joint = analysis.joint_confidence(df, 0.8)
+        iv = interval_summary(df)
+        s, c, j = iv["schedule_days"], iv["cost_usd"], iv["within_80"]
         columns[name] = {
-            "Schedule P10 / P50 / P90": f"{s['p10']:.0f} / {s['p50']:.0f} / {s['p90']:.0f} days",
-            "Cost P10 / P50 / P90": f"{usd(c['p10'])} / {usd(c['p50'])} / {usd(c['p90'])}",
-            "On time": f"{df['on_time'].mean():.0%}",
-            "On budget": f"{df['on_budget'].mean():.0%}",
-            "Quality targets met": f"{df['quality_met'].mean():.0%}",
-            "All objectives met": f"{df['success'].mean():.0%}",
-            "80% of worlds finish within": f"{joint['days']:.0f} days and {usd(joint['usd'])}",
+            **{f"Schedule {p.upper()} (days)": _range(s[p], days) for p in ("p10", "p50", "p90")},
+            **{f"Cost {p.upper()}": _range(c[p], usd) for p in ("p10", "p50", "p90")},
+            "On time": _range(iv["p_on_time"], "{:.0%}".format),
+            "On budget": _range(iv["p_on_budget"], "{:.0%}".format),
+            "Quality targets met": _range(iv["p_quality_met"], "{:.0%}".format),
+            "All objectives met": _range(iv["p_success"], "{:.0%}".format),
+            "80% of worlds finish within": f"{j['days']:.0f} days and {usd(j['usd'])} "
+            f"(really {j['share_low']:.0%}–{j['share_high']:.0%} of worlds)",
             # Scope is part of the answer: a design that cannot afford the plan trains less.
             "Tokens trained (mean)": f"{df['tokens_b'].mean():,.0f}B",
             "Post-training rounds (mean)": f"{df['post_training_rounds'].mean():.1f}",
@@ -207,7 +223,8 @@ def letter(i: int) -> str:
     return chr(ord("A") + i)
 
 
-def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario],
+                  comparison: inference.Comparison) -> None:
     names = list(frames)
     a = names[0]
     st.subheader("Verdict")
@@ -215,14 +232,26 @@ def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario])
     st.caption(
         f"From {worlds:,} worlds per design. "
         "Each design against the first one picked, world by world: the same incidents strike "
-        "both in each world, so the differences are the designs'. A 95% interval that includes "
-        "no difference means these runs cannot tell the two apart."
+        "both in each world, so the differences are the designs'. **Clear**: a difference "
+        "these worlds show beyond chance; **alike**: within the smallest difference that "
+        "matters; **not yet known**: neither, with the worlds that would settle it."
     )
-    for i, b in enumerate(names[1:], start=1):
-        lines = analysis.design_verdict("A", letter(i), frames[a], frames[b], designs[a])
+    letters = {n: letter(i) for i, n in enumerate(names)}
+    lines = analysis.comparison_lines(comparison, frames, designs[a], letters)
+    for b in names[1:]:
         with st.container(border=True):
-            st.markdown(f"**{letter(i)}: {b}** against **A: {a}**")
-            st.markdown("\n".join(f"- {line}" for line in lines))
+            st.markdown(f"**{letters[b]}: {b}** against **A: {a}**")
+            st.markdown("\n".join(f"- {line}" for line in lines[b]))
+    primary = comparison.primary
+    metric = BY_KEY[primary]
+    margin = "±" + analysis.amount(comparison.best["margin"], metric.unit)
+    named = {n: f"{letters[n]}: {n}" for n in names}
+    best = analysis.best_line(comparison.best, metric.label, margin, named)
+    st.markdown(f"**{best}**")
+    st.caption(comparison.adjustment_note())
+    note = st.session_state.get(SEQUENTIAL)
+    if isinstance(note, dict) and note.get("worlds") == worlds:
+        st.info(note["text"], icon=":material/straighten:")
 
 
 def signed(value: float, unit: str) -> str:
@@ -267,7 +296,10 @@ def show_distributions(frames: dict[str, pd.DataFrame], designs: dict[str, Scena
     st.caption(
         "Read an S-curve at a line: the height where a curve crosses the deadline (or budget, "
         "or target) is the share of worlds that make it. Further left is sooner or cheaper; "
-        "for quality further right is better. Diamonds mark P10, P50 and P90."
+        "for quality further right is better. Diamonds mark P10, P50 and P90, their whiskers the "
+        "95% interval of each (order statistics). The shaded band holds the whole true curve with "
+        "95% confidence (Dvoretzky-Kiefer-Wolfowitz): where the band crosses a line is the range "
+        "the share that makes it could really have."
     )
 
 
@@ -286,34 +318,44 @@ def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario
     lines = []
     for name, df in frames.items():
         j = analysis.joint_confidence(df, 0.8)
+        sure = (
+            f" With 95% confidence at least 80% of worlds stay within {j['days_sure']:.0f} days "
+            f"and {usd(j['usd_sure'])}."
+            if "days_sure" in j else ""
+        )
         lines.append(
-            f"- **{name}**: in 80% of the worlds it finishes within **{j['days']:.0f} days** "
-            f"and spends at most **{usd(j['usd'])}**, both at once."
+            f"- **{name}**: in 80% of these worlds it finishes within **{j['days']:.0f} days** "
+            f"and spends at most **{usd(j['usd'])}**, both at once; that rectangle holds "
+            f"{j['share_low']:.0%}–{j['share_high']:.0%} of all worlds (95% interval).{sure}"
         )
     st.markdown("**Time and cost together**\n" + "\n".join(lines))
 
 
-def show_paired(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
+def show_paired(frames: dict[str, pd.DataFrame], comparison: inference.Comparison) -> None:
     names = list(frames)
-    a = names[0]
+    level = analysis.level_words({"level": 1 - comparison.alpha})
     for i, b in enumerate(names[1:], start=1):
-        table = analysis.paired_table(frames[a], frames[b], designs[a])
-        st.markdown(f"**{letter(i)}: {b}** minus **A: {a}**, world by world")
+        table = comparison.tables[b]
+        st.markdown(f"**{letter(i)}: {b}** minus **A: {names[0]}**, world by world")
         st.plotly_chart(charts.paired_figure(table, "A", letter(i)), key=f"compare_paired_{b}")
         units = table["unit"].astype(str)
         shown = pd.DataFrame({
             "metric": table["label"],
             f"{letter(i)} − A": [signed(v, u) for v, u in zip(table["mean"], units, strict=True)],
-            "95% interval": [f"{signed(lo, u)} to {signed(hi, u)}" for lo, hi, u in
-                             zip(table["low"], table["high"], units, strict=True)],
-            "clear difference": table["significant"].map({True: "yes", False: "no"}),
+            f"{level} interval": [f"{signed(lo, u)} to {signed(hi, u)}" for lo, hi, u in
+                                  zip(table["low"], table["high"], units, strict=True)],
+            "verdict": table["verdict"],
+            "matters at": [analysis.margin_words(r) for r in table.to_dict("records")],
+            "adjusted p": table["p_adjusted"].map(analysis.p_words),
             f"{letter(i)} better in": table["p_b_better"].map("{:.0%} of worlds".format),
             "alike in": table["p_same"].map("{:.0%} of worlds".format),
         })  # fmt: skip
         st.dataframe(shown, hide_index=True, width="stretch")
     st.caption(
-        "Green: the design did better than A on the same worlds; red: worse; grey: the 95% "
-        "interval includes no difference. Probabilities are in percentage points."
+        "Green: the design did clearly better than A on the same worlds; red: clearly worse; "
+        "grey: not clear. Chances are in percentage points; their intervals are Tango score "
+        "intervals and their tests exact McNemar tests, means use Student t. p-values are "
+        "Holm-adjusted: " + comparison.adjustment_note()
     )
 
 
@@ -354,7 +396,12 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         st.info(f"Press **Run sensitivity**: {len(tornado_designs)} settings × {reps} worlds.")
         return
     partial_notice(state)
-    table = analysis.tornado_table(state.frames(), metric)
+    try:
+        table = analysis.tornado_table(state.frames(), metric, seed=seed,
+                                       as_is=analysis.settings_as_is(designs[name]))
+    except TooFewWorlds as error:
+        st.warning(str(error))
+        return
     st.plotly_chart(charts.tornado_figure(table, analysis.metric_label(metric)),
                     key="compare_tornado_chart")  # fmt: skip
     ranges = {r.path: r.why for r in analysis.LEVER_RANGES}
@@ -365,36 +412,123 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         "at low": table["metric_low"].map("{:,.4g}".format),
         "at high": table["metric_high"].map("{:,.4g}".format),
         "swing (high − low)": table["swing"].map("{:+,.3g}".format),
+        "95% interval": [f"{lo:+,.3g} to {hi:+,.3g}" for lo, hi in
+                         zip(table["swing_low"], table["swing_high"], strict=True)],
+        "clear": table["clear"].map({True: "yes", False: "no"}),
+        "chance in top 3": table["p_top3"].map("{:.0%}".format),
         "range": table["lever"].map(ranges),
     })  # fmt: skip
     st.dataframe(shown, hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 2)
+    st.caption(
+        "Whiskers: the 95% interval of each setting's difference from the design as it is, "
+        "on the same worlds. A swing is **clear** when its Holm-adjusted test over the levers "
+        "says so; **chance in top 3** is the Bayesian-bootstrap chance that the lever is truly "
+        "among the three that move the metric most. Few worlds per setting give wide whiskers "
+        "and a ranking that can change with the seed."
+    )
     for line in skipped:
         st.caption(f"Skipped {line}")
 
 
-def summary_json(state: RunState, designs: dict[str, Scenario], seed: int) -> dict[str, Any]:
+def summary_json(state: RunState, designs: dict[str, Scenario], seed: int,
+                 comparison: inference.Comparison) -> dict[str, Any]:
     frames = state.frames()
     names = list(frames)
     a = names[0]
-    paired = {b: analysis.paired_table(frames[a], frames[b], designs[a]) for b in names[1:]}
     return {
         "seed": seed,
         "reps": state.done,
         "baseline": a,
         "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
-        "paired": {b: t.to_dict("records") for b, t in paired.items()},
-        "verdict": {
-            b: analysis.design_verdict(a, b, frames[a], frames[b], designs[a]) for b in paired
-        },
+        "paired": paired_summary(comparison),
+        "verdict": analysis.comparison_lines(comparison, frames, designs[a]),
+        "primary": comparison.primary,
+        "adjustment": {"method": "holm", **comparison.families,
+                       "note": comparison.adjustment_note()},
+        "best": comparison.best,
+        "intervals": {n: interval_summary(frames[n]) for n in names},
         "changes": {n: diff(designs[a], designs[n]) for n in names[1:]},
-    }
+    }  # fmt: skip
 
 
-def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, seed: int) -> None:
+def question_controls(base: Scenario, disabled: bool) -> tuple[str, dict[str, float], float | None]:
+    """The primary metric, the smallest differences that matter, and sequential precision."""
+    row = st.columns([2, 1, 1], vertical_alignment="bottom")
+    primary = row[0].selectbox(
+        "Primary metric (what the comparison is about)", PRIMARY_METRICS,
+        format_func=analysis.metric_label, key="compare_primary", disabled=disabled,
+    )  # fmt: skip
+    unit = BY_KEY[primary].unit
+    precise = row[1].toggle(
+        "Run until known", key="compare_precise", disabled=disabled,
+        help="Add worlds in batches (doubling) until every design's difference from A on the "
+        "primary metric is known to ± the value here, or shown alike. Each look's intervals "
+        "are widened so that all looks together keep a 5% error rate.",
+    )  # fmt: skip
+    step = {"probability": 0.5, "USD": 10_000.0}.get(unit, 0.5)
+    default = {"probability": 2.0, "USD": 100_000.0}.get(unit, 2.0)
+    what = "percentage points" if unit == "probability" else unit
+    value = row[2].number_input(
+        f"to ± ({what})", min_value=step, value=default, step=step, key=f"compare_precision_{unit}",
+        disabled=disabled or not precise,
+    )  # fmt: skip
+    precision = (value / 100 if unit == "probability" else value) if precise else None
+    margins: dict[str, float] = {}
+    with st.expander("Smallest differences that matter (for 'alike' and 'not yet known')"):
+        cols = st.columns(4)
+        defaults = inference.margins_for(base)
+        cols[0].number_input("Schedule (days)", 0.1, 365.0, defaults["schedule_days"], 0.5,
+                             key="compare_margin_days")  # fmt: skip
+        cols[1].number_input("Cost (USD)", 1_000.0, 1e9, defaults["cost_usd"], 10_000.0,
+                             key="compare_margin_usd")  # fmt: skip
+        cols[2].number_input("Chances (percentage points)", 0.1, 50.0, 100 * defaults["success"],
+                             0.5, key="compare_margin_points")  # fmt: skip
+        cols[3].number_input("Eval scores", 0.001, 0.5, 0.01, 0.005, format="%.3f",
+                             key="compare_margin_score")  # fmt: skip
+    margins["schedule_days"] = float(st.session_state.get("compare_margin_days", 1.0))
+    margins["cost_usd"] = float(st.session_state.get("compare_margin_usd", defaults["cost_usd"]))
+    points = float(st.session_state.get("compare_margin_points", 1.0)) / 100
+    margins |= {k: points for k in ("on_time", "on_budget", "quality_met", "success")}
+    score = float(st.session_state.get("compare_margin_score", 0.01))
+    margins |= {k: score for k in defaults if k.startswith("score:")}
+    return primary, margins, precision
+
+
+def run_precise(designs: dict[str, Scenario], reps: int, seed: int, primary: str,
+                margins: dict[str, float], precision: float) -> None:
+    """Looks of doubling size until the primary difference is known (sim.compare.sequential)."""
+    a = next(iter(designs))
+    with st.status("Running until the primary difference is known…", expanded=True) as status:
+        result = sequential.run_sequential(
+            cached_batch(designs, seed), designs[a], reps, precision, primary=primary,
+            margins=margins, max_worlds=max(reps, 3_200), seed=seed,
+            on_look=lambda n, why: st.write(f"{n:,} worlds: {why}"),
+        )  # fmt: skip
+        status.update(label=result.note(), state="complete", expanded=False)
+    store_run(RUN, designs, seed, result.frames)
+    st.session_state[SEQUENTIAL] = {
+        "worlds": result.comparison.worlds, "alpha": result.alpha_per_look, "text": result.note(),
+    }  # fmt: skip
+
+
+def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, seed: int,
+                 primary: str, margins: dict[str, float]) -> None:
     frames = state.frames()
     partial_notice(state)
-    show_verdicts(frames, designs)
+    note = st.session_state.get(SEQUENTIAL)
+    alpha = note["alpha"] if isinstance(note, dict) and note.get("worlds") == state.done else 0.05
+    a = next(iter(frames))
+    try:
+        comparison = inference.compare_designs(frames, designs[a], primary=primary,
+                                               margins=margins, alpha=alpha, seed=seed)
+    except TooFewWorlds as error:
+        st.warning(f"{error}.", icon=":material/block:")
+        return
+    show_verdicts(frames, designs, comparison)
     st.subheader("Key numbers")
+    st.caption("Each with its 95% interval: order-statistic (distribution-free) intervals on "
+               "P10, P50 and P90, Wilson intervals on chances; the 80% statement gives the "
+               "share of all worlds its days and dollars really hold.")  # fmt: skip
     st.dataframe(key_numbers(frames), width="stretch")
     tabs = st.tabs(["Distributions", "Objectives", "Paired differences", "Critical path",
                     "Sensitivity", "Downloads"], key="cmp_result_tabs")  # fmt: skip
@@ -403,7 +537,7 @@ def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, 
     with tabs[1]:
         show_objectives(frames, designs)
     with tabs[2]:
-        show_paired(frames, designs)
+        show_paired(frames, comparison)
     with tabs[3]:
         show_criticality(frames)
     with tabs[4]:
@@ -411,7 +545,8 @@ def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, 
     with tabs[5]:
         table = pd.concat([df.assign(design=n) for n, df in frames.items()], ignore_index=True)
         st.caption("Every replication of every design, one row each, and the summary.")
-        downloads("comparison", table, summary_json(state, designs, seed), "compare_download")
+        downloads("comparison", table, summary_json(state, designs, seed, comparison),
+                  "compare_download")  # fmt: skip
 
 
 def render() -> None:
@@ -448,6 +583,11 @@ def render() -> None:
         st.info("Pick at least two designs to compare.")
     label = f"Run the comparison ({len(designs)} designs)"
     reps, seed = run_controls(PREFIX, label, len(designs) >= 2, 200)
+    primary, margins, precision = question_controls(base, running(PREFIX))
+    if len(designs) >= 2 and precision is not None and running(PREFIX):
+        run_precise(designs, reps, seed, primary, margins, precision)
+        st.session_state[f"{PREFIX}_running"] = False
+        st.rerun()
     if len(designs) >= 2:
         run_if_asked(PREFIX, RUN, designs, reps, seed, f"{len(designs)} designs")
     state = saved_run(RUN, designs, seed) if len(designs) >= 2 else None
@@ -455,7 +595,7 @@ def render() -> None:
         if len(designs) >= 2:
             st.info("Press **Run the comparison** to play these designs in the same worlds.")
         return
-    show_results(state, designs, base, seed)
+    show_results(state, designs, base, seed, primary, margins)
 
 
 if __name__ == "__main__":

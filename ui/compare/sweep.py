@@ -104,8 +104,11 @@ def heat_map(table: Any, axes: list[Axis]) -> None:
         part = table[table[rest[0].path] == at]
     st.plotly_chart(charts.heatmap_figure(part, x, y, metric, label), key="sweep_heatmap")
     st.caption(
-        "Yellow is good: more likely to meet an objective, or sooner or cheaper. Every cell is "
-        "played on the same worlds, so the differences between cells are the levers'."
+        "Yellow is good: more likely to meet an objective, or sooner or cheaper. Under each "
+        "value, its 95% interval (Wilson for chances, Student t for means, order statistics for "
+        "P90; … where the worlds cannot reach an end). Every cell is played on the same worlds, "
+        "so the differences between cells are the levers', but a cell's interval is about the "
+        "cell alone: two cells whose intervals overlap can still differ clearly, world by world."
     )
 
 
