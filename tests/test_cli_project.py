@@ -72,6 +72,14 @@ def test_compare_json_has_paired_differences_and_a_verdict() -> None:
     assert d["verdict"][other] and all(isinstance(s, str) for s in d["verdict"][other])
 
 
+def test_compare_prints_verdicts_a_table_and_the_best_design() -> None:
+    out = sim("compare", BASE, OTHER, "--reps", "10", "--workers", "1")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "verdict" in text and "Best on all objectives met:" in text
+    assert "Primary metric: all objectives met" in text
+
+
 def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path: Path) -> None:
     design = tmp_path / "mine.yaml"
     design.write_text("name: More reserve\nchanges:\n  levers.reserve_fraction: 0.2\n")

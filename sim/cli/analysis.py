@@ -164,6 +164,13 @@ def _half(row: Any, key: str) -> float:
     return (float(row[f"{key}_high"]) - float(row[f"{key}_low"])) / 2
 
 
+def _span(low: float, high: float, unit: str) -> str:
+    """An interval of differences with the unit once: ``+45.1 to +58.8 pts``."""
+    first, last = difference(low, unit), difference(high, unit)
+    tail = last.split(" ", 1)[1] if " " in last else ""
+    return f"{first.removesuffix(' ' + tail) if tail else first} to {last}"
+
+
 def _ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
     if not levers:
         return LEVER_RANGES
@@ -225,11 +232,9 @@ def sensitivity(
     unit = LABELS[metric].unit if metric in LABELS else ""
     rows = [
         (r["rank"], r["lever"].removeprefix("levers.").replace("_", " "),
-         f"{setting(r['low'])} → {setting(r['high'])}", with_unit(r["metric_low"], unit),
-         with_unit(r["metric_high"], unit),
+         f"{setting(r['low'])} → {setting(r['high'])}",
          difference(r["swing"], unit) + ("" if r["clear"] else "?"),
-         f"{difference(r['swing_low'], unit)} to {difference(r['swing_high'], unit)}",
-         percent(r["p_top3"], 0))
+         _span(r["swing_low"], r["swing_high"], unit), percent(r["p_top3"], 0))
         for r in out["levers"]
     ]  # fmt: skip
     stdout.print(
@@ -241,12 +246,13 @@ def sensitivity(
     table(
         "Levers, largest effect first",
         rows,
-        ("rank", Col("lever", text=True), Col("low → high", text=True), "at low", "at high",
-         "swing", "95% interval", "top 3"),
+        ("rank", Col("lever", text=True), Col("low → high", text=True), "swing",
+         "95% interval", "top 3"),
         text_columns=0,
     )  # fmt: skip
     stdout.print(
-        "swing: high minus low on the same worlds, with its 95% interval; ? marks a swing not "
+        "swing: the mean at the high setting minus the mean at the low one, on the same worlds "
+        "(--json and --csv give both means), with its 95% interval; ? marks a swing not "
         "clearly different from 0 (Holm over the levers). top 3: the chance the lever is truly "
         "among the three that move the metric most.",
         markup=False,

@@ -376,9 +376,9 @@ def print_comparison(
         )
     say(comparison.adjustment_note())
     primary = comparison.primary
-    label = BY_KEY[primary].label if primary in BY_KEY else primary
+    name = BY_KEY[primary].label if primary in BY_KEY else primary
     unit = BY_KEY[primary].unit if primary in BY_KEY else "score"
-    say(best_line(comparison.best, label, "±" + amount(comparison.best["margin"], unit)))
+    say(best_line(comparison.best, name, "±" + amount(comparison.best["margin"], unit)))
     if sequential is not None:
         say(sequential.note())
 
