@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import stats as analysis_stats
+from sim import intervals as analysis_stats
 from sim.compare import analysis
 from sim.compare.analysis import LeverRange
 from sim.compare.designs import apply_delta

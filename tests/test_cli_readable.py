@@ -62,9 +62,9 @@ def saved_play(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "--gpus", "2048", "--gpu", "h800"),
         ("cluster", "--gpus", "16384", "--days", "54", "--reps", "5"),
         ("calibrate", "--reps", "3"),
-        ("sensitivity", "assistant_7b", "--reps", "2", "--workers", "1",
+        ("sensitivity", "assistant_7b", "--reps", "10", "--workers", "1",
          "--lever", "levers.reserve_fraction=0,0.2", "--lever", "levers.parallel_variants=1,3"),
-        ("compare", "assistant_7b", "--design", "small_core", "--reps", "4", "--workers", "1"),
+        ("compare", "assistant_7b", "--design", "small_core", "--reps", "10", "--workers", "1"),
     ],
 )  # fmt: skip
 def test_tables_fit_80_columns_without_cutting(args: tuple[str, ...]) -> None:
@@ -88,7 +88,7 @@ def test_sweep_keeps_its_axis_headers_and_names_each_column_once() -> None:
         "--grid",
         "levers.ablation_fraction=0.02,0.1",
     )
-    args = ("sweep", "assistant_7b", *grid, "--reps", "2", "--workers", "1")
+    args = ("sweep", "assistant_7b", *grid, "--reps", "10", "--workers", "1")
     out = readable(sim(*args))
     assert "reserve" in out and "fraction" in out and "ablation" in out
     wide = readable(sim(*args, columns=160), width=160)

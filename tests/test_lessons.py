@@ -18,9 +18,9 @@ import pytest
 from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan
 from sim.compare.runner import run_designs, run_replications
 from sim.engine.model import ProjectModel
+from sim.intervals import paired_difference
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 2026

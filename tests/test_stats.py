@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import stats
+from sim import intervals as stats
 from sim.compare.inference import compare_designs
 from sim.compare.runner import run_designs
 from sim.compare.sequential import look_alpha, planned_looks, run_sequential

@@ -23,11 +23,11 @@ from sim.compare.runner import ExecutorName, default_workers, run_designs
 from sim.compare.sequential import MAX_WORLDS, Sequential, batch_runner, run_sequential
 from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
+from sim.intervals import MIN_WORLDS
 from sim.metrics import BY_KEY, LABELS, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
-from sim.stats import MIN_WORLDS
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
 SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")

@@ -23,10 +23,7 @@ from sim.compare.inference import Comparison, compare_designs
 from sim.compare.inference import compared_metrics as compared_metrics
 from sim.compare.inference import paired_table as paired_table
 from sim.compare.runner import run_designs
-from sim.metrics import BY_KEY
-from sim.scenario.loading import ScenarioError
-from sim.scenario.spec import Scenario
-from sim.stats import (
+from sim.intervals import (
     ALPHA,
     MIN_WORLDS,
     SAME,
@@ -38,9 +35,12 @@ from sim.stats import (
     paired_proportion,
     quantile_interval,
     require_worlds,
-    summarize,
 )
-from sim.stats import wilson as stats_wilson
+from sim.intervals import wilson as stats_wilson
+from sim.metrics import BY_KEY
+from sim.scenario.loading import ScenarioError
+from sim.scenario.spec import Scenario
+from sim.stats import summarize
 
 # --- one design's distribution -----------------------------------------------------------------
 

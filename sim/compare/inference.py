@@ -26,9 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.metrics import BY_KEY, HEADLINE, Metric
-from sim.scenario.spec import Scenario
-from sim.stats import (
+from sim.intervals import (
     ALPHA,
     MIN_WORLDS,
     SAME,
@@ -39,6 +37,8 @@ from sim.stats import (
     require_worlds,
     worlds_needed,
 )
+from sim.metrics import BY_KEY, HEADLINE, Metric
+from sim.scenario.spec import Scenario
 
 #: The metric a comparison is about unless the user names another.
 DEFAULT_PRIMARY = "success"

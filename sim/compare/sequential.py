@@ -24,8 +24,8 @@ import pandas as pd
 
 from sim.compare.inference import Comparison, compare_designs, precision_reached
 from sim.compare.sweep import combine, run_batch
+from sim.intervals import ALPHA, MIN_WORLDS
 from sim.scenario.spec import Scenario
-from sim.stats import ALPHA, MIN_WORLDS
 
 #: Most worlds a sequential comparison runs unless told otherwise.
 MAX_WORLDS = 12_800

@@ -23,17 +23,17 @@ import pandas as pd
 
 from sim.compare.designs import apply_delta, with_source
 from sim.compare.runner import ExecutorName, open_executor, replicate_batch, run_designs
-from sim.metrics import HEADLINE, PROBABILITY_KEYS
-from sim.scenario.loading import Problem, ScenarioError, parse_override
-from sim.scenario.spec import Scenario
-from sim.stats import (
+from sim.intervals import (
     MIN_WORLDS,
     mean_interval,
     quantile_interval,
     require_worlds,
-    summarize,
     wilson,
 )
+from sim.metrics import HEADLINE, PROBABILITY_KEYS
+from sim.scenario.loading import Problem, ScenarioError, parse_override
+from sim.scenario.spec import Scenario
+from sim.stats import summarize
 
 #: The largest grid a sweep runs (points, not replications).
 MAX_POINTS = 400

@@ -16,10 +16,10 @@ from typing import Any
 
 from sim.compare.runner import Progress, run_designs
 from sim.compare.summary import summarize_runs
+from sim.intervals import paired_difference
 from sim.interview.plan import InterviewPlan, plan_scenario, plan_world
 from sim.scenario.loading import with_overrides
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference
 
 Overrides = dict[str, Any]
 #: Replications behind a risk's price and a design's comparison (5-10 ms each).

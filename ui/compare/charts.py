@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from sim.compare.analysis import ecdf, percentile_intervals, percentiles
-from sim.stats import TooFewWorlds
+from sim.intervals import TooFewWorlds
 
 #: One colour per design, in the order the designs were picked.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#9D755D")

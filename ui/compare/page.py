@@ -17,10 +17,10 @@ from sim.compare import analysis, inference, sequential
 from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.org import OrgGraph
+from sim.intervals import TooFewWorlds
 from sim.metrics import BY_KEY
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import Scenario
-from sim.stats import TooFewWorlds
 from ui.common import (
     SCENARIO_DIR,
     lever_inputs,

@@ -1,0 +1,375 @@
+"""Intervals, tests, multiplicity and ranking for numbers drawn from simulated worlds.
+
+A random quantity is summarised as mean, p10, p50, p90 (:func:`sim.stats.summarize`);
+this module puts an honest interval or probability on a number drawn from a finite set of
+simulated worlds, with the methods the field uses (SciPy and statsmodels do the work;
+docs/compare.md says what each one means):
+
+- means and paired differences of means: Student t (:func:`mean_interval`,
+  :func:`paired_mean`); when every sampled world gives the same difference, an exact
+  binomial bound instead of a zero-width interval (:func:`flat_bound`);
+- chances: Wilson score intervals (:func:`wilson`); paired differences of chances: Tango's
+  score interval and test, with the exact McNemar test for "is there a difference"
+  (:func:`paired_proportion`);
+- quantiles: distribution-free order-statistic intervals (:func:`quantile_interval`);
+  S-curves: the Dvoretzky-Kiefer-Wolfowitz band (:func:`dkw_halfwidth`);
+- several comparisons at once: Holm's step-down adjustment (:func:`holm`);
+- which design (or lever) ranks first: Bayesian-bootstrap probabilities over the same
+  worlds (:func:`chance_best`, :func:`chance_top`);
+- how many worlds a question needs (:func:`worlds_needed`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import optimize
+from scipy import stats as sps
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import proportion_confint
+
+#: The error rate every interval and verdict is built for (95% intervals).
+ALPHA = 0.05
+#: Fewer worlds than this and a comparison, a ranking or an interval is refused, not guessed.
+MIN_WORLDS = 10
+#: Two worlds whose values differ by less than this count as the same outcome.
+SAME = 1e-9
+
+
+class TooFewWorlds(ValueError):
+    """A statistic asked of fewer worlds than it needs: a refusal with the reason."""
+
+    def __init__(self, n: int, needed: int = MIN_WORLDS, what: str = "an interval") -> None:
+        super().__init__(
+            f"{n} world{'' if n == 1 else 's'} {'is' if n == 1 else 'are'} too few for "
+            f"{what}: at least {needed} are needed (run more replications)"
+        )
+        self.n, self.needed = n, needed
+
+
+def require_worlds(n: int, needed: int = MIN_WORLDS, what: str = "an interval") -> None:
+    """Refuse (raise :class:`TooFewWorlds`) when ``n`` is below ``needed``."""
+    if n < needed:
+        raise TooFewWorlds(n, needed, what)
+
+
+def _array(values: Iterable[float]) -> np.ndarray:
+    return np.asarray(list(values) if not isinstance(values, np.ndarray) else values, float)
+
+
+# --- one sample --------------------------------------------------------------------------------
+
+
+def wilson(successes: float, n: int, level: float = 1 - ALPHA) -> tuple[float, float]:
+    """Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
+    require_worlds(n, 1, "a chance")
+    low, high = proportion_confint(successes, n, alpha=1 - level, method="wilson")
+    return (max(0.0, float(low)), min(1.0, float(high)))
+
+
+def mean_interval(values: Iterable[float], level: float = 1 - ALPHA) -> tuple[float, float, float]:
+    """Mean with its Student-t interval; a flat sample gets :func:`flat_bound`'s width."""
+    x = _array(values)
+    require_worlds(x.size, 2, "an interval on a mean")
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1))
+    if sd <= SAME * max(1.0, abs(mean)):
+        half = flat_bound(x.size, _scale(x), 1 - level)
+    else:
+        half = float(sps.t.ppf(1 - (1 - level) / 2, x.size - 1) * sd / math.sqrt(x.size))
+    return mean, mean - half, mean + half
+
+
+def quantile_interval(
+    values: Iterable[float], q: float, level: float = 1 - ALPHA
+) -> tuple[float | None, float | None]:
+    """Distribution-free interval of the ``q`` quantile from order statistics.
+
+    An end that the sample cannot reach at this level (too few worlds beyond the
+    quantile) is None: the interval is open on that side.
+    """
+    x = _array(values)
+    require_worlds(x.size, 1, "a quantile")
+    ci = sps.quantile_test(x, q=float(np.quantile(x, q)), p=q).confidence_interval(level)
+    low, high = float(ci.low), float(ci.high)
+    return (low if math.isfinite(low) else None, high if math.isfinite(high) else None)
+
+
+def dkw_halfwidth(n: int, alpha: float = ALPHA) -> float:
+    """Half-width of the Dvoretzky-Kiefer-Wolfowitz band around an empirical CDF.
+
+    With probability 1 - alpha the whole true CDF lies within this distance of the
+    empirical one, everywhere at once (Massart's constant).
+    """
+    require_worlds(n, 1, "a band")
+    return math.sqrt(math.log(2 / alpha) / (2 * n))
+
+
+# --- paired differences ------------------------------------------------------------------------
+
+
+def _scale(*samples: np.ndarray) -> float:
+    """The spread seen in these worlds (max - min), or their size, or 1: a flat bound's unit."""
+    pooled = np.concatenate([np.ravel(s) for s in samples])
+    spread = float(pooled.max() - pooled.min()) if pooled.size else 0.0
+    if spread > SAME:
+        return spread
+    size = float(np.abs(pooled).max()) if pooled.size else 0.0
+    return size if size > SAME else 1.0
+
+
+def flat_bound(n: int, scale: float, alpha: float, sides: int = 2) -> float:
+    """How far a mean could be from a flat sample: n worlds that all gave the same value.
+
+    At most ``1 - (alpha/sides)^(1/n)`` of worlds could give another value (the exact
+    binomial bound on a share never seen), each by at most ``scale``, the spread seen
+    in these worlds. Never zero for a finite sample.
+    """
+    share = 1.0 - (alpha / sides) ** (1.0 / n)
+    return share * scale
+
+
+def _flat_p(n: int, distance: float, scale: float, sides: int = 2) -> float:
+    """The alpha at which :func:`flat_bound` reaches ``distance`` (its p-value)."""
+    if distance >= scale:
+        return 0.0
+    return min(1.0, sides * (1.0 - max(distance, 0.0) / scale) ** n)
+
+
+def paired_difference(
+    a: Iterable[float], b: Iterable[float], level: float = 1 - ALPHA
+) -> dict[str, float]:
+    """Mean of b - a over paired worlds with its Student-t interval (``mean, low, high, n``)."""
+    d = paired_mean(a, b, level=level)
+    return {k: d[k] for k in ("mean", "low", "high", "n")}
+
+
+def paired_mean(
+    a: Iterable[float],
+    b: Iterable[float],
+    margin: float | None = None,
+    level: float = 1 - ALPHA,
+) -> dict[str, Any]:
+    """B - A on the same worlds: mean, t interval, t-test p-value, and TOST within ±margin.
+
+    ``p_value`` tests "no difference" (paired t-test); ``p_equivalent`` tests "differs by
+    ``margin`` or more" (two one-sided t-tests: small means alike within ±margin). When
+    every world gives the same difference, both come from :func:`flat_bound` instead.
+    """
+    x, y = _array(a), _array(b)
+    d = y - x
+    n = d.size
+    require_worlds(n, 2, "a paired interval")
+    mean, sd = float(d.mean()), float(d.std(ddof=1))
+    alpha = 1 - level
+    out: dict[str, Any] = {"mean": mean, "n": n, "level": level, "method": "paired t"}
+    if sd <= SAME * max(1.0, abs(mean)):
+        scale = _scale(x, y)
+        half = flat_bound(n, scale, alpha)
+        out.update(method="exact bound (every world gave the same difference)",
+                   p_value=1.0 if abs(mean) <= SAME else _flat_p(n, abs(mean), scale),
+                   sd=0.0)  # fmt: skip
+        if margin is not None:
+            out["p_equivalent"] = (
+                _flat_p(n, margin - abs(mean), scale, 1) if abs(mean) < margin else 1.0
+            )
+    else:
+        se = sd / math.sqrt(n)
+        half = float(sps.t.ppf(1 - alpha / 2, n - 1) * se)
+        out["p_value"] = float(2 * sps.t.sf(abs(mean) / se, n - 1))
+        out["sd"] = sd
+        # Cochran's rule: a mean's t interval is trustworthy from about 25 g1^2 worlds,
+        # g1 the skewness; lopsided differences (a few worlds far off) need more.
+        skew = float(sps.skew(d))
+        out["skew"] = skew
+        out["worlds_for_t"] = int(math.ceil(25 * skew * skew))
+        out["rough"] = n < out["worlds_for_t"]
+        if margin is not None:
+            # TOST: reject "mean <= -margin" and "mean >= +margin", each one-sided.
+            p_low = float(sps.t.sf((mean + margin) / se, n - 1))
+            p_high = float(sps.t.cdf((mean - margin) / se, n - 1))
+            out["p_equivalent"] = max(p_low, p_high)
+    out["low"], out["high"] = mean - half, mean + half
+    return out
+
+
+def _tango_z(b_only: float, a_only: float, n: float, delta: float) -> float:
+    """Tango's score statistic for "P(B) - P(A) = delta" from the discordant counts.
+
+    ``b_only``: worlds where B meets the objective and A does not; ``a_only`` the
+    reverse. The variance uses the maximum-likelihood cell chance under ``delta``
+    (Tango 1998, Statistics in Medicine 17:891).
+    """
+    same = n - b_only - a_only
+    w = b_only * (1 - delta) + a_only * (1 - 3 * delta) - 2 * same * delta
+    q = (w + math.sqrt(max(w * w + 8 * n * a_only * delta * (1 - delta), 0.0))) / (4 * n)
+    var = n * (2 * q + delta * (1 - delta))
+    top = b_only - a_only - n * delta
+    if var <= 1e-15:
+        return 0.0 if abs(top) <= 1e-12 else math.copysign(math.inf, top)
+    return top / math.sqrt(var)
+
+
+def tango_interval(
+    b_only: float, a_only: float, n: float, level: float = 1 - ALPHA
+) -> tuple[float, float]:
+    """Tango's score interval for P(B) - P(A) on paired worlds (never zero width)."""
+    z = float(sps.norm.ppf(1 - (1 - level) / 2))
+    est = (b_only - a_only) / n
+    edge = 1 - 1e-12
+
+    def root(target: float, lo: float, hi: float) -> float:
+        f: Callable[[float], float] = lambda d: _tango_z(b_only, a_only, n, d) - target  # noqa: E731
+        if f(lo) * f(hi) > 0:
+            return lo if abs(f(lo)) < abs(f(hi)) else hi
+        return float(optimize.brentq(f, lo, hi, xtol=1e-12))
+
+    low = -1.0 if _tango_z(b_only, a_only, n, -edge) < z else root(z, -edge, est)
+    high = 1.0 if _tango_z(b_only, a_only, n, edge) > -z else root(-z, est, edge)
+    return low, high
+
+
+def paired_proportion(
+    a: Iterable[float],
+    b: Iterable[float],
+    margin: float | None = None,
+    level: float = 1 - ALPHA,
+) -> dict[str, Any]:
+    """P(B) - P(A) on the same worlds: Tango's interval, exact McNemar, TOST within ±margin.
+
+    ``b_only`` and ``a_only`` are the discordant worlds (B meets it and A does not, and
+    the reverse); only they carry information about the difference. ``p_value`` is the
+    exact McNemar test of no difference; ``p_equivalent`` the larger of Tango's two
+    one-sided score tests at -margin and +margin.
+    """
+    x, y = _array(a) > 0.5, _array(b) > 0.5
+    n = int(x.size)
+    require_worlds(n, 2, "a paired interval")
+    b_only, a_only = int((y & ~x).sum()), int((x & ~y).sum())
+    low, high = tango_interval(b_only, a_only, n, level)
+    table = [[0, b_only], [a_only, 0]]
+    p_value = 1.0 if b_only + a_only == 0 else float(mcnemar(table, exact=True).pvalue)
+    out: dict[str, Any] = {
+        "mean": (b_only - a_only) / n, "low": low, "high": high, "n": n, "level": level,
+        "method": "Tango score interval, exact McNemar test",
+        "b_only": b_only, "a_only": a_only, "p_value": min(1.0, p_value),
+    }  # fmt: skip
+    if margin is not None:
+        p_low = float(sps.norm.sf(_tango_z(b_only, a_only, n, -margin)))
+        p_high = float(sps.norm.cdf(_tango_z(b_only, a_only, n, margin)))
+        out["p_equivalent"] = max(p_low, p_high)
+    return out
+
+
+# --- several comparisons, ranking, sample size --------------------------------------------------
+
+
+def holm(p_values: Sequence[float], alpha: float = ALPHA) -> list[float]:
+    """Holm-adjusted p-values: any-false-claim rate at most ``alpha`` over the family.
+
+    The step-down of statsmodels' ``multipletests(method="holm")`` (a test checks they
+    agree), done here because that branch calls ``gc.collect()`` on every call, which
+    costs about 0.15 s in a large process such as the app's, and a comparison adjusts
+    four families.
+    """
+    if not p_values:
+        return []
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    stepped = np.maximum.accumulate(p[order] * np.arange(p.size, 0, -1))
+    out = np.empty_like(p)
+    out[order] = np.minimum(stepped, 1.0)
+    return [float(v) for v in out]
+
+
+def _weights(n: int, draws: int, seed: int) -> np.ndarray:
+    """Bayesian-bootstrap weights over the n worlds (flat Dirichlet), one row per draw."""
+    rng = np.random.default_rng(seed)
+    return rng.dirichlet(np.ones(n), size=draws)
+
+
+def chance_best(
+    values: np.ndarray,
+    margin: float = 0.0,
+    draws: int = 2000,
+    seed: int = 0,
+    binary: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chance each column (design) has the highest mean, over the same worlds (rows).
+
+    A Bayesian bootstrap: each draw reweights the worlds, the same weights for every
+    design, so the pairing of common random numbers is kept. For chances (``binary``,
+    up to ten designs) the weights go to each pattern of who meets the objective, with
+    one world's worth of prior spread over every pattern, seen or not: a design that
+    never lost in these worlds could still lose in others. Designs tied in a draw share
+    its credit. The second array is the chance each design is within ``margin`` of the
+    best (an indifference zone: close enough not to matter).
+    """
+    require_worlds(values.shape[0], MIN_WORLDS, "a ranking")
+    rng = np.random.default_rng(seed)
+    k = values.shape[1]
+    if binary and k <= 10:
+        patterns = np.array(list(itertools.product((0.0, 1.0), repeat=k)))
+        seen = (values > 0.5).astype(int) @ (2 ** np.arange(k - 1, -1, -1))
+        counts = np.bincount(seen, minlength=len(patterns)).astype(float)
+        weights = rng.dirichlet(counts + 1.0 / len(patterns), size=draws)
+        means = weights @ patterns
+    else:
+        means = rng.dirichlet(np.ones(values.shape[0]), size=draws) @ values
+    top = means.max(axis=1, keepdims=True)
+    tol = SAME * np.maximum(1.0, np.abs(top))
+    tied = np.abs(means - top) <= tol
+    best = (tied / tied.sum(axis=1, keepdims=True)).mean(axis=0)
+    near = (means >= top - margin - tol).mean(axis=0)
+    return best, near
+
+
+def chance_top(effects: np.ndarray, k: int = 3, draws: int = 2000, seed: int = 0) -> np.ndarray:
+    """The chance each column's mean is among the ``k`` largest in size (|mean|), and not 0.
+
+    ``effects`` holds one row per world and one column per lever (its swing in that
+    world); the same Bayesian-bootstrap weights reweight every lever.
+    """
+    require_worlds(effects.shape[0], MIN_WORLDS, "a ranking")
+    size = np.abs(_weights(effects.shape[0], draws, seed) @ effects)
+    larger = (size[:, None, :] > size[:, :, None] + SAME).sum(axis=2)
+    return ((larger < k) & (size > SAME)).mean(axis=0)
+
+
+def worlds_needed(row: dict[str, Any], target: float, level: float = 1 - ALPHA) -> int | None:
+    """About how many worlds a paired interval needs for a half-width of ``target``.
+
+    Projected from what the current worlds show (``row`` is :func:`paired_mean`'s or
+    :func:`paired_proportion`'s result): the spread of the per-world differences for
+    means and for chances with discordant worlds; for chances without any, the width of
+    Tango's interval at zero discordant worlds (z^2 / (n + z^2)); for a flat sample,
+    :func:`flat_bound`. None when more than ten million worlds would be needed.
+    """
+    if target <= 0:
+        return None
+    n = float(row["n"])
+    z = float(sps.norm.ppf(1 - (1 - level) / 2))
+    if row.get("kind") == "probability" or "b_only" in row and row.get("kind") is None:
+        b_only, a_only = float(row["b_only"]), float(row["a_only"])
+        if b_only + a_only > 0:
+            var = (b_only + a_only) / n - ((b_only - a_only) / n) ** 2
+            need = (z / target) ** 2 * var
+        else:
+            need = z * z * (1 - target) / target
+    elif float(row.get("sd", 0.0)) > 0:
+        need = (z * float(row["sd"]) / target) ** 2
+        for _ in range(3):  # t instead of z at the projected size
+            t = float(sps.t.ppf(1 - (1 - level) / 2, max(need - 1, 1)))
+            need = (t * float(row["sd"]) / target) ** 2
+    else:
+        scale = (float(row["high"]) - float(row["low"])) / 2 / max(
+            1 - ((1 - level) / 2) ** (1 / n), 1e-15
+        )
+        if target >= scale:
+            return 2
+        need = math.log((1 - level) / 2) / math.log(1 - target / scale)
+    return None if need > 1e7 else max(2, int(math.ceil(need)))
