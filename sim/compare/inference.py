@@ -14,7 +14,7 @@ most 5%. A row is **clear** when its adjusted "no difference" p-value is below 5
 
 "Which design is best" on the primary metric is a Bayesian bootstrap over the same
 worlds: the chance each design has the best mean, and the chance it is within the
-margin of the best (:func:`sim.stats.chance_best`).
+margin of the best (:func:`sim.intervals.chance_best`).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def paired_table(
 
     ``p_b_better`` and ``p_same`` are the shares of worlds in which B did better than A,
     or exactly as well; ``significant`` is the unadjusted test at 5%. Refuses (raises
-    :class:`sim.stats.TooFewWorlds`) below :data:`sim.stats.MIN_WORLDS` worlds.
+    :class:`sim.intervals.TooFewWorlds`) below :data:`sim.intervals.MIN_WORLDS` worlds.
     """
     require_worlds(min(len(a), len(b)), MIN_WORLDS, "a comparison")
     margins = margins_for(scenario, a, margins)

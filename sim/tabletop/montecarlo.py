@@ -31,8 +31,9 @@ from sim.engine.decisions import (
     first_available,
     reference_decider,
 )
+from sim.intervals import paired_difference
 from sim.scenario.spec import DECISION_OPTIONS, RUN_KINDS, Scenario, ScriptedIncident
-from sim.stats import paired_difference, summarize
+from sim.stats import summarize
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.hseep import OBJECTIVE_COLUMN
 from sim.tabletop.room import Room
