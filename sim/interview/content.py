@@ -52,6 +52,14 @@ METHODS: dict[str, tuple[str, ...]] = {
     "contamination": ("overlap_scan",),
     "licensing": ("licence_audit", "pii_scan"),
 }
+#: What an experiment after each phase looks like: a text about another phase's
+#: experiment on this gate reads as written for that gate.
+PHASE_METHODS: dict[str, tuple[str, ...]] = {
+    "prepare": ("data_audit", "dedup_filter", "licence_audit", "pii_scan"),
+    "ablations": ("proxy_runs",),
+    "post_training": ("checkpoint_evals", "red_team"),
+    "evaluation": ("product_evals", "evals_generic"),
+}
 ROLE_SCOPES: dict[str, str] = {
     "product_manager": "pm_scope",
     "research": "research_scope",
@@ -104,8 +112,8 @@ class TextVerdict:
         """One line: what the text names, what it misses, and any coherence problem."""
         if not self.text.strip():
             return f"{self.label}: nothing written"
-        found = ", ".join(self.found_labels) or "nothing from the vocabulary"
-        line = f"{self.label}: names {found}"
+        found = ", ".join(self.found_labels)
+        line = f"{self.label}: " + (f"names {found}" if found else "names none of what it needs")
         if self.missing and not self.met:
             line += f"; missing: {' or '.join(self.missing_labels)}"
         if self.problem:
@@ -183,6 +191,8 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 f"Experiment behind gate {g.id}",
                 g.experiment,
                 Requirement((methods,), 1),
+                "gate",
+                PHASE_METHODS.get(g.after, ()),
             )
         )
     out.append(
@@ -251,6 +261,8 @@ def _affinity(text: Text, concepts: Iterable[str]) -> int:
 def _rivals(family: str) -> dict[str, tuple[str, ...]]:
     if family == "role":
         return {r.replace("_", " "): (scope,) for r, scope in ROLE_SCOPES.items()}
+    if family == "gate":
+        return {f"a gate after {p}": m for p, m in PHASE_METHODS.items()}
     return {r: topic(r) for r in RISK_KINDS}
 
 
@@ -295,7 +307,7 @@ def read_texts(plan: InterviewPlan) -> dict[str, TextVerdict]:
     all_slots = slots(plan)
     texts = {s.id: Text.of(s.text) for s in all_slots}
     verdicts = {s.id: _judge(s, texts[s.id]) for s in all_slots}
-    for family in ("warning", "role", "challenge"):
+    for family in ("warning", "role", "challenge", "gate"):
         _misplaced(family, [s for s in all_slots if s.family == family], texts, verdicts)
     _repeats(all_slots, verdicts)
     return verdicts

@@ -17,7 +17,7 @@ from typing import Any
 
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.model import ROUND_COMPUTE_SHARE
-from sim.interview.checks import Judgement, check, judged, names
+from sim.interview.checks import Judgement, Status, check, judged, names
 from sim.interview.content import TextVerdict, read_texts
 from sim.interview.plan import (
     EARLY_SIGNALS,
@@ -174,11 +174,11 @@ def owners(a: Answer) -> Judgement:
     if orphans:
         lines.append(f"Part 1 challenges left without an owner: {names(orphans)}")
     c_owned = check("owned", len(mine) == n, "structure", *lines)
-    c_warned = check("warnings", bool(mine) and len(warned) == len(mine), "content", *warn_lines)
-    partly = len(mine) >= 5 and len(warned) >= 3
-    status = None if c_owned.passed and c_warned.passed else ("partly" if partly else "missed")
-    if not warned:
-        status = "missed"
+    c_warned = check("warnings", len(warned) >= max(3, len(mine) // 2), "content", *warn_lines)
+    if c_owned.passed and len(warned) == len(mine):
+        status: Status = "met"
+    else:
+        status = "partly" if len(mine) >= 5 and c_warned.passed else "missed"
     return judged(c_owned, c_warned, status=status)
 
 
@@ -387,12 +387,13 @@ def roles(a: Answer) -> Judgement:
     held = [k for k in ("rollback", "data_fix") if plan.right(k) == PM_TEAM]
     lines = [f"Roles described by what they own: {len(described)} of {len(verdicts)}"]
     lines += [v.evidence() for v in verdicts if not v.met]
-    return judged(
-        check("described", len(described) == len(verdicts), "content", *lines),
-        check("apart", not held, "structure",
-              f"The product team also holds technical calls: {names(held)}" if held else ""),
-        status=None if described else "missed",
-    )  # fmt: skip
+    c_described = check("described", len(described) >= 2, "content", *lines)
+    c_apart = check("apart", not held, "structure",
+                    f"The product team also holds technical calls: {names(held)}" if held else "")
+    full = len(described) == len(verdicts) and not held
+    return judged(c_described, c_apart,
+                  status="met" if full else "partly" if c_described.passed else "missed")
+    # fmt: skip
 
 
 def build_vs_adapt(a: Answer) -> Judgement:
@@ -426,12 +427,11 @@ def tradeoffs(a: Answer) -> Judgement:
     lines = [v.evidence() for k in range(len(plan.tradeoffs)) if (v := a.text(f"tradeoff.{k}"))]
     lines += [f"Trade-off {k + 1} protects and gives up the same thing: {plan.tradeoffs[k].protect}"
               for k in same]  # fmt: skip
-    return judged(
-        check("stated", len(stated) >= 2, "content", *lines or ["No trade-off stated"]),
-        check("dimensions", len(dims) == 3, "structure", f"Dimensions traded: {names(dims)}"),
-        status=None if stated else "missed",
-        note=_cut_note(plan),
-    )
+    c_stated = check("stated", bool(stated), "content", *lines or ["No trade-off stated"])
+    c_dims = check("dimensions", len(dims) == 3, "structure", f"Dimensions traded: {names(dims)}")
+    full = len(stated) >= 2 and c_dims.passed
+    return judged(c_stated, c_dims, note=_cut_note(plan),
+                  status="met" if full else "partly" if stated else "missed")
 
 
 def _cut_note(plan: InterviewPlan) -> list[str]:
