@@ -100,7 +100,7 @@ TRADEOFFS = [
     TradeOff(protect="schedule", give_up="cost",
              text="spend the reserve, never more, to keep the launch date"),
     TradeOff(protect="cost", give_up="quality",
-             text="after a budget cut, fewer post-training rounds cost some quality before tokens"),
+             text="after a budget cut, give up some quality in post-training rather than cut tokens"),
 ]  # fmt: skip
 GATES = [
     GatePlan(id="data_review", after="prepare", catches=["data_quality", "licensing"],

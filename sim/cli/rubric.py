@@ -43,7 +43,8 @@ def rubric(
     _print(report.to_dict())
 
 
-STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "dim"}
+STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "red",
+         "did_not_arise": "dim", "not_run": "dim"}  # fmt: skip
 
 
 def _print(data: dict[str, Any]) -> None:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from sim.interview.plan import InterviewPlan
-from sim.interview.vocabulary import CONCEPTS, Text, find
+from sim.interview.plan import InterviewPlan, RiskPlan, RolesPlan
+from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
 from sim.scenario.spec import RISK_KINDS
 
 #: How alike two texts must be (RapidFuzz token-sort ratio, 0-100) to count as a repeat.
@@ -129,6 +129,32 @@ class Slot:
     requirement: Requirement
     family: str = ""
     affinity: tuple[str, ...] = ()
+    kind: str = ""
+
+
+#: What marks a text as an answer to each kind of question (groups of concepts). A text
+#: that names marks from :data:`KIND_MARGIN` more groups of another kind than of its own
+#: slot's kind reads as the answer to another question (a consequence pasted as a gate's
+#: experiment).
+KIND_MARKS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "consequence": tuple((d,) for d in CONSEQUENCE_DIMS),
+    "late_discovery": tuple((m,) for m in MECHANISMS),
+    "warning": tuple((c,) for c in
+                     (*dict.fromkeys(c for v in SIGNALS.values() for c in v), "monitoring")),
+    "experiment": tuple((c,) for c in dict.fromkeys(c for v in METHODS.values() for c in v)),
+    "tracking": (("burn_forecast",), ("cadence",), ("owner_role",)),
+    "role": (tuple(ROLE_SCOPES.values()), ("ownership",)),
+    "strategy": (("base_model",), ("adapt_criterion",)),
+    "tradeoff": (("choice",),),
+    "product_use": (("product_use",), ("product_task",)),
+}  # fmt: skip
+KIND_MARGIN = 1
+#: Kinds whose answers rightly share their marks, so they are not compared: consequences
+#: and trade-offs both weigh time, money and quality; the budget's early warning is how
+#: spend is tracked; a licence audit is an early warning and a gate's experiment alike.
+SIBLING_KINDS = (
+    {"consequence", "tradeoff"}, {"warning", "tracking"}, {"warning", "experiment"},
+)  # fmt: skip
 
 
 def _judge(slot: Slot, text: Text) -> TextVerdict:
@@ -162,6 +188,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 Requirement((CONSEQUENCE_DIMS,), 1),
                 "challenge" if c.risk else "",
                 topic(c.risk) if c.risk else (),
+                "consequence",
             )
         )
     out.append(
@@ -170,6 +197,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
             "Why late is expensive",
             plan.late_discovery,
             Requirement(tuple((m,) for m in MECHANISMS), 2),
+            kind="late_discovery",
         )
     )
     for risk in RISK_KINDS:
@@ -181,6 +209,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 Requirement((SIGNALS[risk],), 1),
                 "warning",
                 topic(risk),
+                "warning",
             )
         )
     for g in plan.gates:
@@ -193,6 +222,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 Requirement((methods,), 1),
                 "gate",
                 PHASE_METHODS.get(g.after, ()),
+                "experiment",
             )
         )
     out.append(
@@ -201,6 +231,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
             "How spend is tracked",
             plan.budget.tracking,
             Requirement((("burn_forecast",), ("cadence", "owner_role")), 2),
+            kind="tracking",
         )
     )
     roles = plan.roles.model_dump()
@@ -210,9 +241,10 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 f"role.{role}",
                 f"Role of {role.replace('_', ' ')}",
                 roles[role],
-                Requirement(((scope,),), 1),
+                Requirement(((scope,), ("ownership",)), 2),
                 "role",
                 (scope,),
+                "role",
             )
         )
     out.append(
@@ -221,6 +253,7 @@ def slots(plan: InterviewPlan) -> list[Slot]:
             "Why this strategy",
             plan.strategy_reason,
             Requirement((("base_model",), ("adapt_criterion",)), 2),
+            kind="strategy",
         )
     )
     for k, t in enumerate(plan.tradeoffs):
@@ -230,7 +263,8 @@ def slots(plan: InterviewPlan) -> list[Slot]:
                 f"tradeoff.{k}",
                 f"Trade-off {k + 1} (protect {t.protect}, give up {t.give_up})",
                 t.text,
-                Requirement(((protect,), (give,)), 2),
+                Requirement(((protect,), (give,), ("choice",)), 3),
+                kind="tradeoff",
             )
         )
     out.append(
@@ -238,7 +272,8 @@ def slots(plan: InterviewPlan) -> list[Slot]:
             "product_use",
             "The product use",
             plan.objective.product_use,
-            Requirement((("product_use",),), 1),
+            Requirement((("product_use",), ("product_task",)), 2),
+            kind="product_use",
         )
     )
     for section, reason in plan.confirmed.items():
@@ -254,8 +289,9 @@ def slots(plan: InterviewPlan) -> list[Slot]:
 
 
 def _affinity(text: Text, concepts: Iterable[str]) -> int:
-    """How much a text is about a topic: a signal or scope named counts 2, a subject word 1."""
-    return sum(1 if c.startswith("topic_") else 2 for c in find(text, tuple(concepts)).found)
+    """How much a text is about a topic: a signal or scope named counts 2, each subject word 1."""
+    found = find(text, tuple(concepts)).found
+    return sum(phrases_named(text, c) if c.startswith("topic_") else 2 for c in found)
 
 
 def _rivals(family: str) -> dict[str, tuple[str, ...]]:
@@ -280,6 +316,25 @@ def _misplaced(
         best = max(scores, key=lambda n: scores[n], default=None)
         if best is not None and scores[best] > own:
             verdicts[s.id] = replace(v, met=False, problem=f"reads as written about {best}")
+
+
+def _marks(text: Text, groups: tuple[tuple[str, ...], ...]) -> int:
+    return sum(1 for g in groups if find(text, g).found)
+
+
+def _other_question(slot: Slot, text: Text, verdicts: dict[str, TextVerdict]) -> None:
+    """Mark a text that answers another kind of question clearly better than its own."""
+    v = verdicts[slot.id]
+    if not v.met or not slot.kind:
+        return
+    own = _marks(text, KIND_MARKS[slot.kind])
+    for kind, marks in KIND_MARKS.items():
+        if kind == slot.kind or {kind, slot.kind} in SIBLING_KINDS:
+            continue
+        if _marks(text, marks) >= own + KIND_MARGIN:
+            problem = f"reads as the answer to another question ({kind.replace('_', ' ')})"
+            verdicts[slot.id] = replace(v, met=False, problem=problem)
+            return
 
 
 def _repeats(all_slots: list[Slot], verdicts: dict[str, TextVerdict]) -> None:
@@ -309,6 +364,8 @@ def read_texts(plan: InterviewPlan) -> dict[str, TextVerdict]:
     verdicts = {s.id: _judge(s, texts[s.id]) for s in all_slots}
     for family in ("warning", "role", "challenge", "gate"):
         _misplaced(family, [s for s in all_slots if s.family == family], texts, verdicts)
+    for s in all_slots:
+        _other_question(s, texts[s.id], verdicts)
     _repeats(all_slots, verdicts)
     return verdicts
 
@@ -316,3 +373,53 @@ def read_texts(plan: InterviewPlan) -> dict[str, TextVerdict]:
 def reason_ok(text: str) -> bool:
     """Whether a short reason names anything at all from the vocabulary (not filler)."""
     return bool(text.strip()) and bool(find(text, tuple(CONCEPTS)).found)
+
+
+def with_texts(plan: InterviewPlan, texts: dict[str, str]) -> InterviewPlan:
+    """``plan`` with the texts of the given slots replaced (slot ids as :func:`slots` names)."""
+    challenges = list(plan.challenges)
+    risks = dict(plan.risks)
+    gates = list(plan.gates)
+    tradeoffs = list(plan.tradeoffs)
+    roles = plan.roles.model_dump()
+    confirmed = dict(plan.confirmed)
+    update: dict[str, object] = {}
+    budget, objective = plan.budget, plan.objective
+    for slot, text in texts.items():
+        head, _, key = slot.partition(".")
+        if head == "challenge":
+            i = int(key)
+            challenges[i] = challenges[i].model_copy(update={"consequence": text})
+        elif head == "warning":
+            old = risks.get(key)  # type: ignore[call-overload]
+            risks[key] = (old or RiskPlan()).model_copy(update={"early_warning": text})  # type: ignore[index]
+        elif head == "gate":
+            gates = [g.model_copy(update={"experiment": text}) if g.id == key else g for g in gates]
+        elif head == "tradeoff":
+            k = int(key)
+            tradeoffs[k] = tradeoffs[k].model_copy(update={"text": text})
+        elif head == "role":
+            roles[key] = text
+        elif head == "confirm":
+            confirmed[key] = text  # type: ignore[index]
+        elif head == "tracking":
+            budget = budget.model_copy(update={"tracking": text})
+        elif head == "product_use":
+            objective = objective.model_copy(update={"product_use": text})
+        elif head in ("late_discovery", "strategy_reason"):
+            update[head] = text
+        else:
+            raise ValueError(f"unknown text slot {slot!r}")
+    return plan.model_copy(
+        update={
+            **update,
+            "challenges": challenges,
+            "risks": risks,
+            "gates": gates,
+            "tradeoffs": tradeoffs,
+            "roles": RolesPlan(**roles),
+            "confirmed": confirmed,
+            "budget": budget,
+            "objective": objective,
+        }
+    )

@@ -175,7 +175,8 @@ ITEMS: tuple[ItemSpec, ...] = (
              vd.followup_ship,
              "Read the product-eval gap against the eval's noise: hold (another round, or fix "
              "the data) when the gap is real; when it is within the noise and waiting costs "
-             "weeks for almost no quality, ship with the gap stated and accepted."),
+             "weeks for almost no quality, ship with the gap stated and accepted.",
+             partly_from=2),
 )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import snowballstemmer
 from rapidfuzz.distance import Levenshtein
@@ -71,12 +71,22 @@ class Text:
 
     @classmethod
     def of(cls, text: str) -> Text:
-        raw = tuple(tokens(text))
-        return cls(raw, tuple(stem(t) for t in raw))
+        return _text(text)
 
     def has(self, phrase: str) -> bool:
         """Whether ``phrase`` occurs in the text (stemmed, fuzzy on long words)."""
         return _find(self, _pattern(phrase))
+
+    @cached_property
+    def named(self) -> frozenset[str]:
+        """Every concept of the vocabulary the text names."""
+        return frozenset(c.id for c in CONCEPTS.values() if any(self.has(p) for p in c.phrases))
+
+
+@lru_cache(maxsize=4_096)
+def _text(text: str) -> Text:
+    raw = tuple(tokens(text))
+    return Text(raw, tuple(stem(t) for t in raw))
 
 
 @lru_cache(maxsize=4_096)
@@ -91,13 +101,26 @@ def _pattern(phrase: str) -> tuple[tuple[bool, str], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1)
+def _vocabulary_stems() -> frozenset[str]:
+    return frozenset(
+        w for c in CONCEPTS.values() for p in c.phrases for exact, w in _pattern(p) if not exact
+    )
+
+
+@lru_cache(maxsize=50_000)
+def _matches(word_stem: str) -> frozenset[str]:
+    """The vocabulary's stems that a text's stem matches (itself, or within a typo)."""
+    return frozenset(w for w in _vocabulary_stems() if _close(word_stem, w))
+
+
 def _find(text: Text, pattern: tuple[tuple[bool, str], ...]) -> bool:
     n = len(pattern)
     if n == 0:
         return False
     for i in range(len(text.raw) - n + 1):
         if all(
-            (text.raw[i + j] == w) if exact else _close(text.stems[i + j], w)
+            (text.raw[i + j] == w) if exact else (w in _matches(text.stems[i + j]))
             for j, (exact, w) in enumerate(pattern)
         ):
             return True
@@ -167,7 +190,7 @@ CONCEPTS: dict[str, Concept] = {
            "delay", "slip", "deadline", "schedule", "behind", "sooner", "idle", "wait",
            "lost time", "date", "time"),
         _c("money", "money", "$", "cost", "money", "dollar", "budget", "overrun",
-           "expensive", "compute bill", "wasted compute", "bill", "price", "pay", "spend",
+           "expensive", "compute bill", "wasted compute", "bill", "price", "pay", "=paid", "spend",
            "million", "gpu hours"),
         _c("quality", "quality", "quality", "accuracy", "score", "worse", "weaker",
            "degrade", "regress", "capability", "below target", "below the bar", "=bar",
@@ -207,9 +230,14 @@ CONCEPTS: dict[str, Concept] = {
         _c("adapt_criterion", "a reason: cost, time, capability cap, licence, control",
            "cost", "cheaper", "faster", "sooner", "capability", "cap", "target", "licence",
            "license", "control", "domain", "data", "quality", "ceiling", "reach"),
-        _c("product_use", "a user and a task", "customer", "support", "assistant",
-           "help desk", "helpdesk", "ticket", "user", "chat", "code", "agent", "answer",
-           "draft", "product", "feature", "domain", "employee", "developer"),
+        _c("product_use", "who uses it", "customer", "support", "assistant",
+           "help desk", "helpdesk", "ticket", "user", "agent", "employee", "developer",
+           "analyst", "lawyer", "doctor", "clinician", "student", "shopper", "writer"),
+        _c("product_task", "what it does for them", "answer", "draft", "reply", "assist",
+           "chat", "code", "write", "summarise", "summarize", "search", "resolve",
+           "triage", "translate", "suggest", "recommend", "complete", "classify"),
+        _c("ownership", "owning it", "own", "owner", "responsible", "accountable", "decide",
+           "in charge", "manage", "define", "drive", "approve"),
         _c("limit", "where the line is", "before", "unless", "until", "up to", "at most",
            "no more than", "only if", "as long as", "rather than", "%", "=days", "=weeks",
            "$", "threshold", "bar", "line"),
@@ -236,6 +264,10 @@ CONCEPTS: dict[str, Concept] = {
            "forecast", "cut", "cost"),
         _c("topic_staffing", "staffing", "people", "staff", "leave", "quit", "hire",
            "headcount", "key person", "bus factor", "engineer"),
+        _c("choice", "a choice made in advance", "rather than", "instead of", "unless",
+           "up to", "at most", "no more than", "only if", "as long as", "never more",
+           "accept", "give up", "trade", "protect", "sacrifice", "in exchange",
+           "at the cost of", "would rather", "not at the expense"),
         _c("gap", "the measured gap", "gap", "below target", "short of", "lag", "behind",
            "miss", "under the bar", "below the bar", "points"),
         _c("noise", "the eval's noise", "noise", "noisy", "margin", "sample size",
@@ -259,13 +291,19 @@ class Found:
 def names(text: str | Text, concept: str) -> bool:
     """Whether ``text`` names ``concept``."""
     t = text if isinstance(text, Text) else Text.of(text)
-    return any(t.has(p) for p in CONCEPTS[concept].phrases)
+    return concept in t.named
+
+
+def phrases_named(text: str | Text, concept: str) -> int:
+    """How many of the concept's phrases occur in the text (its weight on a topic)."""
+    t = text if isinstance(text, Text) else Text.of(text)
+    return sum(1 for p in CONCEPTS[concept].phrases if t.has(p))
 
 
 def find(text: str | Text, concepts: Sequence[str]) -> Found:
     """Which of ``concepts`` the text names, and which it does not, in the order given."""
     t = text if isinstance(text, Text) else Text.of(text)
-    hit = tuple(c for c in concepts if names(t, c))
+    hit = tuple(c for c in concepts if c in t.named)
     return Found(hit, tuple(c for c in concepts if c not in hit))
 
 
