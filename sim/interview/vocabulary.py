@@ -27,7 +27,7 @@ FUZZY_MIN_LETTERS = 6
 TOKEN = re.compile(r"\$|%|[0-9]+(?:[.,][0-9]+)*[a-z]*|[a-z]+(?:'[a-z]+)?")
 NUMBER = re.compile(
     r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*)\s?(?P<unit>%|k\b|m\b|b\b|million|billion|"
-    r"thousand|percent|days?|weeks?|months?|gpus?|tokens?|t\b)?",
+    r"thousand|percent|days?|weeks?|months?|gpus?|tokens?|t\b)?(?P<usd>\s?(?:dollars|usd))?",
     re.IGNORECASE,
 )
 
@@ -120,7 +120,9 @@ def _find(text: Text, pattern: tuple[tuple[bool, str], ...]) -> bool:
         return False
     for i in range(len(text.raw) - n + 1):
         if all(
-            (text.raw[i + j] == w) if exact else (w in _matches(text.stems[i + j]))
+            (text.raw[i + j] == w)
+            if exact
+            else (w == text.stems[i + j] or w in _matches(text.stems[i + j]))
             for j, (exact, w) in enumerate(pattern)
         ):
             return True
@@ -334,5 +336,5 @@ def numbers(text: str) -> list[Number]:
         if unit in _SCALE:
             value *= _SCALE[unit]
             unit = ""
-        out.append(Number(value, "$" if m["cur"] else unit, m.span()))
+        out.append(Number(value, "$" if m["cur"] or m["usd"] else unit, m.span()))
     return out
