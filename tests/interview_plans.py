@@ -100,7 +100,8 @@ TRADEOFFS = [
     TradeOff(protect="schedule", give_up="cost",
              text="spend the reserve, never more, to keep the launch date"),
     TradeOff(protect="cost", give_up="quality",
-             text="after a budget cut, give up some quality in post-training rather than cut tokens"),
+             text="after a budget cut, give up some quality in post-training rather than "
+             "cut tokens"),
 ]  # fmt: skip
 GATES = [
     GatePlan(id="data_review", after="prepare", catches=["data_quality", "licensing"],
@@ -174,20 +175,29 @@ def strong() -> InterviewPlan:
         candidate="strong",
         challenges=_challenges(),
         late_discovery=LATE,
-        objective=ObjectivePlan(product_use="customer-support assistant that drafts answers "
-                                "to help-desk tickets"),  # fmt: skip
+        objective=ObjectivePlan(
+            product_use="customer-support assistant that drafts answers to help-desk tickets"
+        ),  # fmt: skip
         strategy="pretrain",
         strategy_reason=REASON,
         risks={r: RiskPlan(owner=o, early_warning=w) for r, (o, w) in OWNERS.items()},
         decision_rights=RIGHTS,  # type: ignore[arg-type]
         gates=GATES,
-        budget=BudgetPlan(people_usd=5_400_000, data_licensing_usd=250_000,
-                          annotation_usd=400_000, reserve_fraction=0.12,
-                          tracking="weekly burn against the forecast by category, owned by "
-                          "the TPM"),  # fmt: skip
-        levers=LeverPlan(ablation_fraction=0.08, product_evals_early=True, decontaminate=True,
-                         safety_from_start=True, engineering_embedded=True,
-                         playbook=PLAYBOOK),  # type: ignore[arg-type]  # fmt: skip
+        budget=BudgetPlan(
+            people_usd=5_400_000,
+            data_licensing_usd=250_000,
+            annotation_usd=400_000,
+            reserve_fraction=0.12,
+            tracking="weekly burn against the forecast by category, owned by the TPM",
+        ),  # fmt: skip
+        levers=LeverPlan(
+            ablation_fraction=0.08,
+            product_evals_early=True,
+            decontaminate=True,
+            safety_from_start=True,
+            engineering_embedded=True,
+            playbook=PLAYBOOK,
+        ),  # type: ignore[arg-type]  # fmt: skip
         roles=ROLES,
         tradeoffs=TRADEOFFS,
         followups=followups(),
@@ -199,8 +209,15 @@ def strong() -> InterviewPlan:
 
 def mediocre() -> InterviewPlan:
     s = strong()
-    generic = iter(("we keep an eye on it", "the lead checks it regularly", "a standing item "
-                    "at the Monday meeting", "ask the owner how it is going", "as needed"))
+    generic = iter(
+        (
+            "we keep an eye on it",
+            "the lead checks it regularly",
+            "a standing item at the Monday meeting",
+            "ask the owner how it is going",
+            "as needed",
+        )
+    )
     risks = {
         r: RiskPlan(owner=p.owner, early_warning=p.early_warning if i % 2 == 0 else next(generic))
         for i, (r, p) in enumerate(s.risks.items())
@@ -228,15 +245,27 @@ def weak() -> InterviewPlan:
     return InterviewPlan(
         candidate="weak",
         challenges=[
-            Challenge(stage="data", title="Noisy, duplicated or low-quality web data",
-                      risk="data_quality", hits=["quality"],
-                      consequence="bad data makes the model quality worse"),
-            Challenge(stage="stability", title="Loss spikes and divergence mid-run",
-                      risk="loss_spike", hits=["schedule"],
-                      consequence="the run is delayed by days"),
-            Challenge(stage="evaluation", title="Public benchmarks look better than the product "
-                      "really is", risk="eval_gap", hits=["quality"],
-                      consequence="the product quality is lower than the benchmark score"),
+            Challenge(
+                stage="data",
+                title="Noisy, duplicated or low-quality web data",
+                risk="data_quality",
+                hits=["quality"],
+                consequence="bad data makes the model quality worse",
+            ),
+            Challenge(
+                stage="stability",
+                title="Loss spikes and divergence mid-run",
+                risk="loss_spike",
+                hits=["schedule"],
+                consequence="the run is delayed by days",
+            ),
+            Challenge(
+                stage="evaluation",
+                title="Public benchmarks look better than the product really is",
+                risk="eval_gap",
+                hits=["quality"],
+                consequence="the product quality is lower than the benchmark score",
+            ),
         ],  # fmt: skip
         late_discovery="It is expensive because time is lost.",
         objective=ObjectivePlan(product_use="a support assistant"),
@@ -249,8 +278,11 @@ def weak() -> InterviewPlan:
         },
         decision_rights={"rollback": "pretraining", "ship": "product", "budget": "product"},  # type: ignore[dict-item]
         budget=BudgetPlan(compute_usd=200_000, reserve_fraction=0.05),
-        tradeoffs=[TradeOff(protect="quality", give_up="schedule",
-                            text="we would rather be late than worse")],  # fmt: skip
+        tradeoffs=[
+            TradeOff(
+                protect="quality", give_up="schedule", text="we would rather be late than worse"
+            )
+        ],  # fmt: skip
     )
 
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from sim.interview.markdown import session_markdown
 from sim.interview.plan import InterviewPlan, world_plan
 from sim.interview.risks import compare_designs
-from sim.interview.markdown import session_markdown
 from sim.interview.rubric import judge
 from sim.interview.store import PracticeStore
 from sim.storage import database_url, make_engine

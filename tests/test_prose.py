@@ -31,11 +31,21 @@ def read() -> InterviewPlan:
 def test_the_reader_finds_what_the_answer_says(read: InterviewPlan) -> None:
     assert read.candidate == "ada" and read.prose == SPOKEN
     assert {c.risk for c in read.challenges} >= {
-        "data_quality", "tokenizer_config", "hardware", "loss_spike", "contamination", "eval_gap"}
+        "data_quality",
+        "tokenizer_config",
+        "hardware",
+        "loss_spike",
+        "contamination",
+        "eval_gap",
+    }
     assert read.owner("data_quality") == "data" and read.owner("hardware") == "infra"
     assert "overlap" in read.early_warning("contamination")
     assert read.right("rollback") == "pretraining" and read.right("ship") == "product"
-    assert read.responses("budget") == ["use_reserve", "cut_ablations", "fewer_post_training_rounds"]
+    assert read.responses("budget") == [
+        "use_reserve",
+        "cut_ablations",
+        "fewer_post_training_rounds",
+    ]
     assert read.responses("rollback")[0] == "rollback_skip"
     assert {g.after for g in read.gates} == {"prepare", "ablations"}
     assert read.budget.reserve_fraction == pytest.approx(0.12)

@@ -85,7 +85,9 @@ def test_plans_of_known_quality_come_out_in_order(which: str, request) -> None:
 
 
 def test_the_strong_plan_meets_every_item(reports) -> None:
-    unmet = {i.id: i.evidence for i in reports["strong"].items if i.status not in ("met", "not_run")}
+    unmet = {
+        i.id: i.evidence for i in reports["strong"].items if i.status not in ("met", "not_run")
+    }
     assert not unmet
     assert {i.id for i in reports["strong"].items} == {spec.id for spec in ITEMS}
 
@@ -98,8 +100,9 @@ def test_filler_misplaced_and_button_earn_no_content(reports, name: str) -> None
 def test_every_verdict_shows_concepts_found_and_missing(reports) -> None:
     warnings = reports["misplaced"].item("owners").evidence
     assert any("missing: an overlap scan against the eval sets" in e for e in warnings)
-    assert any("reads as written about" in e
-               for e in reports["misplaced"].item("consequences").evidence)
+    assert any(
+        "reads as written about" in e for e in reports["misplaced"].item("consequences").evidence
+    )
     strong = " ".join(reports["strong"].item("grounding").evidence)
     assert "compute already spent" in strong and "a restart or retrain" in strong
 
@@ -207,14 +210,27 @@ def test_calls_made_by_the_playbook_are_not_the_candidates() -> None:
     assert "You chose **use reserve**; your playbook then chose accept overrun" in md
 
 
-def _ship(gap_score: float, choice: str, delta_days: float, delta_q: float, reason: str,
-          success: bool = True, alt_success: bool = True) -> InterviewPlan:
+def _ship(
+    gap_score: float,
+    choice: str,
+    delta_days: float,
+    delta_q: float,
+    reason: str,
+    success: bool = True,
+    alt_success: bool = True,
+) -> InterviewPlan:
     strong = plans.strong()
     f = strong.followup("benchmarks_vs_product")
     assert f is not None
     other = "ship" if choice != "ship" else "extra_round"
-    alt = f.alternatives[0].model_copy(update={"choice": other, "delta_schedule_days": delta_days,
-                                               "delta_quality": delta_q, "success": alt_success})
+    alt = f.alternatives[0].model_copy(
+        update={
+            "choice": other,
+            "delta_schedule_days": delta_days,
+            "delta_quality": delta_q,
+            "success": alt_success,
+        }
+    )
     d = f.decisions[0].model_copy(update={"choice": choice})
     return strong.with_followup(f.model_copy(update={
         "decisions": [d], "alternatives": [alt], "rationale": reason, "success": success,
@@ -246,8 +262,17 @@ def test_ship_is_judged_on_the_gap_the_noise_and_the_trade_off() -> None:
 
 def test_coherence_checks_take_credit_away() -> None:
     strong = plans.strong()
-    same = strong.model_copy(update={"tradeoffs": [TradeOff(
-        protect="quality", give_up="quality", text="protect quality by giving up quality")]})
+    same = strong.model_copy(
+        update={
+            "tradeoffs": [
+                TradeOff(
+                    protect="quality",
+                    give_up="quality",
+                    text="protect quality by giving up quality",
+                )
+            ]
+        }
+    )
     assert any("protects and gives up the same thing" in e
                for e in judge(same).item("tradeoffs").evidence)  # fmt: skip
     weak_gates = [g.model_copy(update={"strength": 0.1}) for g in strong.gates]
@@ -255,7 +280,9 @@ def test_coherence_checks_take_credit_away() -> None:
     assert gates.status != "met" and any("catches almost nothing" in e for e in gates.evidence)
     hoard = strong.budget.model_copy(update={"reserve_fraction": 0.45})
     budget = judge(strong.model_copy(update={"budget": hoard})).item("budget")
-    assert budget.status == "partly" and any("outside a sensible 5%-25%" in e for e in budget.evidence)
+    assert budget.status == "partly" and any(
+        "outside a sensible 5%-25%" in e for e in budget.evidence
+    )
     wrong = {**strong.levers.playbook, "rollback": ["overreact", "rollback_skip"]}
     rights = judge(strong.model_copy(update={"levers": strong.levers.model_copy(
         update={"playbook": wrong})})).item("decision_rights")  # fmt: skip
@@ -285,7 +312,9 @@ def test_the_model_estimate_is_shown_only_after_the_attempt_is_judged() -> None:
     before = judge(strong)
     assert figure not in " ".join(before.item("budget").evidence)
     assert figure not in session_markdown(strong, before)
-    assert "Model answers are added once the attempt is handed in" in session_markdown(strong, before)
+    assert "Model answers are added once the attempt is handed in" in session_markdown(
+        strong, before
+    )
     done = strong.model_copy(update={"judged_at": "2026-01-01T09:00:00+00:00"})
     after = judge(done)
     assert figure in " ".join(after.item("budget").evidence)

@@ -8,8 +8,8 @@ import typer
 from rich.table import Table
 
 from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
-from sim.interview.plan import PlanError, load_plan
 from sim.interview.llm_judge import ENV_BASE_URL, ENV_MODEL, llm_config, llm_notes
+from sim.interview.plan import PlanError, load_plan
 from sim.interview.risks import compare_designs
 from sim.interview.rubric import STATUS_LABEL, judge
 

@@ -345,7 +345,9 @@ def _repeats(all_slots: list[Slot], verdicts: dict[str, TextVerdict]) -> None:
         if s.id in seen:
             continue
         group = [
-            o for o in filled if fuzz.token_sort_ratio(s.text.lower(), o.text.lower()) >= REPEAT_RATIO
+            o
+            for o in filled
+            if fuzz.token_sort_ratio(s.text.lower(), o.text.lower()) >= REPEAT_RATIO
         ]
         if len(group) < 2:
             continue

@@ -260,7 +260,9 @@ def eval_noise(scenario: Scenario, scores: dict[str, float]) -> dict[str, float]
     """Each eval's sampling error at its measured score: sd sqrt(p(1-p)/items)."""
     items = {e.id: e.items for e in scenario.objective.evals}
     return {
-        ev: math.sqrt(max(p * (1.0 - p), 0.0) / items[ev]) for ev, p in scores.items() if ev in items
+        ev: math.sqrt(max(p * (1.0 - p), 0.0) / items[ev])
+        for ev, p in scores.items()
+        if ev in items
     }
 
 

@@ -118,7 +118,7 @@ def breadth(a: Answer) -> Judgement:
         f"missing: {names(missing)}"
     )
     c = check("areas", len(covered) >= 3, "content", line)
-    status = "met" if not missing else ("partly" if len(covered) >= 3 else "missed")
+    status: Status = "met" if not missing else ("partly" if len(covered) >= 3 else "missed")
     return judged(c, status=status)
 
 
@@ -130,7 +130,7 @@ def consequences(a: Answer) -> Judgement:
     lines = [f"{len(done)} of {n} challenges say what they cost in time, money or quality"]
     lines += [a.text(f"challenge.{i}").evidence() for i in range(n) if i not in done]
     c = check("consequences", len(done) >= (n + 1) // 2, "content", *lines)
-    status = "met" if len(done) == n and n >= 3 else ("partly" if c.passed else "missed")
+    status: Status = "met" if len(done) == n and n >= 3 else ("partly" if c.passed else "missed")
     return judged(c, status=status)
 
 
@@ -206,7 +206,7 @@ def rights(a: Answer) -> Judgement:
         if misplaced
         else ""
     ]
-    first = (plan.responses("rollback") or [None])[0]
+    first: str | None = next(iter(plan.responses("rollback")), None)
     own_playbook = a.mine("playbook", "rollback")
     spike = check(
         "rollback_agreed",
@@ -388,11 +388,16 @@ def roles(a: Answer) -> Judgement:
     lines = [f"Roles described by what they own: {len(described)} of {len(verdicts)}"]
     lines += [v.evidence() for v in verdicts if not v.met]
     c_described = check("described", len(described) >= 2, "content", *lines)
-    c_apart = check("apart", not held, "structure",
-                    f"The product team also holds technical calls: {names(held)}" if held else "")
+    c_apart = check(
+        "apart",
+        not held,
+        "structure",
+        f"The product team also holds technical calls: {names(held)}" if held else "",
+    )
     full = len(described) == len(verdicts) and not held
-    return judged(c_described, c_apart,
-                  status="met" if full else "partly" if c_described.passed else "missed")
+    return judged(
+        c_described, c_apart, status="met" if full else "partly" if c_described.passed else "missed"
+    )
     # fmt: skip
 
 
@@ -402,7 +407,9 @@ def build_vs_adapt(a: Answer) -> Judgement:
     fixed = plan.clarifications.get("strategy", "open") != "open"
     reason = a.text("strategy_reason")
     capped = [f"{c} at {cap:.2f}, below its {bar:.2f} target" for c, cap, bar in adapt_caps(plan)]
-    lines = [f"Strategy: {strategy} ({'fixed by your clarifying answer' if fixed else 'your call'})"]
+    lines = [
+        f"Strategy: {strategy} ({'fixed by your clarifying answer' if fixed else 'your call'})"
+    ]
     sound = True
     if capped:
         verb = "caps" if strategy == "adapt" else "would cap"
@@ -430,8 +437,12 @@ def tradeoffs(a: Answer) -> Judgement:
     c_stated = check("stated", bool(stated), "content", *lines or ["No trade-off stated"])
     c_dims = check("dimensions", len(dims) == 3, "structure", f"Dimensions traded: {names(dims)}")
     full = len(stated) >= 2 and c_dims.passed
-    return judged(c_stated, c_dims, note=_cut_note(plan),
-                  status="met" if full else "partly" if stated else "missed")
+    return judged(
+        c_stated,
+        c_dims,
+        note=_cut_note(plan),
+        status="met" if full else "partly" if stated else "missed",
+    )
 
 
 def _cut_note(plan: InterviewPlan) -> list[str]:
@@ -449,9 +460,9 @@ def safety(a: Answer) -> Judgement:
              and "licensing" in g.catches and a.mine("gates", g.id)]  # fmt: skip
     named = [plan.challenges[i].title for i in _explained(a)
              if plan.challenges[i].stage == "safety_legal"]  # fmt: skip
-    from_start = (
-        "from the start" if plan.levers.safety_from_start else "only at release"
-    ) + ("" if a.mine("levers", "safety_from_start") else " (the scenario's lever)")
+    from_start = ("from the start" if plan.levers.safety_from_start else "only at release") + (
+        "" if a.mine("levers", "safety_from_start") else " (the scenario's lever)"
+    )
     return judged(
         check("from_start", start, "structure", f"Safety, legal and privacy engaged {from_start}"),
         check("licence_gate", bool(legal), "structure",

@@ -1,5 +1,7 @@
-"""A whole practice session as Markdown: the answer, the simulated outcome, the follow-ups
-(the candidate's calls told apart from the playbook's) and the rubric with its evidence.
+"""A whole practice session as Markdown.
+
+The answer, the simulated outcome, the follow-ups (the candidate's calls told apart from
+the playbook's) and the rubric with its evidence.
 
 Model answers (with the worked compute estimate) are written only once the attempt has
 been handed in, like the debrief on the page.
@@ -17,7 +19,6 @@ from sim.interview.rubric import PARTS, STATUS_LABEL, RubricReport
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
 
 
-
 def _outcome_table(outcome: dict[str, Any]) -> list[str]:
     lines = [
         "| design | finish P50 (days) | cost P50 | on time | on budget | quality met | all met |",
@@ -32,8 +33,13 @@ def _outcome_table(outcome: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _plan_lines(plan: InterviewPlan) -> list[str]:
-    lines = ["## Part 1: what makes it hard", ""]
+def plan_lines(plan: InterviewPlan) -> list[str]:
+    """The answer itself, as Markdown lines: the prose if any, Part 1 and Part 2."""
+    lines = []
+    if plan.prose:
+        quoted = "\n".join(f"> {line}" if line else ">" for line in plan.prose.splitlines())
+        lines += ["## The answer as spoken", "", quoted, ""]
+    lines += ["## Part 1: what makes it hard", ""]
     for c in plan.challenges:
         hits = ", ".join(c.hits) or "?"
         lines.append(f"- **{STAGES[c.stage]}: {c.title}** ({hits}). {c.consequence}".rstrip())
@@ -84,7 +90,8 @@ def _followup_lines(plan: InterviewPlan) -> list[str]:
         who = f.decisions[0]
         lines.append(
             f"{who.owner} held the call ({who.latency_days:.1f} days to reach them). You chose "
-            f"**{calls}**" + (f"; your playbook then chose {auto}" if auto else "")
+            f"**{calls}**"
+            + (f"; your playbook then chose {auto}" if auto else "")
             + f". The project finished on day {f.schedule_days:.0f} for "
             f"${f.cost_usd:,.0f}; every objective met: {'yes' if f.success else 'no'}."
         )
@@ -122,9 +129,13 @@ def session_markdown(
         lines.append(f"- {q.question} **{q.option(oid).label}.**")
     left = filled_sections(plan)
     if left:
-        lines += ["", "Filled from the scenario's own org chart and not made yours (no credit): "
-                  + ", ".join(left) + "."]
-    lines += ["", *_plan_lines(plan)]
+        lines += [
+            "",
+            "Filled from the scenario's own org chart and not made yours (no credit): "
+            + ", ".join(left)
+            + ".",
+        ]
+    lines += ["", *plan_lines(plan)]
     if report.outcome:
         lines += ["", "## Simulated outcome", "", *_outcome_table(report.outcome)]
     if plan.followups:

@@ -101,7 +101,15 @@ GATE_PHASES: dict[str, tuple[str, ...]] = {
     "prepare": ("data review", "after data prep", "before the ablation", "data gate"),
     "ablations": ("ablation", "proxy run", "scaling law", "before the main run"),
 }
-GATE_WORDS = ("gate", "go no go", "go/no-go", "review", "checkpoint", "milestone", "before the main run")
+GATE_WORDS = (
+    "gate",
+    "go no go",
+    "go/no-go",
+    "review",
+    "checkpoint",
+    "milestone",
+    "before the main run",
+)
 GIVE_UP_WORDS = ("slip", "spend", "give up", "accept", "sacrifice", "cut", "lose", "trade away")
 STAGE_OF_RISK: dict[str, str] = {
     "data_quality": "data", "contamination": "evaluation", "licensing": "safety_legal",
@@ -150,7 +158,7 @@ def _risk_of(t: Text) -> str | None:
 def _signal_clause(s: str) -> str:
     """The part of an ownership sentence that says what is watched ("… with loss alerts")."""
     m = WATCH.search(s)
-    return s[m.end():].strip() if m else s
+    return s[m.end() :].strip() if m else s
 
 
 def _title(risk: str) -> str:
@@ -213,7 +221,10 @@ class _Reader:
         self._role(s, t)
         self._strategy(s, t)
         self._tradeoff(s, t, dims)
-        if "product_use" not in self.update and find(t, ("product_use", "product_task")).missing == ():
+        if (
+            "product_use" not in self.update
+            and find(t, ("product_use", "product_task")).missing == ()
+        ):
             self.update["product_use"] = s
             self.note("product use", s, s)
 
@@ -236,8 +247,12 @@ class _Reader:
                 continue
             catches = [k for k, m in METHODS.items() if find(t, m).found]
             if catches:
-                self.gates[phase] = GatePlan(id=f"{phase}_gate", after=phase,  # type: ignore[arg-type]
-                                             catches=catches, experiment=s)  # type: ignore[arg-type]
+                self.gates[phase] = GatePlan(
+                    id=f"{phase}_gate",
+                    after=phase,  # type: ignore[arg-type]
+                    catches=catches,
+                    experiment=s,
+                )  # type: ignore[arg-type]
                 self.note(f"gate after {phase}", ", ".join(catches), sentence)
                 return
 
@@ -264,8 +279,11 @@ class _Reader:
                 self.budget[field] = value
                 self.note(f"{field.removesuffix('_usd').replace('_', ' ')} estimate",
                           f"${value:,.0f}", s)  # fmt: skip
-        if (find(t, ("burn_forecast",)).found and find(t, ("cadence", "owner_role")).found
-                and "tracking" not in self.budget):
+        if (
+            find(t, ("burn_forecast",)).found
+            and find(t, ("cadence", "owner_role")).found
+            and "tracking" not in self.budget
+        ):
             self.budget["tracking"] = s
             self.note("how spend is tracked", s, s)
 
@@ -296,7 +314,9 @@ class _Reader:
         if early and _has(t, ("safety", "legal", "privacy")):
             self.levers.setdefault("safety_from_start", True)
             self.note("safety from the start", "on", s)
-        if _has(t, ("embed", "embedded", "same team", "sit with")) and _has(t, ("engineer", "infra")):
+        if _has(t, ("embed", "embedded", "same team", "sit with")) and _has(
+            t, ("engineer", "infra")
+        ):
             self.levers.setdefault("engineering_embedded", True)
             self.note("engineering embedded", "on", s)
 
@@ -314,7 +334,9 @@ class _Reader:
         if "strategy" in self.update or not find(t, ("base_model",)).found:
             return
         low = s.lower()
-        adapt = any(w in low for w in ("we adapt", "adapting", "fine-tune", "fine tune", "we will adapt"))
+        adapt = any(
+            w in low for w in ("we adapt", "adapting", "fine-tune", "fine tune", "we will adapt")
+        )
         scratch = any(w in low for w in ("from scratch", "we pretrain", "pretrain our own"))
         if adapt or scratch:
             self.update["strategy"] = "pretrain" if scratch else "adapt"
@@ -361,8 +383,19 @@ class _Reader:
 
 
 _DIM_WORDS: dict[str, tuple[str, ...]] = {
-    "time": ("slip", "late", "week", "day", "month", "date", "deadline", "schedule", "delay",
-             "sooner", "time"),
+    "time": (
+        "slip",
+        "late",
+        "week",
+        "day",
+        "month",
+        "date",
+        "deadline",
+        "schedule",
+        "delay",
+        "sooner",
+        "time",
+    ),
     "money": ("spend", "cost", "budget", "$", "money", "reserve", "dollar", "overrun"),
     "quality": ("quality", "worse", "bar", "score", "capabilit", "accuracy", "weaker"),
 }

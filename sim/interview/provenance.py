@@ -1,4 +1,4 @@
-"""Whose choice is it: the candidate's, or the scenario's filled in by the org-chart button?
+"""Whose choice is it: the candidate's, or the scenario's, filled in by the org-chart button.
 
 "Start from the scenario's own org chart" copies the scenario's owners, rights, gates,
 reserve, ablation budget, playbook and levers into the plan and records each section in

@@ -239,9 +239,11 @@ def designs_for(plan: InterviewPlan) -> dict[str, Scenario]:
 def summarize_designs(
     runs: dict[str, Any], designs: dict[str, Scenario], seed: int
 ) -> dict[str, dict[str, Any]]:
-    """Each design's ``sim run --json`` summary; every design but the reference adds
-    ``vs_reference``: its paired difference from the scenario's own plan (same worlds)
-    in the chance of meeting every objective, on time and on budget, with 95% intervals.
+    """Each design's ``sim run --json`` summary, with paired differences from the reference.
+
+    Every design but the reference adds ``vs_reference``: its paired difference from the
+    scenario's own plan (same worlds) in the chance of meeting every objective, on time and
+    on budget, with 95% intervals.
     """
     out = {name: summarize_runs(runs[name], designs[name], seed) for name in designs}
     ref = runs[SCENARIO_PLAN]

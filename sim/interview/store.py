@@ -151,16 +151,12 @@ class PracticeStore:
 
     def revealed_estimates(self, candidate: str) -> list[float]:
         """The model's compute figures earlier judged debriefs of ``candidate`` showed."""
-        out = []
+        query = select(PracticeSessionRow.report_json).where(
+            PracticeSessionRow.candidate == candidate
+        )
         with Session(self.engine) as session:
-            query = select(PracticeSessionRow.report_json).where(
-                PracticeSessionRow.candidate == candidate
-            )
-            for text in session.scalars(query):
-                shown = json.loads(text).get("model_compute_usd")
-                if shown:
-                    out.append(float(shown))
-        return out
+            shown = [json.loads(text).get("model_compute_usd") for text in session.scalars(query)]
+        return [float(x) for x in shown if x]
 
     def item_progress(self, candidate: str | None = None) -> pd.DataFrame:
         """One row per attempt and rubric item, oldest first: its status and points.

@@ -60,8 +60,13 @@ def outcome(a: Answer) -> Judgement:
         )  # fmt: skip
     not_worse = high >= 0 and (p > 0 or q == 0)
     close = d >= -OUTCOME_FAR_BEHIND and (p > 0 or q == 0)
-    verdict = ("not worse than the reference" if not_worse else
-               "clearly worse than the reference" if close else "far behind the reference")
+    verdict = (
+        "not worse than the reference"
+        if not_worse
+        else "clearly worse than the reference"
+        if close
+        else "far behind the reference"
+    )
     c = check("plays_out", not_worse, "simulation", f"{line}: {verdict}")
     return judged(c, status="met" if not_worse else "partly" if close else "missed")
 
@@ -72,11 +77,14 @@ def _played(plan: Any, fid: str) -> FollowupResult | Judgement:
         return judged(status="not_played", note=["Not played: a follow-up not played counts "
                                                  "as not done"])  # fmt: skip
     if not f.decisions:
-        return judged(status="did_not_arise",
-                      note=["The situation did not arise on your design in any world searched"])
+        return judged(
+            status="did_not_arise",
+            note=["The situation did not arise on your design in any world searched"],
+        )
     if not f.mine:
-        return judged(status="not_played",
-                      note=["Every call was made by the playbook, none by you"])
+        return judged(
+            status="not_played", note=["Every call was made by the playbook, none by you"]
+        )
     return f
 
 
@@ -128,8 +136,12 @@ def followup_budget(a: Answer) -> Judgement:
                     f"{f.quality_given_up:+.3f}")  # fmt: skip
     return judged(
         check("agreed_order", followed, "structure", *lines),
-        check("on_budget", f.on_budget, "simulation",
-              "The project ended " + ("on budget" if f.on_budget else "over budget")),
+        check(
+            "on_budget",
+            f.on_budget,
+            "simulation",
+            "The project ended " + ("on budget" if f.on_budget else "over budget"),
+        ),
         note=note,
     )
 
@@ -194,8 +206,13 @@ def _trade_off(f: FollowupResult, shipped: bool) -> tuple[bool, list[str]]:
         )
         if alt.success and not f.success:
             fits = False
-        if (not shipped and alt.choice == "ship" and alt.delta_schedule_days <= -WAIT_DAYS
-                and alt.delta_quality > -WAIT_QUALITY and alt.success >= f.success):
+        if (
+            not shipped
+            and alt.choice == "ship"
+            and alt.delta_schedule_days <= -WAIT_DAYS
+            and alt.delta_quality > -WAIT_QUALITY
+            and alt.success >= f.success
+        ):
             fits = False
             lines.append("Waiting bought little: shipping was much sooner for almost the same "
                          "quality")  # fmt: skip

@@ -136,7 +136,7 @@ def _c(cid: str, label: str, *phrases: str) -> Concept:
 CONCEPTS: dict[str, Concept] = {
     c.id: c
     for c in (
-        # --- signals an early warning can watch ------------------------------------------------
+        # --- signals an early warning can watch -----------------------------------------------
         _c("loss_curve", "the training loss", "loss", "loss curve", "perplexity"),
         _c("grad_norm", "the gradient norm", "gradient norm", "grad norm", "gradient",
            "gradnorm"),
@@ -187,7 +187,7 @@ CONCEPTS: dict[str, Concept] = {
         _c("cadence", "a cadence", "=daily", "=weekly", "=monthly", "every week",
            "each week", "every day", "sprint", "=biweekly", "per week", "each round",
            "every round"),
-        # --- what a problem costs ------------------------------------------------------------------
+        # --- what a problem costs -------------------------------------------------------------
         _c("time", "time", "=day", "=days", "=week", "=weeks", "=month", "=months", "late",
            "delay", "slip", "deadline", "schedule", "behind", "sooner", "idle", "wait",
            "lost time", "date", "time"),
@@ -198,7 +198,7 @@ CONCEPTS: dict[str, Concept] = {
            "degrade", "regress", "capability", "below target", "below the bar", "=bar",
            "miss the target", "misses the target", "hallucination", "error rate", "unsafe",
            "unreliable", "bias", "lower"),
-        # --- why late discovery is expensive --------------------------------------------------------
+        # --- why late discovery is expensive --------------------------------------------------
         _c("sunk_compute", "compute already spent", "compute already spent",
            "already spent", "spent compute", "wasted", "thrown away", "throw away", "sunk",
            "=burned", "lost compute", "gpu hours", "weeks of training", "weeks of compute",
@@ -211,7 +211,7 @@ CONCEPTS: dict[str, Concept] = {
            "cascade", "knock on", "whole pipeline", "every stage after"),
         _c("early_cheap", "found early it is cheap", "ablation", "small run", "proxy",
            "early", "cheap", "a few days", "in days", "hours"),
-        # --- roles -----------------------------------------------------------------------------------------
+        # --- roles ----------------------------------------------------------------------------
         _c("pm_scope", "objective, trade-offs, the ship call",
            "objective", "target", "requirement", "success criteria", "trade off",
            "priority", "prioritise", "prioritize", "ship", "launch", "release", "go no go",
@@ -225,7 +225,7 @@ CONCEPTS: dict[str, Concept] = {
         _c("program_scope", "the plan, dependencies and risk review", "plan", "milestone",
            "dependency", "risk register", "risk review", "status", "coordination",
            "timeline", "critical path", "standup", "raid", "schedule", "cadence"),
-        # --- build versus adapt, objectives, trade-offs, ship --------------------------------------------
+        # --- build versus adapt, objectives, trade-offs, ship ---------------------------------
         _c("base_model", "an open base model or pretraining from scratch", "base model",
            "open model", "open weight", "from scratch", "pretrain", "adapt", "fine tune",
            "continued pretraining", "llama", "mistral", "qwen"),
