@@ -8,6 +8,7 @@ the whole plan as JSON, the rubric report, the Markdown export and the headline 
 
 from __future__ import annotations
 
+import builtins
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -149,7 +150,7 @@ class PracticeStore:
             if row is not None:
                 session.delete(row)
 
-    def revealed_estimates(self, candidate: str) -> list[float]:
+    def revealed_estimates(self, candidate: str) -> builtins.list[float]:
         """The model's compute figures earlier judged debriefs of ``candidate`` showed."""
         query = select(PracticeSessionRow.report_json).where(
             PracticeSessionRow.candidate == candidate
