@@ -137,7 +137,8 @@ def test_one_practice_session_end_to_end(app, tmp_path) -> None:  # type: ignore
     expect(page.get_by_text("How the design plays out")).to_be_visible()
     expect(page.get_by_text("Model answer for this project")).to_have_count(0)
     page.get_by_role("button", name="Hand in this attempt").click()
-    expect(page.get_by_text("Model answer for this project").first).to_be_visible(timeout=SHOWN)
+    shown = page.get_by_text("Model answer for this project").locator("visible=true")
+    expect(shown.first).to_be_visible(timeout=SHOWN)
     app.wait()
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the session (Markdown)").click()

@@ -201,5 +201,4 @@ def item_progress_figure(items: pd.DataFrame, titles: Mapping[str, str]) -> go.F
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_layout(plot_bgcolor="#e8e8e8")
-    return _layout(fig, "Item by item across your attempts (green met, orange partly, red "
-                   "missed)", 140 + 22 * len(labels))  # fmt: skip
+    return _layout(fig, "Item by item across your attempts", 140 + 22 * len(labels))

@@ -238,9 +238,10 @@ def show_world(world: Scenario) -> None:
     row[1].metric("Budget", usd(b.total_usd), help="compute, people, data licensing, annotation")
     m = world.model
     if world.levers.strategy == "adapt" and m.base_model is not None:
-        row[2].metric("Model", f"adapt {m.base_model.params_b:g}B", help=m.base_model.name)
+        row[2].metric("Model (adapted)", f"{m.base_model.params_b:g}B", help=m.base_model.name)
     else:
-        row[2].metric("Model", f"{m.params_b:g}B from scratch", help=f"{m.tokens_b:,.0f}B tokens")
+        row[2].metric("Model (from scratch)", f"{m.params_b:g}B",
+                      help=f"{m.tokens_b:,.0f}B tokens")  # fmt: skip
     row[3].metric("Cluster", f"{world.cluster.gpus:,} {world.cluster.gpu.upper()}")
     kinds = {e.id: words(e.kind) for e in obj.evals}
     targets = "; ".join(
@@ -298,7 +299,7 @@ def outcome_table(outcome: dict[str, dict[str, Any]]) -> pd.DataFrame:
              f"{s['p_quality_met']:.0%}")
             for name, s in outcome.items()
         ],
-        columns=["design", "all met", "on time", "on budget", "quality met"],
+        columns=["design", "all met", "on time", "on budget", "quality"],
     )  # fmt: skip
 
 
@@ -333,7 +334,12 @@ def render_debrief(plan: InterviewPlan) -> None:
         show_llm(plan, report)
     with side, st.container(border=True):
         st.markdown("**Your design in the model** (the same worlds for each)")
-        st.dataframe(outcome_table(outcome), hide_index=True, width="stretch")
+        st.dataframe(
+            outcome_table(outcome), hide_index=True, width="stretch",
+            column_config={"design": st.column_config.TextColumn(width="medium"),
+                           **{c: st.column_config.TextColumn(width=52)
+                              for c in ("all met", "on time", "on budget", "quality")}},
+        )  # fmt: skip
         markdown = session_markdown(plan, report)
         st.download_button(
             "Download the session (Markdown)", markdown, file_name="interview-practice.md",
@@ -411,7 +417,9 @@ def show_past_sessions(candidate: str) -> None:
     items = store.item_progress(candidate or None)
     if not items.empty:
         titles = {spec.id: spec.title for spec in ITEMS}
-        chart.plotly_chart(charts.item_progress_figure(items, titles), key="iv_item_progress")
+        st.plotly_chart(charts.item_progress_figure(items, titles), key="iv_item_progress")
+        st.caption("Green: met; orange: partly met; red: missed or not played; grey: left out "
+                   "of that attempt's score (a situation that never arose, no simulation).")
     shown = progress.assign(
         saved=progress["saved_at"].dt.strftime("%Y-%m-%d %H:%M"),
         score=progress["score"].map("{:.0%}".format),

@@ -278,14 +278,14 @@ def ranked_responses(plan: InterviewPlan, kind: str) -> list[str]:
     """One row per decision kind: a choice per rank, in order, so the order is the plan's."""
     options = list(DECISION_OPTIONS[kind])
     current = plan.responses(kind)
-    label, *cells = st.columns([1.6, 2, 2, 2], vertical_alignment="center")
+    label, *cells = st.columns([1.1, 2.3, 2.3, 2.3], vertical_alignment="center")
     label.markdown(f"**{words(kind)}**", help=DECISION_TITLES[kind])
     chosen: list[str] = []
     for rank, cell in enumerate(cells[: min(len(RANKS), len(options))]):
         choices = [AD_HOC, *options]
         value = current[rank] if rank < len(current) else AD_HOC
         pick = cell.selectbox(
-            f"{RANKS[rank]} ({words(kind)})", choices,
+            RANKS[rank], choices,
             index=choices.index(value) if value in choices else 0,
             key=wkey(f"pb_{kind}_{rank}"), format_func=lambda o: "—" if o == AD_HOC else words(o),
             label_visibility="visible" if kind == DECISION_KINDS[0] else "collapsed",
