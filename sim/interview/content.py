@@ -294,6 +294,11 @@ def _affinity(text: Text, concepts: Iterable[str]) -> int:
     return sum(phrases_named(text, c) if c.startswith("topic_") else 2 for c in found)
 
 
+#: A text reads as written about another topic only when it names that topic clearly:
+#: a signal, or two subject words (one word such as "cluster" in passing does not).
+MISPLACED_MIN = 2
+
+
 def _rivals(family: str) -> dict[str, tuple[str, ...]]:
     if family == "role":
         return {r.replace("_", " "): (scope,) for r, scope in ROLE_SCOPES.items()}
@@ -314,7 +319,7 @@ def _misplaced(
         own = _affinity(texts[s.id], s.affinity)
         scores = {name: _affinity(texts[s.id], t) for name, t in rivals.items() if t != s.affinity}
         best = max(scores, key=lambda n: scores[n], default=None)
-        if best is not None and scores[best] > own:
+        if best is not None and scores[best] > own and scores[best] >= MISPLACED_MIN:
             verdicts[s.id] = replace(v, met=False, problem=f"reads as written about {best}")
 
 

@@ -24,6 +24,8 @@ from rapidfuzz.distance import Levenshtein
 
 #: Shortest stem that may match a misspelling, and the edits allowed per length.
 FUZZY_MIN_LETTERS = 6
+#: Words that may stand between two words of a phrase ("throws that compute away").
+GAP = 2
 TOKEN = re.compile(r"\$|%|[0-9]+(?:[.,][0-9]+)*[a-z]*|[a-z]+(?:'[a-z]+)?")
 NUMBER = re.compile(
     r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*)\s?(?P<unit>%|k\b|m\b|b\b|million|billion|"
@@ -114,17 +116,31 @@ def _matches(word_stem: str) -> frozenset[str]:
     return frozenset(w for w in _vocabulary_stems() if _close(word_stem, w))
 
 
+def _word_at(text: Text, i: int, exact: bool, w: str) -> bool:
+    if exact:
+        return text.raw[i] == w
+    return w == text.stems[i] or w in _matches(text.stems[i])
+
+
 def _find(text: Text, pattern: tuple[tuple[bool, str], ...]) -> bool:
-    n = len(pattern)
-    if n == 0:
+    """Whether the words of ``pattern`` occur in order, at most :data:`GAP` words apart."""
+    if not pattern:
         return False
-    for i in range(len(text.raw) - n + 1):
-        if all(
-            (text.raw[i + j] == w)
-            if exact
-            else (w == text.stems[i + j] or w in _matches(text.stems[i + j]))
-            for j, (exact, w) in enumerate(pattern)
-        ):
+    n = len(text.raw)
+    for i in range(n):
+        if not _word_at(text, i, *pattern[0]):
+            continue
+        at, ok = i, True
+        for exact, w in pattern[1:]:
+            nxt = next(
+                (k for k in range(at + 1, min(n, at + 2 + GAP)) if _word_at(text, k, exact, w)),
+                None,
+            )
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
             return True
     return False
 
@@ -161,7 +177,8 @@ CONCEPTS: dict[str, Concept] = {
            "legal review"),
         _c("pii_scan", "a personal-data scan", "personal data", "personal information",
            "pii", "privacy", "gdpr", "redact", "redaction"),
-        _c("tokenizer_check", "tokenizer and config checks", "tokenizer", "tokeniser",
+        _c("tokenizer_check", "tokenizer and config checks", "=tokenizer", "=tokenizers",
+           "=tokeniser", "=tokenisers",
            "fertility", "vocabulary", "config", "configuration", "hyperparameter",
            "dry run", "smoke test", "unit test"),
         _c("hardware_health", "node health and failure rates", "node health",
@@ -190,17 +207,18 @@ CONCEPTS: dict[str, Concept] = {
         # --- what a problem costs -------------------------------------------------------------
         _c("time", "time", "=day", "=days", "=week", "=weeks", "=month", "=months", "late",
            "delay", "slip", "deadline", "schedule", "behind", "sooner", "idle", "wait",
-           "lost time", "date", "time"),
+           "lost time", "date", "time", "lost work", "work lost", "downtime", "rework"),
         _c("money", "money", "$", "cost", "money", "dollar", "budget", "overrun",
            "expensive", "compute bill", "wasted compute", "bill", "price", "pay", "=paid", "spend",
            "million", "gpu hours"),
         _c("quality", "quality", "quality", "accuracy", "score", "worse", "weaker",
-           "degrade", "regress", "capability", "below target", "below the bar", "=bar",
+           "degrade", "regress", "capability", "=weak", "below target", "below the bar", "=bar",
            "miss the target", "misses the target", "hallucination", "error rate", "unsafe",
            "unreliable", "bias", "lower"),
         # --- why late discovery is expensive --------------------------------------------------
         _c("sunk_compute", "compute already spent", "compute already spent",
-           "already spent", "spent compute", "wasted", "thrown away", "throw away", "sunk",
+           "already spent", "spent compute", "wasted", "thrown away", "throw away", "throws away",
+           "sunk",
            "=burned", "lost compute", "gpu hours", "weeks of training", "weeks of compute",
            "compute is gone", "written off"),
         _c("redo", "a restart or retrain", "restart", "retrain", "rerun", "re run",
@@ -252,7 +270,7 @@ CONCEPTS: dict[str, Concept] = {
            "benchmark items", "test set", "overlap", "memorise", "memorize"),
         _c("topic_licensing", "licensing and privacy", "licence", "license", "copyright",
            "legal", "privacy", "personal", "lawsuit", "takedown", "consent"),
-        _c("topic_tokenizer_config", "tokenizer and configuration", "tokenizer", "tokeniser",
+        _c("topic_tokenizer_config", "tokenizer and configuration", "=tokenizer", "=tokeniser",
            "config", "configuration", "hyperparameter", "setting", "precision"),
         _c("topic_loss_spike", "loss spikes", "spike", "diverge", "divergence", "instability",
            "unstable", "nan", "blow up", "loss"),
