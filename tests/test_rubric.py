@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.interview.content import read_texts, slots, with_texts
+from sim.interview.content import SIBLING_KINDS, read_texts, slots, with_texts
 from sim.interview.markdown import session_markdown
 from sim.interview.plan import (
     PLAN_FORMAT,
@@ -122,11 +122,13 @@ NAMES = list(SLOTS)
 
 def _also_answers(home: str, to: str) -> bool:
     """Whether a text written for ``home`` could rightly answer ``to`` as well: the two ask
-    for some of the same concepts and are not rivals in one family (a licence audit is an
-    early warning for licensing and the experiment behind a licence gate alike)."""
+    for some of the same concepts, or are sibling kinds, and are not rivals in one family
+    (a licence audit is an early warning and the experiment behind a licence gate alike)."""
     a, b = SLOTS[home], SLOTS[to]
     if a.family and a.family == b.family:
         return False
+    if {a.kind, b.kind} in SIBLING_KINDS:
+        return True
     return bool(set(a.requirement.concepts) & set(b.requirement.concepts))
 
 

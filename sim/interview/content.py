@@ -143,17 +143,19 @@ KIND_MARKS: dict[str, tuple[tuple[str, ...], ...]] = {
                      (*dict.fromkeys(c for v in SIGNALS.values() for c in v), "monitoring")),
     "experiment": tuple((c,) for c in dict.fromkeys(c for v in METHODS.values() for c in v)),
     "tracking": (("burn_forecast",), ("cadence",), ("owner_role",)),
-    "role": (tuple(ROLE_SCOPES.values()), ("ownership",)),
+    "role": (tuple(ROLE_SCOPES.values()), ("owns",)),
     "strategy": (("base_model",), ("adapt_criterion",)),
     "tradeoff": (("choice",),),
     "product_use": (("product_use",), ("product_task",)),
 }  # fmt: skip
 KIND_MARGIN = 1
 #: Kinds whose answers rightly share their marks, so they are not compared: consequences
-#: and trade-offs both weigh time, money and quality; the budget's early warning is how
+#: and trade-offs both weigh time, money and quality; a consequence may well say why
+#: late is expensive (weeks of training redone); the budget's early warning is how
 #: spend is tracked; a licence audit is an early warning and a gate's experiment alike.
 SIBLING_KINDS = (
-    {"consequence", "tradeoff"}, {"warning", "tracking"}, {"warning", "experiment"},
+    {"consequence", "tradeoff"}, {"consequence", "late_discovery"}, {"warning", "tracking"},
+    {"warning", "experiment"},
 )  # fmt: skip
 
 

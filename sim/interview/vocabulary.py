@@ -256,6 +256,8 @@ CONCEPTS: dict[str, Concept] = {
         _c("product_task", "what it does for them", "answer", "draft", "reply", "assist",
            "chat", "code", "write", "summarise", "summarize", "search", "resolve",
            "triage", "translate", "suggest", "recommend", "complete", "classify"),
+        _c("owns", "owning it (as a role)", "own", "owner", "responsible", "accountable",
+           "in charge"),
         _c("ownership", "owning it", "own", "owner", "responsible", "accountable", "decide",
            "in charge", "manage", "define", "drive", "approve"),
         _c("limit", "where the line is", "before", "unless", "until", "up to", "at most",
