@@ -141,9 +141,9 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
         )  # fmt: skip
         if picked != NOT_NAMED:
             rights[kind] = picked
-    st.markdown("**Headcount** (★ core co-design teams)")
     sizes = {}
-    grid = st.columns(4)
+    box = st.expander("Headcount, if you would change it (★ core co-design teams)")
+    grid = box.columns(4)
     for i, team in enumerate(world.org.teams):
         tp = plan.teams.get(team.id)
         current = tp.headcount if tp and tp.headcount else team.headcount
@@ -270,8 +270,12 @@ def levers_tab(plan: InterviewPlan, ablation: float) -> LeverPlan:
     return LeverPlan(ablation_fraction=ablation, playbook=playbook, **values)  # type: ignore[arg-type]
 
 
-#: Ranks the playbook asks for: the first choice and up to two fall-backs.
+#: Ranks the playbook asks for: the first choice and fall-backs (two for a budget cut,
+#: which has five levers; one elsewhere).
 RANKS = ("1st", "then", "then")
+RANKS_FOR = {"budget": 3}
+#: Two trade-offs can cover quality, time and cost between them.
+TRADEOFF_ROWS = 2
 
 
 def ranked_responses(plan: InterviewPlan, kind: str) -> list[str]:
@@ -281,11 +285,13 @@ def ranked_responses(plan: InterviewPlan, kind: str) -> list[str]:
     label, *cells = st.columns([1.1, 2.3, 2.3, 2.3], vertical_alignment="center")
     label.markdown(f"**{words(kind)}**", help=DECISION_TITLES[kind])
     chosen: list[str] = []
-    for rank, cell in enumerate(cells[: min(len(RANKS), len(options))]):
+    ranks = min(len(options), max(RANKS_FOR.get(kind, 2), len(current)))
+    cells = [*cells, *(st.columns([1.1, 2.3, 2.3, 2.3])[1:] if ranks > len(cells) else [])]
+    for rank, cell in enumerate(cells[:ranks]):
         choices = [AD_HOC, *options]
         value = current[rank] if rank < len(current) else AD_HOC
         pick = cell.selectbox(
-            RANKS[rank], choices,
+            RANKS[min(rank, len(RANKS) - 1)], choices,
             index=choices.index(value) if value in choices else 0,
             key=wkey(f"pb_{kind}_{rank}"), format_func=lambda o: "—" if o == AD_HOC else words(o),
             label_visibility="visible" if kind == DECISION_KINDS[0] else "collapsed",
@@ -332,7 +338,7 @@ def objective_tab(plan: InterviewPlan, world: Scenario) -> dict[str, Any]:
     st.markdown("**Trade-offs among quality, time and cost**")
     tradeoffs = []
     dims = ["—", *CONSEQUENCES]
-    for k in range(3):
+    for k in range(TRADEOFF_ROWS):
         old = plan.tradeoffs[k] if k < len(plan.tradeoffs) else None
         a, b, text_col = st.columns([1.4, 1.4, 4])
         protect = a.selectbox("Protect", dims, index=dims.index(old.protect) if old else 0,
