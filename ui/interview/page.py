@@ -44,6 +44,7 @@ from sim.interview.plan import (
     shape_scenario,
 )
 from sim.interview.prose import read_prose
+from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
 from sim.interview.store import PracticeStore
 from sim.scenario.spec import Scenario
@@ -292,14 +293,17 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
                                 f"score): {notes[item.id]}")  # fmt: skip
 
 
+SHORT_NAMES = {YOUR_DESIGN: "yours", SCENARIO_PLAN: "scenario's", NEGLECTED: "siloed"}
+
+
 def outcome_table(outcome: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per measure, one narrow column per design, so it fits beside the items."""
+    measures = (("all met", "p_success"), ("on time", "p_on_time"),
+                ("on budget", "p_on_budget"), ("quality met", "p_quality_met"))  # fmt: skip
     return pd.DataFrame(
-        [
-            (name, f"{s['p_success']:.0%}", f"{s['p_on_time']:.0%}", f"{s['p_on_budget']:.0%}",
-             f"{s['p_quality_met']:.0%}")
-            for name, s in outcome.items()
-        ],
-        columns=["design", "all met", "on time", "on budget", "quality"],
+        {"": [m for m, _ in measures]}
+        | {SHORT_NAMES.get(name, name): [f"{s[k]:.0%}" for _, k in measures]
+           for name, s in outcome.items()}
     )  # fmt: skip
 
 
@@ -334,12 +338,9 @@ def render_debrief(plan: InterviewPlan) -> None:
         show_llm(plan, report)
     with side, st.container(border=True):
         st.markdown("**Your design in the model** (the same worlds for each)")
-        st.dataframe(
-            outcome_table(outcome), hide_index=True, width="stretch",
-            column_config={"design": st.column_config.TextColumn(width="medium"),
-                           **{c: st.column_config.TextColumn(width=52)
-                              for c in ("all met", "on time", "on budget", "quality")}},
-        )  # fmt: skip
+        st.dataframe(outcome_table(outcome), hide_index=True, width="stretch")
+        st.caption("Yours, the scenario's own design, and the siloed one with no owners, "
+                   "reserve or playbook.")  # fmt: skip
         markdown = session_markdown(plan, report)
         st.download_button(
             "Download the session (Markdown)", markdown, file_name="interview-practice.md",

@@ -282,11 +282,11 @@ def ranked_responses(plan: InterviewPlan, kind: str) -> list[str]:
     """One row per decision kind: a choice per rank, in order, so the order is the plan's."""
     options = list(DECISION_OPTIONS[kind])
     current = plan.responses(kind)
-    label, *cells = st.columns([1.1, 2.3, 2.3, 2.3], vertical_alignment="center")
+    label, *cells = st.columns([1.0, 2.8, 2.8, 2.8], vertical_alignment="center")
     label.markdown(f"**{words(kind)}**", help=DECISION_TITLES[kind])
     chosen: list[str] = []
     ranks = min(len(options), max(RANKS_FOR.get(kind, 2), len(current)))
-    cells = [*cells, *(st.columns([1.1, 2.3, 2.3, 2.3])[1:] if ranks > len(cells) else [])]
+    cells = [*cells, *(st.columns([1.0, 2.8, 2.8, 2.8])[1:] if ranks > len(cells) else [])]
     for rank, cell in enumerate(cells[:ranks]):
         choices = [AD_HOC, *options]
         value = current[rank] if rank < len(current) else AD_HOC
