@@ -18,8 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from sim.engine.compute import estimate_for_scenario
-from sim.engine.model import ROUND_COMPUTE_SHARE
+from sim.engine.compute import estimate_for_scenario, planned_compute_usd
 from sim.interview.followups import FOLLOWUPS
 from sim.interview.plan import (
     CLARIFICATION_BY_ID,
@@ -249,11 +248,11 @@ def _gates(plan: InterviewPlan) -> Judgement:
 def model_compute_usd(plan: InterviewPlan) -> float:
     """The model's compute bill for the design: main run, ablations and post-training rounds."""
     design = plan_scenario(plan)
-    run = estimate_for_scenario(design).cost_usd
-    extra = (
-        design.levers.ablation_fraction + ROUND_COMPUTE_SHARE * design.model.post_training_rounds
+    return planned_compute_usd(
+        estimate_for_scenario(design).cost_usd,
+        design.levers.ablation_fraction,
+        design.model.post_training_rounds,
     )
-    return run * (1.0 + extra)
 
 
 def _budget(plan: InterviewPlan) -> Judgement:

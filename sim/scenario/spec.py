@@ -7,6 +7,7 @@ units and defaults are documented in docs/scenarios.md and docs/model.md.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import networkx as nx
@@ -16,7 +17,9 @@ GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
 Strategy = Literal["pretrain", "adapt"]
 EvalKind = Literal["public_benchmark", "product_eval"]
 LinkKind = Literal["handoff", "communication", "reporting"]
+#: The phases of a project, in the order they run (the one list; docs/model.md, "The phases").
 Phase = Literal["prepare", "ablations", "training", "post_training", "evaluation", "release"]
+PHASES: tuple[str, ...] = Phase.__args__  # type: ignore[attr-defined]
 
 #: Risks a project carries. Each needs an owner (a team) or an explicit ``null``.
 RiskKind = Literal[
@@ -298,8 +301,32 @@ class SafetyFindings(Spec):
     fix_days_early: NonNegative = 5.0
 
 
+#: Incidents a scenario can script and a facilitator can inject (the one list of names).
 ScriptedKind = Literal["loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect"]
-RUN_KINDS = ("loss_spike", "hardware_failure", "data_defect")
+INJECT_KINDS: tuple[str, ...] = ScriptedKind.__args__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class InjectKind:
+    """What the engine knows of an inject kind (sim.engine.injects makes it happen)."""
+
+    #: Parameters a facilitator may set (the engine's names; a script's ``defect`` is ``kind``).
+    params: tuple[str, ...]
+    #: Whether it can strike at a share of the main run (``run_progress``).
+    during_run: bool
+    #: The kind of decision it raises, if any.
+    raises: str | None
+
+
+#: Every inject kind, by name (the names of :data:`INJECT_KINDS`, a test checks).
+INJECTS: dict[str, InjectKind] = {
+    "loss_spike": InjectKind((), during_run=True, raises="rollback"),
+    "hardware_failure": InjectKind((), during_run=True, raises=None),
+    "budget_cut": InjectKind(("fraction",), during_run=False, raises="budget"),
+    "departure": InjectKind(("team",), during_run=False, raises=None),
+    "data_defect": InjectKind(("kind",), during_run=True, raises="data_fix"),
+}
+RUN_KINDS: tuple[str, ...] = tuple(k for k, i in INJECTS.items() if i.during_run)
 
 
 class ScriptedIncident(Spec):
@@ -464,7 +491,7 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
     if not nx.is_directed_acyclic_graph(graph):
         cycle = " -> ".join(u for u, _ in nx.find_cycle(graph))
         out.append(("plan.workstreams", f"dependency cycle: {cycle}"))
-    phase_order = {p: k for k, p in enumerate(Phase.__args__)}  # type: ignore[attr-defined]
+    phase_order = {p: k for k, p in enumerate(PHASES)}
     by_id = {w.id: w for w in s.plan.workstreams}
     for i, w in enumerate(s.plan.workstreams):
         for j, dep in enumerate(w.depends_on):

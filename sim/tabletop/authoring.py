@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from sim.engine.org import OrgGraph
 from sim.play.game import INJECTIONS
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, Scenario
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
 from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
@@ -26,13 +26,7 @@ STATE_METRICS: dict[str, str] = {
     "run_progress": "share of the main run trained",
 }
 #: Which engine incident raises which decision kind (None: no decision of its own).
-RAISES: dict[str, str | None] = {
-    "loss_spike": "rollback",
-    "hardware_failure": None,
-    "budget_cut": "budget",
-    "departure": None,
-    "data_defect": "data_fix",
-}
+RAISES: dict[str, str | None] = {kind: i.raises for kind, i in INJECTS.items()}
 MAX_TITLE = 120
 MAX_MESSAGE = 1_500
 MAX_POINT = 400

@@ -12,7 +12,6 @@ from typing import Any
 
 import streamlit as st
 
-from sim.engine.model import PHASES
 from sim.interview.plan import (
     CATALOGUE,
     CONSEQUENCES,
@@ -25,7 +24,7 @@ from sim.interview.plan import (
     shape_scenario,
 )
 from sim.interview.risks import price_risk
-from sim.scenario.spec import RISK_KINDS
+from sim.scenario.spec import PHASES, RISK_KINDS
 from ui.common import (
     usd,
     words,

@@ -20,7 +20,6 @@ from sim.compare.runner import run_replications
 from sim.compare.summary import summarize_runs
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
-from sim.engine.model import PHASES
 from sim.engine.org import OrgGraph
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
@@ -33,7 +32,7 @@ from sim.play.views import (
     trace_frame,
 )
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import PHASES, Scenario
 from ui.common import (
     DECISION_TITLES,
     OPTION_HELP,
