@@ -9,11 +9,11 @@ import typer
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
 from sim.engine.decisions import POLICY_NAMES
+from sim.metrics import HEADLINE
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayError, PlayLog, replay
 from sim.scenario.loading import load_scenario
-
-HEADLINE = ("schedule_days", "cost_usd", "on_time", "on_budget", "quality_met", "success")
+from sim.scenario.vocabulary import decision_title, option_help
 
 
 def _read_play(path: Path) -> PlayLog:
@@ -30,7 +30,7 @@ def _read_play(path: Path) -> PlayLog:
 
 
 def _print_outcome(title: str, row: dict[str, Any]) -> None:
-    table(title, [(k, row[k]) for k in HEADLINE], ("outcome", "value"))
+    table(title, [(m.key, row[m.key]) for m in HEADLINE], ("outcome", "value"))
 
 
 def play(
@@ -63,6 +63,8 @@ def play(
         [(d["key"], round(d["day"], 1), d["owner"], d["choice"]) for d in decisions],
         ("decision", "day", "who", "choice"),
     )
+    for choice in dict.fromkeys(d["choice"] for d in decisions):
+        stdout.print(f"- {choice}: {option_help(choice)}", markup=False)
 
 
 def replay_command(
@@ -115,7 +117,9 @@ def debrief(
     )
     if best is not None:
         stdout.print(
-            f"The decision that mattered most: {best.key} on day {best.day:.0f}", markup=False
+            f"The decision that mattered most: {best.key} on day {best.day:.0f} "
+            f"({decision_title(best.kind)})",
+            markup=False,
         )
     for _, title, evidence in report.lessons:
         stdout.print(f"- {title}: {evidence}", markup=False)

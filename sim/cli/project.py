@@ -14,6 +14,7 @@ from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
 from sim.compare.runner import ExecutorName, default_workers, run_designs
 from sim.compare.summary import paired, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
+from sim.metrics import BY_KEY, QUANTITIES, summary_label
 from sim.scenario.loading import load_scenario
 from sim.scenario.spec import Scenario
 
@@ -82,26 +83,17 @@ def simulate(
 
 
 def _print_summary(name: str, s: dict[str, Any]) -> None:
-    rows = [
+    def spread(stats: dict[str, float]) -> tuple[float, ...]:
+        return tuple(stats[k] for k in ("mean", "p10", "p90"))
+
+    rows = [(summary_label(m), *spread(s[m.key])) for m in QUANTITIES]
+    rows += [
         (
-            "Schedule (days)",
-            s["schedule_days"]["mean"],
-            s["schedule_days"]["p10"],
-            s["schedule_days"]["p90"],
+            BY_KEY["run_effective_training_time"].label,
+            *spread(s["training_run"]["effective_training_time"]),
         ),
-        ("Cost (USD)", s["cost_usd"]["mean"], s["cost_usd"]["p10"], s["cost_usd"]["p90"]),
-        (
-            "Effort (person-days)",
-            s["effort_person_days"]["mean"],
-            s["effort_person_days"]["p10"],
-            s["effort_person_days"]["p90"],
-        ),
-        (
-            "Effective training time",
-            *(s["training_run"]["effective_training_time"][k] for k in ("mean", "p10", "p90")),
-        ),
-        ("Tokens trained (B)", *(s["tokens_b"][k] for k in ("mean", "p10", "p90"))),
-        ("Post-training rounds", *(s["post_training_rounds"][k] for k in ("mean", "p10", "p90"))),
+        (summary_label(BY_KEY["tokens_b"]), *spread(s["tokens_b"])),
+        (BY_KEY["post_training_rounds"].label, *spread(s["post_training_rounds"])),
     ]
     table(
         f"{name}: {s['reps']} replications, seed {s['seed']}",

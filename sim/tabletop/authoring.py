@@ -17,6 +17,7 @@ from typing import Any, Literal
 from sim.engine.org import OrgGraph
 from sim.play.game import INJECTIONS
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
+from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
@@ -427,11 +428,12 @@ def situation_manual_blocks(
 ) -> list[Block]:
     """The players' situation manual: the project, the roles, the decisions, the rules.
 
-    ``option_help`` (one line per decision option) is added where given. Nothing the
-    facilitator keeps to themself (injects, expected actions, learning points) is here.
+    Each decision option carries its line of ``option_help`` (by default the model's own,
+    :data:`~sim.scenario.vocabulary.OPTION_HELP`; ``{}`` for none). Nothing the facilitator
+    keeps to themself (injects, expected actions, learning points) is here.
     """
     s = scenario
-    help_ = option_help or {}
+    help_ = OPTION_HELP if option_help is None else option_help
     team_names = {t.id: t.name or t.id for t in s.org.teams}
     out: list[Block] = [
         Heading(1, f"Situation manual: {title or s.name}"),

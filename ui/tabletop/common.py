@@ -12,12 +12,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from sim.storage import database_url, make_engine
 from sim.tabletop.document import md_escape as esc
 from sim.tabletop.errors import TabletopError, Unavailable
 from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import TabletopService
-from ui.common import DECISION_TITLES, OPTION_HELP, usd, words
+from ui.common import usd, words
 
 #: How often an open page asks the database whether anything changed (seconds).
 POLL_SECONDS = 2.0

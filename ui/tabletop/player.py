@@ -12,12 +12,13 @@ from typing import Any
 
 import streamlit as st
 
+from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import situation_manual
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.credentials import MAX_NAME, MAX_RATIONALE, MIN_RATIONALE
 from sim.tabletop.document import md_escape as esc
 from sim.tabletop.service import TabletopService
-from ui.common import OPTION_HELP, words
+from ui.common import words
 from ui.tabletop import common as tt
 
 ROOM, SEAT, SEEN, NOTICE = "tt_player_room", "tt_player_seat", "tt_player_seen", "tt_player_notice"
