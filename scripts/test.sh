@@ -158,7 +158,7 @@ step "PostgreSQL server for the tabletop tests" start_postgres
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
 step "pytest (everything but the browser tests, 2 workers)" \
-    run_pytest yes "${TRAININGROOM_UNIT_TIMEOUT:-720}" -m "not browser" -n 2
+    run_pytest yes "${TRAININGROOM_UNIT_TIMEOUT:-720}" -m "not browser" -n 2 --dist loadgroup
 step "pytest (browser tests in Chromium, serial)" \
     run_pytest no "${TRAININGROOM_BROWSER_TIMEOUT:-300}" -m browser -p no:xdist \
     --screenshot only-on-failure --output test-artifacts/playwright
