@@ -6,8 +6,8 @@
 #
 # Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
 # TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run
-# (default 1800 and 1200 s, times the scale below); TRAININGROOM_TEST_TIMEOUT caps one test
-# (default 600 s times the scale). TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load
+# (default 1200 and 900 s times the scale below, at most 2700 and 2100 s);
+# TRAININGROOM_TEST_TIMEOUT caps one test (default 600 s times the scale, at most 1200 s). TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load
 # average per CPU when the run starts) stretches every limit and the browser tests' waits
 # on a busy machine. A test that outlives its limit fails with its traceback and pytest goes
 # on; a step that outlives its limit is stopped with SIGTERM, and the test that was running
@@ -34,10 +34,13 @@ if [[ -z "${TRAININGROOM_TIMEOUT_SCALE:-}" ]]; then
         '{ s = $1 / cpus; if (s < 1) s = 1; if (s > 4) s = 4; printf "%.2f", s }' /proc/loadavg)"
 fi
 export TRAININGROOM_TIMEOUT_SCALE
-scaled() { awk -v base="$1" -v s="$TRAININGROOM_TIMEOUT_SCALE" 'BEGIN { printf "%d", base * s }'; }
-UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1800)}"
-BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 1200)}"
-TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600)}"
+# scaled BASE CAP: BASE seconds times the scale, at most CAP (the two steps' caps together
+# stay inside CI's 90 minutes).
+scaled() { awk -v b="$1" -v c="$2" -v s="$TRAININGROOM_TIMEOUT_SCALE" \
+    'BEGIN { t = b * s; if (t > c) t = c; printf "%d", t }'; }
+UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1200 2700)}"
+BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 900 2100)}"
+TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600 1200)}"
 export TRAININGROOM_CHROMIUM="${TRAININGROOM_CHROMIUM:-/usr/bin/chromium}"
 
 ensure_chromium() {
