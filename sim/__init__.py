@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 #: Each public name and the module it lives in.
 EXPORTS: dict[str, str] = {
     "Scenario": "sim.scenario.spec",
-    "ScenarioError": "sim.scenario.loading",
+    "ScenarioError": "sim.scenario.problems",
     "load_scenario": "sim.scenario.loading",
     "with_overrides": "sim.scenario.loading",
     "shipped_names": "sim.scenario.catalog",
@@ -49,9 +49,9 @@ if TYPE_CHECKING:  # the same names for type checkers and editors (a test keeps 
     from sim.play.game import counterfactual as counterfactual
     from sim.play.game import replay as replay
     from sim.scenario.catalog import shipped_names as shipped_names
-    from sim.scenario.loading import ScenarioError as ScenarioError
     from sim.scenario.loading import load_scenario as load_scenario
     from sim.scenario.loading import with_overrides as with_overrides
+    from sim.scenario.problems import ScenarioError as ScenarioError
     from sim.scenario.spec import Scenario as Scenario
 
 

@@ -65,9 +65,9 @@ RUN: tuple[Metric, ...] = (
 DETAIL: tuple[Metric, ...] = (
     Metric("budget_usd", "Budget after cuts", "USD", "higher"),
     Metric("reserve_used_usd", "Reserve used", "USD", "lower"),
-    Metric("tokens_b", "Tokens trained", "B", "higher"),
+    Metric("tokens_b", "Tokens trained", "billion tokens", "higher"),
     Metric("loss", "Pretraining loss", "nats per token", "lower"),
-    Metric("post_training_rounds", "Post-training rounds", "count", "higher"),
+    Metric("post_training_rounds", "Post-training rounds", "rounds", "higher"),
     Metric("decisions", "Decisions", "count", "lower"),
     Metric("decision_latency_days", "Decision latency", "days", "lower"),
     Metric("events", "Simulation events", "count", "lower"),
@@ -103,3 +103,20 @@ def summary_label(m: Metric, statistic: str | None = None) -> str:
     if m.kind == "probability":
         return f"P({m.label[0].lower()}{m.label[1:]})"
     return f"{m.label}, {statistic} ({m.unit})" if statistic else f"{m.label} ({m.unit})"
+
+
+#: Every column a table may label (the registry's metrics by key).
+LABELS: dict[str, Metric] = BY_KEY
+
+
+def label(key: str, *, unit: bool = True) -> str:
+    """A column's label (``Schedule (days)``), or the column with words for its underscores."""
+    m = LABELS.get(key.removeprefix("p_"))
+    if m is None and key.startswith("score:"):
+        return f"{key.removeprefix('score:')} score"
+    if m is None:
+        return key.replace("_", " ")
+    if m.kind == "probability":
+        return f"P({m.label.lower()})" if key.startswith("p_") else m.label
+    plain = m.unit in ("count", "share") or m.unit.split()[-1] in m.label.lower()
+    return m.label if plain or not unit else f"{m.label} ({m.unit})"

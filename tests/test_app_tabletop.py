@@ -35,6 +35,13 @@ def ok(at: AppTest) -> AppTest:
     return at
 
 
+def open_the_room(at: AppTest) -> None:
+    """The facilitator types the key back: the room opens to players."""
+    at.text_input(key="tt_confirm_key").set_value(at.session_state[fac.KEY])
+    next(b for b in at.button if b.label == "Open the room to players").click()
+    ok(at)
+
+
 def service() -> TabletopService:
     return TabletopService(make_engine(database_url()))
 
@@ -47,6 +54,9 @@ def facilitator(data_dir: Path) -> AppTest:
     ok(at)
     assert at.session_state[fac.ROOM] and at.session_state[fac.KEY]
     assert any("Exercise created" in s.value for s in at.success)
+    assert at.query_params["key"] == at.session_state[fac.KEY], "a reload keeps the key"
+    open_the_room(at)
+    assert any("The room is open" in s.value for s in at.success)
     return at
 
 
@@ -122,3 +132,95 @@ def test_the_running_clock_ticks_on_its_timer_and_stops_at_an_inject(
     delivered = [i for i in view["msel"] if i["status"] == "delivered"]
     assert delivered or view["pending"] is not None, "it stopped for an inject or a decision"
     assert view["exercise"]["clock_day"] > day
+
+
+def test_the_room_opens_only_with_the_key_typed_back(data_dir: Path) -> None:
+    at = open_page("ui/tabletop/facilitator.py")
+    next(b for b in at.button if b.label == "Create the exercise").click()
+    ok(at)
+    assert not [b for b in at.button if b.key == "tt_next"], "no clock before the room opens"
+    at.text_input(key="tt_confirm_key").set_value("not the key")
+    next(b for b in at.button if b.label == "Open the room to players").click()
+    ok(at)
+    assert any("not the facilitator key" in e.value for e in at.error)
+    assert not service().room(at.session_state[fac.ROOM]).exercise.opened_at
+
+
+def test_a_kept_seat_survives_a_reload_and_a_removed_player_is_shown_out(
+    facilitator: AppTest,
+) -> None:
+    room = facilitator.session_state[fac.ROOM]
+    p = open_page("ui/tabletop/player.py")
+    p.text_input(key="tt_join_room").set_value(room)
+    p.text_input(key="tt_join_name").set_value("Ada")
+    next(b for b in p.button if b.label == "Join").click()
+    ok(p)
+    seat = p.session_state[player.SEAT]
+    assert any("Save this link" in m.value for m in p.markdown)
+    assert any(seat in c.value for c in p.code), "the link holds the seat key"
+    p.button(key="tt_keep").click()
+    ok(p)
+    assert p.query_params["key"] == seat and p.query_params["room"] == room
+    # A reload is a new session that starts from the page's address.
+    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    reloaded.query_params.update({"room": room, "key": seat})
+    reloaded.run()
+    reloaded.switch_page("ui/tabletop/player.py")
+    reloaded.query_params.update({"room": room, "key": seat})
+    ok(reloaded)
+    assert reloaded.session_state[player.SEAT] == seat
+    assert any("You are **Ada**" in c.value for c in reloaded.caption)
+    # The facilitator removes Ada; her kept link opens nothing any more.
+    ok(facilitator)
+    ada = next(x for x in facilitator_view(facilitator)["participants"] if x["name"] == "Ada")
+    facilitator.button(key=f"tt_remove_{ada['id']}").click()
+    ok(facilitator)
+    assert any("Ada was removed" in s.value for s in facilitator.success)
+    ok(reloaded)
+    assert any("removed this seat" in e.value for e in reloaded.error)
+    assert player.SEAT not in reloaded.session_state
+
+
+def test_the_decision_starts_with_no_option_chosen(facilitator: AppTest) -> None:
+    at = facilitator
+    room = at.session_state[fac.ROOM]
+    p = open_page("ui/tabletop/player.py")
+    p.text_input(key="tt_join_room").set_value(room)
+    p.text_input(key="tt_join_name").set_value("Grace")
+    next(b for b in p.button if b.label == "Join").click()
+    ok(p)
+    p.button(key="tt_claim_leadership").click()
+    ok(p)
+    svc, key = service(), at.session_state[fac.KEY]
+    for _ in range(10):  # to the first budget call (the board's cut)
+        pending = svc.facilitator_view(room, key)["pending"]
+        if pending is not None and pending["kind"] == "budget":
+            break
+        if pending is not None:
+            svc.resolve_with_playbook(room, key)
+        else:
+            svc.advance(room, key)
+    ok(p)
+    radio = p.radio[0]
+    assert radio.value is None and radio.index is None, "no option comes pre-selected"
+    p.text_area[0].set_value("A rationale that is long enough.")
+    next(b for b in p.button if b.label == "Decide").click()
+    ok(p)
+    assert any("choose one of the options" in e.value for e in p.error)
+
+
+def test_decisions_and_comments_raise_a_notice_for_the_facilitator(facilitator: AppTest) -> None:
+    at = facilitator
+    room = at.session_state[fac.ROOM]
+    seat = service().join(room, "Ada")
+    ok(at)  # the page has seen the room as it is
+    service().comment(room, seat.seat_key, "Visit www.example.com :material/home: now")
+    ok(at)
+    badges = " ".join(m.value for m in at.markdown)
+    assert "1 new comment since you last looked" in badges
+    assert [t.value for t in at.toast] and "1 new comment" in at.toast[0].value
+    shown = [t.value for t in at.text]
+    assert "Visit www.example.com :material/home: now" in shown, "a comment is plain text"
+    at.button(key="tt_seen").click()
+    ok(at)
+    assert "since you last looked" not in " ".join(m.value for m in at.markdown)

@@ -81,7 +81,7 @@ def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
         "--metric", "success", "--lever", "levers.reserve_fraction=0,0.2",
     )  # fmt: skip
     assert code == 0, err
-    assert "Siloed" in out and "reserve_fraction" in out and "All objectives met" in out
+    assert "Siloed" in out and "reserve fraction" in out and "All objectives met" in out
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,8 @@ def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
         (["sweep", BASE, "--grid", "levers.reserve_fraction"], "PATH=VALUE"),
         (["sweep", BASE, "--grid", "levers.reserve_fraction=0.1", "--reps", "0"], "--reps"),
         (["sweep", BASE, "--grid", "levers.reserve_fraction=0.1", "--design", "flat"], "preset"),
-        (["sensitivity", BASE, "--metric", "speed"], "--metric must be one of"),
+        (["sensitivity", BASE, "--metric", "speed"], "--metric 'speed' is not a results column"),
+        (["sensitivity", BASE, "--metric", "scedule_days"], "did you mean 'schedule_days'?"),
         (["sensitivity", BASE, "--lever", "levers.reserve_fraction=0,0.1,0.2"], "exactly two"),
         (["sensitivity", BASE, "--executor", "slurm"], "--executor"),
         (["sweep", BASE, "--grid", "levers.reserve_fraction=0.1", "--csv", "/no/such/dir/x.csv",

@@ -65,9 +65,15 @@ LINE_EDITS: dict[str, tuple[str, str, int, str, str]] = {
         r"\g<0>\n  gpus_per_rack: 32",
         1,
         "cluster.gpus_per_rack",
-        "Extra inputs",
+        "unknown key 'gpus_per_rack'; did you mean 'gpus_per_node'? (valid keys: gpu, gpus, ",
     ),
-    "unknown_top_level_key": ("name: .*", r"\g<0>\nauthor: me", 1, "author", "Extra inputs"),
+    "unknown_top_level_key": (
+        "name: .*",
+        r"\g<0>\nauthor: me",
+        1,
+        "author",
+        "unknown key 'author'; (valid keys: name, teaches, objective, ",
+    ),
     "wrong_type": ("  gpus: .*", "  gpus: lots", 0, "cluster.gpus", "valid integer"),
     "list_for_a_number": (
         "  deadline_days: .*",
@@ -76,7 +82,13 @@ LINE_EDITS: dict[str, tuple[str, str, int, str, str]] = {
         "objective.deadline_days",
         "valid number",
     ),
-    "unknown_choice": ("  gpu: .*", "  gpu: tpu_v5", 0, "cluster.gpu", "'h100'"),
+    "unknown_choice": (
+        "  gpu: .*",
+        "  gpu: tpu_v5",
+        0,
+        "cluster.gpu",
+        "unknown value 'tpu_v5'; (one of: a100, h100, h800, h200, b200)",
+    ),
     "out_of_range": ("  mfu: .*", "  mfu: 1.5", 0, "cluster.mfu", "less than or equal to 1"),
     "out_of_range_lever": (
         "  reserve_fraction: .*",
@@ -90,7 +102,8 @@ LINE_EDITS: dict[str, tuple[str, str, int, str, str]] = {
         "  mfu: 0.4: 0.5",
         0,
         "cluster.mfu",
-        "YAML syntax error: mapping values",
+        "YAML syntax error: a second ': ' on the line of 'mfu': a value that holds ': ' must be "
+        "in quotes",
     ),
     "yaml_bad_indentation": (
         "  mfu: .*",

@@ -21,6 +21,7 @@ from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from sim.tabletop.models import Base
+from tests.test_tabletop_attacks import TestAttacks as _AttackTests
 from tests.test_tabletop_service import TestTabletopService as _ServiceTests
 
 REQUIRE = os.environ.get("TRAININGROOM_REQUIRE_POSTGRES") == "1"
@@ -75,3 +76,7 @@ def test_the_server_is_postgresql(db_url: str) -> None:
 
 class TestTabletopServiceOnPostgres(_ServiceTests):
     """Every service test of test_tabletop_service.py, on PostgreSQL."""
+
+
+class TestAttacksOnPostgres(_AttackTests):
+    """Every attack of test_tabletop_attacks.py, on PostgreSQL: the same rules, the same key."""

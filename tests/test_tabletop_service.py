@@ -30,6 +30,7 @@ from sim.engine.decisions import reference_decider
 from sim.play.game import Game, counterfactual
 from sim.scenario.loading import load_scenario, load_text, scenario_yaml
 from sim.storage import database_url, make_engine
+from sim.tabletop.aar import to_html, to_markdown
 from sim.tabletop.authoring import (
     AuthoringError,
     InjectSpec,
@@ -41,7 +42,6 @@ from sim.tabletop.authoring import (
 from sim.tabletop.credentials import MAX_COMMENT, MAX_NAME, MAX_RATIONALE, key_hash
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused, Unavailable
 from sim.tabletop.models import Base
-from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import Created, Seat, TabletopService
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +98,7 @@ class Table:
         self.created: Created = svc.create_exercise(quiet_yaml(), seed=3, injects=test_injects())
         self.room = self.created.room_code
         self.key = self.created.facilitator_key
+        svc.open_room(self.room, self.key, self.key)
         self.ada: Seat = svc.join(self.room, "Ada")
         self.grace: Seat = svc.join(self.room, "Grace")
         svc.claim_role(self.room, self.ada.seat_key, "pretraining")
@@ -413,8 +414,9 @@ class TestTabletopService:
             svc.join(room, "x" * (MAX_NAME + 1))
         with pytest.raises(InputError):
             svc.join(room, " \t\x00 ")
-        seat = svc.join(room, "Li\x00nus\u202e\x07")
-        assert seat.name == "Linus", "control and bidi characters are dropped"
+        with pytest.raises(InputError, match="invisible, control or bidi"):
+            svc.join(room, "Li\x00nus\u202e\x07")
+        seat = svc.join(room, "Linus")
         with pytest.raises(InputError):
             svc.comment(room, seat.seat_key, "y" * (MAX_COMMENT + 1))
         with pytest.raises(InputError):
@@ -646,8 +648,10 @@ class TestTabletopService:
         assert {"objectives", "timeline", "strengths", "improvements"} <= set(data)
         missing = runner.invoke(app, ["report", "NOPE-NOPE-NOPE", "--db", db_url])
         assert missing.exit_code == 2 and "no exercise" in missing.stderr
-        wrong = runner.invoke(app, ["report", table.room, "--db", db_url, "--format", "pdf"])
+        wrong = runner.invoke(app, ["report", table.room, "--db", db_url, "--format", "xls"])
         assert wrong.exit_code == 2
+        binary = runner.invoke(app, ["report", table.room, "--db", db_url, "--format", "pdf"])
+        assert binary.exit_code == 2 and "--output" in binary.stderr
 
 
 def test_report_command_on_a_database_without_exercises(tmp_path: Path) -> None:
@@ -718,6 +722,7 @@ t = Table.__new__(Table)
 t.svc = svc
 t.created = svc.create_exercise(yaml_text, seed=3, injects=test_injects())
 t.room, t.key = t.created.room_code, t.created.facilitator_key
+svc.open_room(t.room, t.key, t.key)
 t.ada, t.grace = svc.join(t.room, "Ada"), svc.join(t.room, "Grace")
 svc.claim_role(t.room, t.ada.seat_key, "pretraining")
 svc.claim_role(t.room, t.grace.seat_key, "leadership")

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
 from sim.cli.project import (
     EXECUTOR,
     POLICY,
@@ -22,6 +22,7 @@ from sim.cli.project import (
     where_run,
     with_design,
 )
+from sim.cli.tables import Col, difference, money, percent, setting, with_unit
 from sim.compare.analysis import (
     LEVER_RANGES,
     LeverRange,
@@ -31,8 +32,9 @@ from sim.compare.analysis import (
 )
 from sim.compare.designs import PRESETS_BY_KEY
 from sim.compare.sweep import grid_designs, parse_axis, sweep_table
-from sim.metrics import BY_KEY
+from sim.metrics import BY_KEY, LABELS
 from sim.scenario.loading import load_scenario
+from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 REPS = typer.Option(100, "--reps", help="Replications per grid point or lever setting.")
@@ -53,7 +55,9 @@ def _base(scenario: Path, overrides: list[str] | None, design: str | None) -> Sc
 def _metric(base: Scenario, metric: str) -> str:
     known = [*BY_KEY, *(f"score:{e.id}" for e in base.objective.evals)]
     if metric not in known:
-        raise UserError(f"--metric must be one of {', '.join(known)}, got {metric!r}")
+        raise UserError(
+            f"--metric {metric!r} is not a results column; " + suggestion(metric, known, "one of")
+        )
     return metric
 
 
@@ -64,6 +68,17 @@ def _write_csv(frame: pd.DataFrame, path: Path | None) -> None:
         frame.to_csv(path, index=False)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _axis_header(path: str) -> str:
+    """An axis's column header, in words that wrap and still name the field.
+
+    ``levers.reserve_fraction`` → ``reserve fraction``; ``org.teams.data.headcount`` →
+    ``data headcount``.
+    """
+    parts = path.split(".")
+    words = parts[-1:] if parts[0] == "levers" else parts[-2:]
+    return " ".join(words).replace("_", " ")
 
 
 def sweep(
@@ -111,22 +126,32 @@ def sweep(
         return
     rows = [
         (
-            *(r[a.path] for a in axes),
+            *(setting(r[a.path]) for a in axes),
             f"{r['schedule_days_mean']:.0f}",
             f"{r['schedule_days_p90']:.0f}",
-            f"${r['cost_usd_mean'] / 1e6:.2f}M",
-            f"${r['cost_usd_p90'] / 1e6:.2f}M",
-            *(f"{100 * r[k]:.0f}%" for k in ("p_on_time", "p_on_budget", "p_success")),
+            money(r["cost_usd_mean"]),
+            money(r["cost_usd_p90"]),
+            *(percent(r[k], 0) for k in ("p_on_time", "p_on_budget", "p_success")),
         )
         for r in result.to_dict("records")
     ]
-    table(
+    stdout.print(
         f"{base.name}: {len(points)} grid point{'s' if len(points) != 1 else ''} × {reps} "
-        f"replications, seed {seed} ({seconds:.1f} s)",
-        rows,
-        (*(a.path.rsplit(".", 1)[-1] for a in axes), "days", "P90", "cost", "P90", "on time",
-         "on budget", "all met"),
+        f"replications, seed {seed} ({seconds:.1f} s). Deadline "
+        f"{base.objective.deadline_days:g} days, budget {money(base.objective.budget.total_usd)}.",
+        markup=False,
+        highlight=False,
+    )
+    headers = (
+        *(_axis_header(a.path) for a in axes),
+        "days", "days P90", "cost", "cost P90", "on time", "on budget", "all met",
     )  # fmt: skip
+    table(
+        "Grid: mean and P90 of schedule and cost; share of worlds meeting each objective",
+        rows,
+        headers,
+        text_columns=0,
+    )
 
 
 def _ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
@@ -186,16 +211,26 @@ def sensitivity(
     if as_json:
         emit_json(out)
         return
+    unit = LABELS[metric].unit if metric in LABELS else ""
     rows = [
-        (r["rank"], r["lever"].removeprefix("levers."), f"{r['low']} → {r['high']}",
-         f"{r['metric_low']:.4g}", f"{r['metric_high']:.4g}", f"{r['swing']:+.3g}")
+        (r["rank"], r["lever"].removeprefix("levers.").replace("_", " "),
+         f"{setting(r['low'])} → {setting(r['high'])}", with_unit(r["metric_low"], unit),
+         with_unit(r["metric_high"], unit), difference(r["swing"], unit))
         for r in out["levers"]
     ]  # fmt: skip
-    table(
-        f"{base.name}: {out['label']} (base {out['base']:.4g}), {reps} replications, seed {seed}",
-        rows,
-        ("rank", "lever", "low → high", "at low", "at high", "swing"),
+    stdout.print(
+        f"{base.name}: {out['label']}, base {with_unit(out['base'], unit)}; {reps} replications "
+        f"per setting, seed {seed}. Ranked by the size of the swing (at high minus at low).",
+        markup=False,
+        highlight=False,
     )
+    table(
+        "Levers, largest effect first",
+        rows,
+        ("rank", Col("lever", text=True), Col("low → high", text=True), "at low", "at high",
+         "swing"),
+        text_columns=0,
+    )  # fmt: skip
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from sim.scenario.loading import Problem, ScenarioError
+from sim.cli.tables import Col, show
+from sim.cli.tables import fmt as fmt
+from sim.scenario.problems import Problem, ScenarioError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -73,29 +74,16 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def table(title: str, rows: Iterable[tuple[Any, ...]], columns: tuple[str, ...]) -> None:
-    """Print a simple rich table on stdout."""
-    t = Table(title=title, title_justify="left")
-    for i, c in enumerate(columns):
-        t.add_column(c, justify="left" if i == 0 else "right")
-    for row in rows:
-        t.add_row(*(fmt(v) for v in row))
-    stdout.print(t)
-
-
-def fmt(value: Any) -> str:
-    """Readable number formatting for tables."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if value != 0 and (abs(value) >= 1e7 or abs(value) < 1e-3):
-            return f"{value:.3g}"
-        if abs(value) >= 100:
-            return f"{value:,.0f}"
-        return f"{value:.3f}"
-    return str(value)
+def table(
+    title: str,
+    rows: Iterable[tuple[Any, ...]],
+    columns: Sequence[str | Col],
+    *,
+    text_columns: int = 1,
+    caption: str | None = None,
+) -> None:
+    """Print a table on stdout that fits its width: numbers whole, text wrapped."""
+    show(title, rows, columns, console=stdout, text_columns=text_columns, caption=caption)
 
 
 def run_app(app: typer.Typer) -> None:

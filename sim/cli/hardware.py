@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from typing import Any
@@ -12,7 +10,9 @@ from typing import Any
 import typer
 from rich.progress import Progress
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, table
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
+from sim.cli.sizes import PARAMETERS, TOKENS, parse_size, words
+from sim.cli.tables import money, number, percent
 from sim.engine.compute import GPUS, estimate, gpu_model
 from sim.engine.reliability import (
     ClusterRun,
@@ -25,37 +25,23 @@ from sim.engine.reliability import (
 from sim.engine.rng import Streams
 from sim.stats import summarize
 
-_SUFFIXES = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
-_COUNT = re.compile(r"^\s*([0-9.eE+-]+)\s*([kKmMbBtT]?)\s*$")
 #: Above this many replications, show a progress bar on stderr (tables only).
 _PROGRESS_REPS = 50
 
-_STATISTICS = (
-    ("interruptions", "interruptions", "interruptions"),
-    ("unexpected_interruptions", "unexpected", "unexpected interruptions"),
-    ("planned_interruptions", "planned", "planned interruptions"),
-    ("effective_training_time", "effective_training_time", "effective training time"),
+#: Each statistic of ``cluster``: JSON key, ClusterRun field, label and how to write it.
+_STATISTICS: tuple[tuple[str, str, str, Callable[[float], str]], ...] = (
+    ("interruptions", "interruptions", "Interruptions", number),
+    ("unexpected_interruptions", "unexpected", "  unexpected", number),
+    ("planned_interruptions", "planned", "  planned", number),
+    ("effective_training_time", "effective_training_time", "Effective training time", percent),
     (
         "mean_hours_between_interruptions",
         "mean_hours_between_interruptions",
-        "hours between interruptions",
+        "Hours between interruptions",
+        number,
     ),
-    ("lost_gpu_hours", "lost_gpu_hours", "lost GPU-hours"),
+    ("lost_gpu_hours", "lost_gpu_hours", "Lost GPU-hours", number),
 )
-
-
-def parse_count(text: str, name: str) -> float:
-    """A positive count such as ``7e9``, ``14.8e12``, ``7B``, ``14.8T`` or ``500M``."""
-    match = _COUNT.match(text)
-    try:
-        value = float(match.group(1)) * _SUFFIXES[match.group(2).lower()] if match else math.nan
-    except ValueError:
-        value = math.nan
-    if math.isnan(value):
-        raise UserError(f"--{name}: cannot read {text!r} as a number (try 7e9 or 7B)")
-    if not (math.isfinite(value) and value > 0):
-        raise UserError(f"--{name}: must be a positive number, got {text!r}")
-    return value
 
 
 @contextmanager
@@ -67,8 +53,49 @@ def _as_user_errors() -> Iterator[None]:
         raise UserError(str(exc)) from None
 
 
-def _show_scalars(title: str, values: Mapping[str, Any]) -> None:
-    table(title, ((k.replace("_", " "), v) for k, v in values.items()), ("quantity", "value"))
+#: What ``compute`` prints of its estimate: the JSON key, a label and how to write the value.
+_ESTIMATE: tuple[tuple[str, str, Callable[[float], str]], ...] = (
+    ("flops", "Training compute (6·N·D)", lambda v: f"{v:.3g} FLOPs"),
+    ("ideal_days", "Wall time without interruptions", lambda v: f"{number(v)} days"),
+    ("expected_days", "Wall time with interruptions", lambda v: f"{number(v)} days"),
+    ("ideal_gpu_hours", "GPU-hours without interruptions", lambda v: f"{number(v)} GPU-h"),
+    ("expected_gpu_hours", "GPU-hours with interruptions", lambda v: f"{number(v)} GPU-h"),
+    ("cost_usd", "Compute cost", money),
+    ("effective_training_time", "Effective training time", percent),
+    ("predicted_loss", "Predicted loss (Chinchilla fit)", number),
+)
+
+
+def _say(lines: list[str]) -> None:
+    """The assumptions a command used, printed above its result."""
+    for line in lines:
+        stdout.print(line, markup=False, highlight=False, overflow="fold")
+
+
+def _compute_assumptions(
+    inputs: Mapping[str, Any], texts: Mapping[str, str], best: bool
+) -> list[str]:
+    model = gpu_model(inputs["gpu"])
+    read = [
+        f"--{flag} {texts[flag]} as {words(inputs[key])} {noun}"
+        for flag, key, noun in (
+            ("params", "params", "parameters"),
+            ("active-params", "active_params", "active parameters"),
+            ("tokens", "tokens", "tokens"),
+        )
+        if texts.get(flag)
+    ]
+    price = "catalogue price" if inputs["price_from_catalogue"] else "--usd-per-gpu-hour"
+    interval = "the best interval" if best else "--checkpoint-minutes"
+    return [
+        "Read " + "; ".join(read) + ".",
+        f"Assumed {inputs['gpus']:,} × {model.name.upper()} at {model.peak_tflops:,.0f} TFLOP/s "
+        f"peak (dense BF16), MFU {percent(inputs['mfu'], 0)}, "
+        f"{money(inputs['usd_per_gpu_hour'])} per GPU-hour ({price}).",
+        f"Interruptions: {inputs['failure_rate']:g} unexpected per 1,000 node-days, "
+        f"{inputs['restart_minutes']:g} min per restart, a checkpoint every "
+        f"{inputs['checkpoint_minutes']:.3g} min ({interval}).",
+    ]
 
 
 @guarded
@@ -95,15 +122,18 @@ def compute(
 ) -> None:
     """Training FLOPs, wall time, GPU-hours and cost of a run, with interruptions."""
     inputs: dict[str, Any] = {
-        "params": parse_count(params, "params"),
-        "active_params": parse_count(active_params, "active-params") if active_params else None,
-        "tokens": parse_count(tokens, "tokens"),
+        "params": parse_size(params, "params", PARAMETERS),
+        "active_params": (
+            parse_size(active_params, "active-params", PARAMETERS) if active_params else None
+        ),
+        "tokens": parse_size(tokens, "tokens", TOKENS),
         "gpus": gpus,
         "gpu": gpu,
         "mfu": mfu,
         "failure_rate": failure_rate,
         "restart_minutes": restart_minutes,
     }
+    checkpoint_given = checkpoint_minutes
     with _as_user_errors():
         default_price = gpu_model(gpu).usd_per_gpu_hour
         inputs["usd_per_gpu_hour"] = default_price if usd_per_gpu_hour is None else usd_per_gpu_hour
@@ -116,8 +146,12 @@ def compute(
         result = estimate(**inputs).as_dict()
     if json_output:
         emit_json({**result, "inputs": inputs})
-    else:
-        _show_scalars("Training run estimate", result)
+        return
+    texts = {"params": params, "active-params": active_params or "", "tokens": tokens}
+    shown = {**inputs, "price_from_catalogue": usd_per_gpu_hour is None}
+    _say(_compute_assumptions(shown, texts, best=checkpoint_given is None))
+    rows = [(label, write(result[key])) for key, label, write in _ESTIMATE]
+    table("Training run estimate", rows, ("quantity", "value"))
 
 
 @guarded
@@ -165,7 +199,7 @@ def cluster(
     if json_output:
         emit_json({**summary, "inputs": {**asdict(spec), "days": days}, "reps": reps, "seed": seed})
     else:
-        _show_cluster(summary)
+        _show_cluster(summary, spec, days, reps)
 
 
 def _replicate(
@@ -185,7 +219,7 @@ def _replicate(
 
 def _cluster_summary(spec: ReliabilitySpec, runs: list[ClusterRun], best: float) -> dict[str, Any]:
     summary: dict[str, Any] = {
-        key: summarize([getattr(run, field) for run in runs]) for key, field, _ in _STATISTICS
+        key: summarize([getattr(run, field) for run in runs]) for key, field, _, _ in _STATISTICS
     }
     summary["checkpoint_minutes"] = spec.checkpoint_minutes
     summary["best_checkpoint_minutes"] = best
@@ -194,14 +228,39 @@ def _cluster_summary(spec: ReliabilitySpec, runs: list[ClusterRun], best: float)
     return summary
 
 
-def _show_cluster(summary: Mapping[str, Any]) -> None:
-    rows = (
-        (label, *(summary[key][q] for q in ("mean", "p10", "p50", "p90")))
-        for key, _, label in _STATISTICS
+def _show_cluster(
+    summary: Mapping[str, Any], spec: ReliabilitySpec, days: float, reps: int
+) -> None:
+    _say(
+        [
+            f"Assumed {spec.gpus:,} GPUs in nodes of {spec.gpus_per_node} for {days:g} days; "
+            f"{spec.failure_rate:g} unexpected interruptions per 1,000 node-days, "
+            f"{spec.planned_per_day:g} planned per day; {spec.restart_minutes:g} min per "
+            f"restart, {spec.checkpoint_write_minutes:g} min per checkpoint write, a checkpoint "
+            f"every {spec.checkpoint_minutes:.3g} min. {reps:,} simulated windows."
+        ]
     )
-    table("Run reliability", rows, ("quantity", "mean", "p10", "p50", "p90"))
-    scalars = {k: v for k, v in summary.items() if not isinstance(v, Mapping)}
-    _show_scalars("Checkpoint interval (minutes) and analytic expectation", scalars)
+    rows = (
+        (label, *(write(summary[key][q]) for q in ("mean", "p10", "p50", "p90")))
+        for key, _, label, write in _STATISTICS
+    )
+    table("Run reliability", rows, ("quantity", "mean", "P10", "P50", "P90"))
+    table(
+        "Checkpoint interval and the analytic expectation",
+        [
+            ("Checkpoint every (as run)", f"{summary['checkpoint_minutes']:.3g} min"),
+            (
+                "Best interval (most effective time)",
+                f"{summary['best_checkpoint_minutes']:.3g} min",
+            ),
+            ("Young/Daly interval", f"{summary['young_daly_minutes']:.3g} min"),
+            (
+                "Effective training time, analytic",
+                percent(summary["analytic_effective_training_time"]),
+            ),
+        ],
+        ("quantity", "value"),
+    )
 
 
 def register(app: typer.Typer) -> None:

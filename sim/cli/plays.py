@@ -7,13 +7,25 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
+from sim.cli.common import JSON_OPTION, UserError, emit_json, fmt, guarded, stdout, table
+from sim.cli.tables import Col, difference, money, percent, with_unit
 from sim.engine.decisions import POLICY_NAMES
-from sim.metrics import HEADLINE
+from sim.metrics import HEADLINE, LABELS, label
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayError, PlayLog, replay
 from sim.scenario.loading import load_scenario
+from sim.scenario.problems import suggestion
+from sim.scenario.spec import Scenario
 from sim.scenario.vocabulary import decision_title, option_help
+
+#: How ``debrief`` ranks decisions (sim.play.debrief.impact), in words.
+RANKING = (
+    "Impact ranks each alternative by what it would have changed, in one number: days saved "
+    "as a share of the deadline + dollars saved as a share of the budget + 10 × the gain in "
+    "mean target-eval score + 1 if it turns the outcome into success (-1 if the reverse). "
+    "Positive means the alternative would have done better. A decision's size is its "
+    "largest |impact|; the one that mattered most has the largest."
+)
 
 
 def _read_play(path: Path) -> PlayLog:
@@ -29,8 +41,24 @@ def _read_play(path: Path) -> PlayLog:
         raise UserError(str(exc)) from None
 
 
-def _print_outcome(title: str, row: dict[str, Any]) -> None:
-    table(title, [(m.key, row[m.key]) for m in HEADLINE], ("outcome", "value"))
+def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = None) -> None:
+    if scenario is not None:
+        objective = scenario.objective
+        stdout.print(
+            f"Deadline {objective.deadline_days:g} days; budget "
+            f"{money(objective.budget.total_usd)} (reserve "
+            f"{percent(scenario.levers.reserve_fraction, 0)}).",
+            markup=False,
+            highlight=False,
+        )
+    rows = [
+        (
+            label(k),
+            fmt(row[k]) if LABELS[k].kind == "probability" else with_unit(row[k], LABELS[k].unit),
+        )
+        for k in (m.key for m in HEADLINE)
+    ]
+    table(title, rows, ("outcome", "value"))
 
 
 def play(
@@ -45,7 +73,7 @@ def play(
 ) -> None:
     """Play one world of a scenario with a policy deciding; optionally save the play."""
     if policy not in POLICY_NAMES:
-        raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
     game = Game(load_scenario(scenario, tuple(overrides or ())), seed=seed)
     row = game.play_to_end(policy)
     if save is not None:
@@ -57,11 +85,11 @@ def play(
     if as_json:
         emit_json({"outcome": row, "decisions": decisions, "saved": str(save) if save else None})
         return
-    _print_outcome(f"{game.scenario.name}, seed {seed}, decided by {policy}", row)
+    _print_outcome(f"{game.scenario.name}, seed {seed}, decided by {policy}", row, game.scenario)
     table(
         "Decisions",
-        [(d["key"], round(d["day"], 1), d["owner"], d["choice"]) for d in decisions],
-        ("decision", "day", "who", "choice"),
+        [(d["key"], f"{d['day']:.1f}", d["owner"], d["choice"]) for d in decisions],
+        ("decision", "day", Col("who", text=True), Col("choice", text=True)),
     )
     for choice in dict.fromkeys(d["choice"] for d in decisions):
         stdout.print(f"- {choice}: {option_help(choice)}", markup=False)
@@ -72,11 +100,12 @@ def replay_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Replay a saved play to its outcome (identical to the original)."""
-    row = replay(_read_play(play_file))
+    log = _read_play(play_file)
+    row = replay(log)
     if as_json:
         emit_json({"outcome": row})
     else:
-        _print_outcome(f"Replay of {play_file}", row)
+        _print_outcome(f"Replay of {play_file}", row, Game.from_log(log).scenario)
 
 
 def debrief(
@@ -105,20 +134,32 @@ def debrief(
             }
         )
         return
-    rows = [
-        (d.key, d.choice, a.choice, a.delta_schedule_days, a.delta_cost_usd, a.delta_quality)
-        for d in report.decisions
-        for a in d.alternatives
-    ]
+    rows: list[tuple[str, ...]] = []
+    for d in report.decisions:
+        rows.append((f"{d.key}, day {d.day:.0f}: {d.owner} chose {d.choice}", "", "", "", ""))
+        for k, a in enumerate(sorted(d.alternatives, key=lambda a: -abs(a.impact))):
+            mark = " ◀" if d is best and k == 0 else ""
+            rows.append(
+                (
+                    f"  → {a.choice}",
+                    difference(a.delta_schedule_days, "days"),
+                    difference(a.delta_cost_usd, "USD"),
+                    f"{100 * a.delta_quality:+.2f}",
+                    f"{a.impact:+.3f}{mark}",
+                )
+            )
     table(
-        "Had you chosen otherwise",
+        "Had you chosen otherwise (same world; + means more days, dollars or score)",
         rows,
-        ("decision", "chose", "instead", "Δ days", "Δ USD", "Δ quality"),
+        ("decision → instead", "Δ days", "Δ cost", "Δ quality (pts)", "impact"),
     )
+    stdout.print(RANKING, markup=False, highlight=False)
     if best is not None:
+        top = max(best.alternatives, key=lambda a: abs(a.impact))
         stdout.print(
             f"The decision that mattered most: {best.key} on day {best.day:.0f} "
-            f"({decision_title(best.kind)})",
+            f"({decision_title(best.kind)}: chose {best.choice}; {top.choice} instead has "
+            f"impact {top.impact:+.3f}, marked ◀).",
             markup=False,
         )
     for _, title, evidence in report.lessons:

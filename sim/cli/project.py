@@ -9,13 +9,15 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
+from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import design_verdict
 from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
 from sim.compare.runner import ExecutorName, default_workers, run_designs
 from sim.compare.summary import paired, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
-from sim.metrics import BY_KEY, QUANTITIES, summary_label
+from sim.metrics import LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
+from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
@@ -36,9 +38,11 @@ def check_options(
     if w < 1:
         raise UserError(f"--workers must be at least 1, got {w}")
     if executor not in ("local", "dask"):
-        raise UserError(f"--executor must be local or dask, got {executor!r}")
+        raise UserError(
+            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
+        )
     if policy not in POLICY_NAMES:
-        raise UserError(f"--policy must be one of {', '.join(POLICY_NAMES)}, got {policy!r}")
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
     return w, executor  # type: ignore[return-value]
 
 
@@ -82,32 +86,71 @@ def simulate(
         )
 
 
-def _print_summary(name: str, s: dict[str, Any]) -> None:
-    def spread(stats: dict[str, float]) -> tuple[float, ...]:
-        return tuple(stats[k] for k in ("mean", "p10", "p90"))
+#: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
+_SUMMARY_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("schedule_days", ("schedule_days",)),
+    ("cost_usd", ("cost_usd",)),
+    ("effort_person_days", ("effort_person_days",)),
+    ("run_effective_training_time", ("training_run", "effective_training_time")),
+    ("tokens_b", ("tokens_b",)),
+    ("post_training_rounds", ("post_training_rounds",)),
+)
 
-    rows = [(summary_label(m), *spread(s[m.key])) for m in QUANTITIES]
-    rows += [
-        (
-            BY_KEY["run_effective_training_time"].label,
-            *spread(s["training_run"]["effective_training_time"]),
-        ),
-        (summary_label(BY_KEY["tokens_b"]), *spread(s["tokens_b"])),
-        (BY_KEY["post_training_rounds"].label, *spread(s["post_training_rounds"])),
-    ]
-    table(
-        f"{name}: {s['reps']} replications, seed {s['seed']}",
-        rows,
-        ("metric", "mean", "P10", "P90"),
+
+def _stats(s: dict[str, Any], where: tuple[str, ...]) -> dict[str, float]:
+    node: Any = s
+    for key in where:
+        node = node[key]
+    return dict(node)
+
+
+def _difference(key: str, value: float) -> str:
+    if key.startswith("score:"):
+        return f"{100 * value:+.2f} pts"
+    metric = LABELS.get(key)
+    return difference(value, metric.unit if metric else "")
+
+
+def assumptions(sc: Scenario, s: dict[str, Any]) -> str:
+    """The targets and the run settings a summary was computed against, in one line."""
+    objective = sc.objective
+    workers = f", {s['workers']} workers" if s.get("workers") else ""
+    return (
+        f"Deadline {objective.deadline_days:g} days; budget {money(objective.budget.total_usd)} "
+        f"(reserve {percent(sc.levers.reserve_fraction, 0)}); {s['reps']:,} replications, "
+        f"seed {s['seed']}, decided by {s.get('policy', 'playbook')}{workers}."
     )
-    probs = [
-        (k.replace("p_", "P(").replace("_", " ") + ")", s[k])
-        for k in ("p_on_time", "p_on_budget", "p_quality_met", "p_success")
-    ]
-    table("Objectives", probs, ("objective", "probability"))
+
+
+def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
+    stdout.print(assumptions(sc, s), markup=False, highlight=False)
+    rows = []
+    for key, where in _SUMMARY_ROWS:
+        unit = LABELS[key].unit
+        stats = _stats(s, where)
+        rows.append(
+            (label(key), *(with_unit(stats[q], unit) for q in ("mean", "p10", "p50", "p90")))
+        )
+    table(name, rows, ("metric", "mean", "P10", "P50", "P90"))
+    objective = sc.objective
+    limits = {
+        "on_time": f"within {objective.deadline_days:g} days",
+        "on_budget": f"within {money(objective.budget.total_usd)}",
+        "quality_met": "every target eval at its threshold",
+        "success": "all three at once",
+    }
+    table(
+        "Objectives",
+        [
+            (LABELS[k].label, limits[k], percent(s[PROBABILITY_KEYS[k]]))
+            for k in (m.key for m in OBJECTIVES)
+        ],
+        ("objective", "meaning", "probability"),
+        text_columns=2,
+    )
     table(
         "Targets",
-        [(t["eval"], t["threshold"], t["p_met"]) for t in s["targets"]],
+        [(t["eval"], f"≥ {t['threshold']:.2f}", percent(t["p_met"])) for t in s["targets"]],
         ("eval", "threshold", "P(met)"),
     )
 
@@ -132,7 +175,7 @@ def run(
     if as_json:
         emit_json(summary)
     else:
-        _print_summary(sc.name, summary)
+        _print_summary(sc.name, summary, sc)
 
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
@@ -142,7 +185,8 @@ def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     path = Path(spec)
     if not path.is_file():
         raise UserError(
-            f"--design {spec!r} is neither a preset ({', '.join(PRESETS_BY_KEY)}) nor a file"
+            f"--design {spec!r} is neither a file nor a preset; "
+            + suggestion(spec, PRESETS_BY_KEY, "presets")
         )
     try:
         text = path.read_text(encoding="utf-8")
@@ -205,9 +249,12 @@ def compare(
         emit_json(result)
         return
     for n in names:
-        _print_summary(n, result["designs"][n])
+        _print_summary(n, result["designs"][n], designs[n])
     for n in names[1:]:
-        rows = [(k, d["mean"], d["low"], d["high"]) for k, d in result["paired"][n].items()]
+        rows = [
+            (label(k), *(_difference(k, d[q]) for q in ("mean", "low", "high")))
+            for k, d in result["paired"][n].items()
+        ]
         for line in result["verdict"][n]:
             stdout.print(line, markup=False, highlight=False)
         table(
@@ -218,21 +265,65 @@ def compare(
 
 
 def bench(
-    scenario: Path = typer.Argument(Path("scenarios/assistant_7b.yaml"), help="Scenario to time."),
-    reps: int = typer.Option(200, "--reps"),
+    scenario: str | None = typer.Argument(
+        None, help="Scenario to time (file or shipped name); default: every shipped scenario."
+    ),
+    reps: int = typer.Option(200, "--reps", help="Replications per scenario and per timing."),
     workers: int | None = WORKERS,
     seed: int = SEED,
+    startup: bool = typer.Option(
+        False, "--startup", help="Also time the command line's own start-up (--help, validate)."
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Measure the model's speed against a bare SimPy loop on this machine."""
-    from sim.bench import bench as measure
+    from sim.bench import bench_all
+    from sim.bench import startup as time_startup
+    from sim.scenario.catalog import shipped_names
 
     w, _ = check_options(reps, workers, "local", "playbook")
-    result = measure(load_scenario(scenario), reps=reps, workers=w, seed=seed)
+    names = [scenario] if scenario else shipped_names()
+    # The 7B assistant first: the top-level JSON keys are the first scenario's.
+    names.sort(key=lambda n: n != "assistant_7b")
+    scenarios = {name: load_scenario(name) for name in names}
+    result = bench_all(scenarios, reps=reps, workers=w, seed=seed)
+    if startup:
+        result["startup_seconds"] = time_startup()
     if as_json:
         emit_json(result)
-    else:
-        table("Speed", [(k, v) for k, v in result.items() if k != "scenario"], ("measure", "value"))
+        return
+    stdout.print(
+        f"Bare SimPy: {result['bare_simpy_events_per_second']:,.0f} events/s. {reps} "
+        f"replications per scenario, serial and on {w} workers; ratio = cost of one model "
+        "event in bare SimPy events.",
+        markup=False,
+        highlight=False,
+    )
+    table(
+        "Speed of each scenario",
+        [
+            (
+                r["name"].replace("_", " "),  # wraps at 80 columns without cutting a name
+                f"{r['events_per_replication']:,.0f}",
+                f"{r['model_events_per_second']:,.0f}",
+                f"{r['ratio']:.1f}×",
+                f"{r['replications_per_second_serial']:,.1f}",
+                f"{r['replications_per_second']:,.1f}",
+            )
+            for r in result["scenarios"]
+        ],
+        ("scenario", "events/rep", "events/s", "ratio", "reps/s serial",
+         f"reps/s ×{w}"),
+    )  # fmt: skip
+    if startup:
+        table(
+            "Start-up of python -m sim (fresh processes)",
+            [
+                (cmd, f"{t['min'] * 1e3:,.0f} ms", f"{t['median'] * 1e3:,.0f} ms")
+                for cmd, t in result["startup_seconds"].items()
+            ],
+            ("command", "fastest", "median"),
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -348,7 +348,10 @@ LEVER_RANGES: tuple[LeverRange, ...] = (
     LeverRange("levers.engineering_embedded", False, True, "a silo or embedded"),
     LeverRange("levers.add_core_staff", 0, 6, "nobody to six people added to the core"),
     LeverRange(
-        "levers.add_core_staff_day", 30.0, 120.0, "when added people join",
+        "levers.add_core_staff_day",
+        30.0,
+        120.0,
+        "when added people join",
         needs="levers.add_core_staff",
     ),  # fmt: skip
     LeverRange("levers.data_investment_usd", 0.0, 500_000.0, "none to half a million dollars"),

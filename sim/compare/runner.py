@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from sim.engine.decisions import Decider
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.scenario.spec import Scenario
@@ -25,8 +26,13 @@ ExecutorName = Literal["local", "dask"]
 Progress = Callable[[int, int], None]
 
 
-def replicate(scenario: Scenario, seed: int, rep: int, policy: str = "playbook") -> dict[str, Any]:
-    """Play replication ``rep`` of ``scenario`` to the end and return its outcome row."""
+def replicate(
+    scenario: Scenario, seed: int, rep: int, policy: str | Decider = "playbook"
+) -> dict[str, Any]:
+    """Play replication ``rep`` of ``scenario`` to the end and return its outcome row.
+
+    ``policy`` is a policy's name or a (picklable, stateless) decider.
+    """
     model = ProjectModel(scenario, seed=seed, replication=rep, decider=policy)
     model.env.run()
     row = outcome_row(model)
@@ -35,7 +41,7 @@ def replicate(scenario: Scenario, seed: int, rep: int, policy: str = "playbook")
 
 
 def replicate_batch(
-    scenario: Scenario, seed: int, reps: Sequence[int], policy: str = "playbook"
+    scenario: Scenario, seed: int, reps: Sequence[int], policy: str | Decider = "playbook"
 ) -> list[dict[str, Any]]:
     """Several replications in one task (fewer round trips to the workers)."""
     return [replicate(scenario, seed, r, policy) for r in reps]
@@ -96,7 +102,7 @@ def run_replications(
     workers: int = 1,
     executor: ExecutorName = "local",
     scheduler: str | None = None,
-    policy: str = "playbook",
+    policy: str | Decider = "playbook",
     progress: Progress | None = None,
 ) -> pd.DataFrame:
     """Run ``reps`` replications; one row per replication, ordered by ``rep``."""
@@ -120,7 +126,7 @@ def run_designs(
     workers: int = 1,
     executor: ExecutorName = "local",
     scheduler: str | None = None,
-    policy: str = "playbook",
+    policy: str | Decider = "playbook",
     progress: Progress | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Every design through the same ``reps`` replications (common random numbers)."""

@@ -137,7 +137,13 @@ class Game:
             if not due:
                 return
             self._queued.pop(0)
-            self._inject_now(nxt.kind, nxt.params)
+            try:
+                self._inject_now(nxt.kind, nxt.params)
+            except PlayError as exc:
+                if self._by_step:  # an exact replay: the inject applied the first time
+                    raise
+                # A counterfactual world may have moved on (the run already over, say).
+                self.model.trace_event("inject", f"Inject {nxt.kind} did not apply: {exc}")
 
     def advance(
         self, until_day: float | None = None, stop_at_phase_change: bool = False

@@ -12,47 +12,23 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedKeyMap, CommentedKeySeq, CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
 from sim.scenario import catalog
-from sim.scenario.spec import Scenario, reference_problems
+from sim.scenario.hints import explain_syntax, schema_reason
+from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.spec import Scenario, reference_problems, reference_problems_in
 
 MAX_BYTES = 1 << 20
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an input, located as precisely as we can."""
-
-    source: str
-    line: int | None
-    path: str
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"{self.source}:{self.line}" if self.line is not None else self.source
-        return _one_line(f"{where}: {self.path or '(document)'}: {self.reason}")
-
-
-def _one_line(text: str) -> str:
-    """Escape control characters (a key or file name may hold a newline): one problem, one line."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
-
-
-class ScenarioError(Exception):
-    """A scenario (file or overrides) is not valid; ``problems`` says where and why."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
 
 
 def _yaml() -> YAML:
@@ -108,13 +84,21 @@ def _refuse_unsafe(text: str, source: str) -> None:
 
 
 def _syntax_problem(exc: MarkedYAMLError, text: str, source: str) -> ScenarioError:
-    mark = exc.problem_mark or exc.context_mark
+    if isinstance(exc, DuplicateKeyError):
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        path = _path_at(text, mark) if mark is not None else ""
+        return ScenarioError([Problem(source, line, path, (exc.problem or "").strip())])
+    plain = explain_syntax(exc, text)
+    if plain is not None:
+        mark = SimpleNamespace(line=plain.line, column=plain.column)
+        reason = plain.reason
+    else:
+        mark = exc.problem_mark or exc.context_mark
+        reason = (exc.problem or exc.context or "cannot read it").strip()
     line = mark.line + 1 if mark is not None else None
     path = _path_at(text, mark) if mark is not None else ""
-    reason = (exc.problem or exc.context or "YAML syntax error").strip()
-    if not isinstance(exc, DuplicateKeyError):
-        reason = f"YAML syntax error: {reason}"
-    return ScenarioError([Problem(source, line, path, reason)])
+    return ScenarioError([Problem(source, line, path, f"YAML syntax error: {reason}")])
 
 
 def _path_at(text: str, mark: Any) -> str:
@@ -179,6 +163,23 @@ def _complex_key_line(text: str) -> int | None:
     return None
 
 
+def _has_complex_key(data: Any) -> bool:
+    if isinstance(data, dict):
+        return any(
+            isinstance(k, CommentedKeyMap | CommentedKeySeq) or _has_complex_key(v)
+            for k, v in data.items()
+        )
+    return isinstance(data, list) and any(_has_complex_key(v) for v in data)
+
+
+def _refuse_complex_keys(text: str, source: str) -> None:
+    line = _complex_key_line(text)
+    if line is not None:
+        raise ScenarioError(
+            [Problem(source, line, "", "a key must be a name, not a mapping or list")]
+        )
+
+
 def parse_yaml(text: str, source: str) -> CommentedMap:
     """Parse scenario YAML text into a round-trip mapping, refusing unsafe input."""
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
@@ -186,18 +187,17 @@ def parse_yaml(text: str, source: str) -> CommentedMap:
     if not text.strip():
         raise _whole_file(source, "file is empty")
     _refuse_unsafe(text, source)
-    line = _complex_key_line(text)
-    if line is not None:
-        raise ScenarioError(
-            [Problem(source, line, "", "a key must be a name, not a mapping or list")]
-        )
     try:
         data = _yaml().load(text)
-    except MarkedYAMLError as exc:
-        raise _syntax_problem(exc, text, source) from None
-    except (YAMLError, ValueError, RecursionError) as exc:
+    except (YAMLError, ValueError, TypeError, RecursionError) as exc:
+        # TypeError: a key that is a mapping inside a list cannot be hashed.
+        _refuse_complex_keys(text, source)
+        if isinstance(exc, MarkedYAMLError):
+            raise _syntax_problem(exc, text, source) from None
         # ValueError: e.g. an integer with more digits than Python converts.
         raise _whole_file(source, f"cannot read YAML: {exc}") from None
+    if _has_complex_key(data):
+        _refuse_complex_keys(text, source)
     if data is None:
         raise _whole_file(source, "file holds no document")
     if not isinstance(data, CommentedMap):
@@ -324,22 +324,27 @@ def _validate(
                 return f"{source} (--set {ov.text})", None
         return source, (line_of(lines_from, loc) if lines_from is not None else None)
 
+    plain = _plain(data)
+    problems: list[Problem] = []
+    scenario: Scenario | None = None
     try:
-        scenario = Scenario.model_validate(_plain(data), context={"defer_references": True})
+        scenario = Scenario.model_validate(plain, context={"defer_references": True})
     except ValidationError as exc:
-        problems = []
         for err in exc.errors(include_url=False):
             # pydantic marks a bad mapping key with a trailing "[key]"; the key names it already.
             loc = tuple(p for p in err["loc"] if p != "[key]")
             where, line = locate(loc)
-            problems.append(Problem(where, line, ".".join(str(p) for p in loc), err["msg"]))
-        raise ScenarioError(problems) from None
-    refs = reference_problems(scenario)
-    if refs:
-        problems = []
-        for path, reason in refs:
-            where, line = locate(_split(path))
-            problems.append(Problem(where, line, path, reason))
+            reason = schema_reason(Scenario, err)
+            problems.append(Problem(where, line, ".".join(str(p) for p in loc), reason))
+    # Reference problems in the same pass, except where the schema already found one.
+    refs = reference_problems(scenario) if scenario else reference_problems_in(plain)
+    seen = [p.path for p in problems]
+    for path, reason in refs:
+        if any(path == s or path.startswith(s + ".") for s in seen):
+            continue
+        where, line = locate(_split(path))
+        problems.append(Problem(where, line, path, reason))
+    if problems or scenario is None:
         raise ScenarioError(problems)
     return scenario
 

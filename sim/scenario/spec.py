@@ -7,11 +7,14 @@ units and defaults are documented in docs/scenarios.md and docs/model.md.
 
 from __future__ import annotations
 
+import graphlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+from sim.scenario.problems import suggestion
 
 GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
 Strategy = Literal["pretrain", "adapt"]
@@ -316,15 +319,35 @@ class InjectKind:
     during_run: bool
     #: The kind of decision it raises, if any.
     raises: str | None
+    #: What players read when it strikes in an exercise (a scenario's own note on an
+    #: incident is an author's remark and goes to the facilitator's side only).
+    message: str = ""
 
 
 #: Every inject kind, by name (the names of :data:`INJECT_KINDS`, a test checks).
 INJECTS: dict[str, InjectKind] = {
-    "loss_spike": InjectKind((), during_run=True, raises="rollback"),
-    "hardware_failure": InjectKind((), during_run=True, raises=None),
-    "budget_cut": InjectKind(("fraction",), during_run=False, raises="budget"),
-    "departure": InjectKind(("team",), during_run=False, raises=None),
-    "data_defect": InjectKind(("kind",), during_run=True, raises="data_fix"),
+    "loss_spike": InjectKind(
+        (), during_run=True, raises="rollback",
+        message="The training loss has jumped and is not coming back down. The run is still "
+        "burning cluster time.",
+    ),
+    "hardware_failure": InjectKind(
+        (), during_run=True, raises=None,
+        message="Part of the cluster has failed; the run stopped and must restart from its "
+        "last checkpoint.",
+    ),
+    "budget_cut": InjectKind(
+        ("fraction",), during_run=False, raises="budget",
+        message="The budget has been cut, effective today.",
+    ),
+    "departure": InjectKind(
+        ("team",), during_run=False, raises=None,
+        message="A senior member of the team has resigned and leaves this week.",
+    ),
+    "data_defect": InjectKind(
+        ("kind",), during_run=True, raises="data_fix",
+        message="A problem has turned up in the training data.",
+    ),
 }
 RUN_KINDS: tuple[str, ...] = tuple(k for k, i in INJECTS.items() if i.during_run)
 
@@ -425,118 +448,193 @@ class Scenario(Spec):
         return [t.id for t in self.org.teams]
 
 
-def _duplicates(path: str, ids: list[str]) -> list[tuple[str, str]]:
+# --- references between parts -------------------------------------------------------------
+#
+# Checked on plain data (what a YAML file holds, or ``Scenario.model_dump``), so that the
+# loader can report them beside the schema's own problems in one pass, even when some part
+# of the file does not validate. A value of the wrong type is the schema's problem: the
+# checks below skip it.
+
+
+def _at(data: object, *keys: str) -> object:
+    """``data[k1][k2]...``, or None where a step is missing or not a mapping."""
+    for key in keys:
+        if not isinstance(data, Mapping):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _records(data: object, *keys: str) -> list[tuple[int, Mapping[str, object]]]:
+    """The mappings of the list at ``keys``, with their positions."""
+    items = _at(data, *keys)
+    if not isinstance(items, list):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, Mapping)]
+
+
+def _texts(items: list[tuple[int, Mapping[str, object]]], key: str) -> list[tuple[int, str]]:
+    return [(i, v) for i, item in items if isinstance(v := item.get(key), str)]
+
+
+def _number(value: object) -> float | None:
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return float(value) if is_number else None  # type: ignore[arg-type]
+
+
+def _or_default(data: object, spec: type[Spec], field: str, *keys: str) -> object:
+    value = _at(data, *keys, field)
+    return spec.model_fields[field].default if value is None else value
+
+
+def _duplicates(path: str, ids: list[tuple[int, str]]) -> list[tuple[str, str]]:
     """Each repeated id after its first use, at its own list position."""
     seen: set[str] = set()
     out = []
-    for i, ident in enumerate(ids):
+    for i, ident in ids:
         if ident in seen:
             out.append((f"{path}.{i}.id", f"duplicate id {ident!r}"))
         seen.add(ident)
     return out
 
 
-def reference_problems(s: Scenario) -> list[tuple[str, str]]:
-    """Cross-field problems as ``(dotted.path, reason)`` pairs; empty when consistent."""
+def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    teams = set(s.team_ids)
-    ws_ids = [w.id for w in s.plan.workstreams]
-    caps = [c.id for c in s.objective.capabilities]
-    eval_ids = [e.id for e in s.objective.evals]
-    out += _duplicates("org.teams", s.team_ids)
-    out += _duplicates("plan.workstreams", ws_ids)
-    out += _duplicates("objective.capabilities", caps)
-    out += _duplicates("objective.evals", eval_ids)
-    out += _duplicates("plan.gates", [g.id for g in s.plan.gates])
-
-    for i, link in enumerate(s.org.links):
-        for end, team in (("from", link.source), ("to", link.target)):
-            if team not in teams:
+    for i, link in _records(d, "org", "links"):
+        for end in ("from", "to"):
+            team = link.get(end)
+            if isinstance(team, str) and team not in teams:
                 out.append((f"org.links.{i}.{end}", f"unknown team {team!r}"))
-    for risk, owner in s.org.risk_owners.items():
-        if owner is not None and owner not in teams:
-            out.append((f"org.risk_owners.{risk}", f"unknown team {owner!r}"))
-    for kind in RISK_KINDS:
-        if kind not in s.org.risk_owners:
-            out.append(
-                (
-                    "org.risk_owners",
-                    f"risk {kind!r} has no owner: name a team, or null to leave it unowned",
-                )
-            )
-    for kind, holder in s.org.decision_rights.items():
-        if holder not in teams:
-            out.append((f"org.decision_rights.{kind}", f"unknown team {holder!r}"))
-    for kind in DECISION_KINDS:
-        if kind not in s.org.decision_rights:
-            out.append(("org.decision_rights", f"no team holds the {kind!r} decision right"))
-
-    for i, inc in enumerate(s.incidents.scripted):
-        if inc.team is not None and inc.team not in teams:
-            out.append((f"incidents.scripted.{i}.team", f"unknown team {inc.team!r}"))
-    ptt = s.plan.post_training_team
-    if ptt is not None and ptt not in teams:
+    for kinds, field, missing in (
+        (RISK_KINDS, "risk_owners", "risk {!r} has no owner: name a team, or null to leave it "
+         "unowned"),
+        (DECISION_KINDS, "decision_rights", "no team holds the {!r} decision right"),
+    ):  # fmt: skip
+        holders = _at(d, "org", field)
+        if not isinstance(holders, Mapping):
+            continue
+        for kind, holder in holders.items():
+            if isinstance(holder, str) and holder not in teams:
+                out.append((f"org.{field}.{kind}", f"unknown team {holder!r}"))
+        out += [(f"org.{field}", missing.format(k)) for k in kinds if k not in holders]
+    for i, inc in _records(d, "incidents", "scripted"):
+        team = inc.get("team")
+        if isinstance(team, str) and team not in teams:
+            out.append((f"incidents.scripted.{i}.team", f"unknown team {team!r}"))
+    ptt = _at(d, "plan", "post_training_team")
+    if isinstance(ptt, str) and ptt not in teams:
         out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
-    known_ws = set(ws_ids)
-    graph: nx.DiGraph[str] = nx.DiGraph()
-    for i, w in enumerate(s.plan.workstreams):
-        graph.add_node(w.id)
-        if w.owner not in teams:
-            out.append((f"plan.workstreams.{i}.owner", f"unknown team {w.owner!r}"))
-        for j, dep in enumerate(w.depends_on):
-            if dep not in known_ws:
-                out.append((f"plan.workstreams.{i}.depends_on.{j}", f"unknown workstream {dep!r}"))
-            else:
-                graph.add_edge(dep, w.id)
-    if not nx.is_directed_acyclic_graph(graph):
-        cycle = " -> ".join(u for u, _ in nx.find_cycle(graph))
-        out.append(("plan.workstreams", f"dependency cycle: {cycle}"))
+    return out
+
+
+def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    workstreams = _records(d, "plan", "workstreams")
+    by_id = {ident: item for ident, item in ((w.get("id"), w) for _, w in workstreams)
+             if isinstance(ident, str)}  # fmt: skip
     phase_order = {p: k for k, p in enumerate(PHASES)}
-    by_id = {w.id: w for w in s.plan.workstreams}
-    for i, w in enumerate(s.plan.workstreams):
-        for j, dep in enumerate(w.depends_on):
-            if dep in by_id and phase_order[by_id[dep].phase] > phase_order[w.phase]:
+    graph: dict[str, set[str]] = {ident: set() for ident in by_id}
+    for i, w in workstreams:
+        owner = w.get("owner")
+        if isinstance(owner, str) and owner not in teams:
+            out.append((f"plan.workstreams.{i}.owner", f"unknown team {owner!r}"))
+        deps = w.get("depends_on")
+        for j, dep in enumerate(deps if isinstance(deps, list) else []):
+            if not isinstance(dep, str):
+                continue
+            if dep not in by_id:
+                out.append((f"plan.workstreams.{i}.depends_on.{j}", f"unknown workstream {dep!r}"))
+                continue
+            if isinstance(w.get("id"), str):
+                graph[str(w["id"])].add(dep)
+            later = phase_order.get(str(by_id[dep].get("phase")), -1)
+            if later > phase_order.get(str(w.get("phase")), len(phase_order)):
                 out.append(
                     (
                         f"plan.workstreams.{i}.depends_on.{j}",
-                        f"{dep!r} runs in a later phase ({by_id[dep].phase}) than {w.id!r}",
+                        f"{dep!r} runs in a later phase ({by_id[dep]['phase']}) than "
+                        f"{w.get('id')!r}",
                     )
                 )
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        cycle = list(reversed(exc.args[1]))[:-1]
+        out.append(("plan.workstreams", f"dependency cycle: {' -> '.join(cycle)}"))
+    return out
 
-    cap_set = set(caps)
-    for i, e in enumerate(s.objective.evals):
-        if e.capability not in cap_set:
-            out.append((f"objective.evals.{i}.capability", f"unknown capability {e.capability!r}"))
-    evals = {e.id: e for e in s.objective.evals}
-    for i, t in enumerate(s.objective.targets):
-        if t.capability not in cap_set:
-            out.append(
-                (f"objective.targets.{i}.capability", f"unknown capability {t.capability!r}")
-            )
-        if t.eval not in evals:
-            out.append((f"objective.targets.{i}.eval", f"unknown eval {t.eval!r}"))
-        elif evals[t.eval].capability != t.capability:
+
+def _objective_problems(d: object) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    caps = {c for _, c in _texts(_records(d, "objective", "capabilities"), "id")}
+    evals = _records(d, "objective", "evals")
+    measures = {e["id"]: e.get("capability") for _, e in evals if isinstance(e.get("id"), str)}
+    for i, measured in _texts(evals, "capability"):
+        if measured not in caps:
+            out.append((f"objective.evals.{i}.capability", f"unknown capability {measured!r}"))
+    for i, t in _records(d, "objective", "targets"):
+        cap, ev = t.get("capability"), t.get("eval")
+        if isinstance(cap, str) and cap not in caps:
+            out.append((f"objective.targets.{i}.capability", f"unknown capability {cap!r}"))
+        if not isinstance(ev, str):
+            continue
+        if ev not in measures:
+            out.append((f"objective.targets.{i}.eval", f"unknown eval {ev!r}"))
+        elif isinstance(cap, str) and measures[ev] != cap:
             out.append(
                 (
                     f"objective.targets.{i}.eval",
-                    f"eval {t.eval!r} measures {evals[t.eval].capability!r}, not {t.capability!r}",
+                    f"eval {ev!r} measures {measures[ev]!r}, not {cap!r}",
                 )
             )
+    return out
 
-    for kind, options in s.levers.playbook.items():
-        allowed = DECISION_OPTIONS[kind]
-        for j, option in enumerate(options):
-            if option not in allowed:
-                out.append(
-                    (
-                        f"levers.playbook.{kind}.{j}",
-                        f"unknown option {option!r}; one of {', '.join(allowed)}",
-                    )
-                )
-    if s.levers.strategy == "adapt" and s.model.base_model is None:
+
+def _lever_problems(d: object) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    playbook = _at(d, "levers", "playbook")
+    for kind, options in playbook.items() if isinstance(playbook, Mapping) else ():
+        allowed = DECISION_OPTIONS.get(str(kind), ())
+        for j, option in enumerate(options if allowed and isinstance(options, list) else []):
+            if isinstance(option, str) and option not in allowed:
+                reason = f"unknown option {option!r}; " + suggestion(option, allowed, "one of")
+                out.append((f"levers.playbook.{kind}.{j}", reason))
+    strategy = _or_default(d, Levers, "strategy", "levers")
+    if strategy == "adapt" and _at(d, "model", "base_model") is None:
         out.append(("model.base_model", "strategy 'adapt' needs a base_model"))
-    if s.model.active_params_b is not None and s.model.active_params_b > s.model.params_b:
+    params, active = (
+        _number(_at(d, "model", "params_b")),
+        _number(_at(d, "model", "active_params_b")),
+    )
+    if params is not None and active is not None and active > params:
         out.append(("model.active_params_b", "active parameters exceed total parameters"))
-    if s.cluster.gpus % s.cluster.gpus_per_node and s.cluster.gpus > s.cluster.gpus_per_node:
+    gpus = _number(_at(d, "cluster", "gpus"))
+    per_node = _number(_or_default(d, ClusterSpec, "gpus_per_node", "cluster"))
+    if gpus is not None and per_node and gpus % per_node and gpus > per_node:
         out.append(("cluster.gpus", "GPU count is not a whole number of nodes"))
     return out
+
+
+def reference_problems_in(data: Mapping[str, object]) -> list[tuple[str, str]]:
+    """Cross-field problems of scenario data as ``(dotted.path, reason)``; empty when consistent.
+
+    ``data`` is plain (a parsed YAML file, overrides applied, or ``model_dump(by_alias=True)``);
+    parts that are missing or of the wrong type are skipped, as the schema reports them.
+    """
+    teams = _texts(_records(data, "org", "teams"), "id")
+    out = _duplicates("org.teams", teams)
+    for path in ("plan.workstreams", "objective.capabilities", "objective.evals", "plan.gates"):
+        out += _duplicates(path, _texts(_records(data, *path.split(".")), "id"))
+    known = {t for _, t in teams}
+    return (
+        out
+        + _org_problems(data, known)
+        + _plan_problems(data, known)
+        + _objective_problems(data)
+        + _lever_problems(data)
+    )
+
+
+def reference_problems(s: Scenario) -> list[tuple[str, str]]:
+    """Cross-field problems of a scenario as ``(dotted.path, reason)`` pairs; empty when none."""
+    return reference_problems_in(s.model_dump(by_alias=True))

@@ -82,6 +82,9 @@ class InjectSpec:
     expected_options: tuple[str, ...] = ()
     expected_actions: tuple[str, ...] = ()
     learning_points: tuple[str, ...] = ()
+    #: The incident the scenario itself scripts and the engine fires (this inject only
+    #: tells the room); the report matches its decision by the day the engine fired it.
+    scripted: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -104,6 +107,7 @@ class InjectSpec:
                 expected_options=tuple(map(str, data.get("expected_options", ()))),
                 expected_actions=tuple(map(str, data.get("expected_actions", ()))),
                 learning_points=tuple(map(str, data.get("learning_points", ()))),
+                scripted=None if data.get("scripted") is None else str(data["scripted"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise AuthoringError(f"malformed inject: {exc}") from None
@@ -125,6 +129,8 @@ class InjectSpec:
             unknown = set(self.params) - set(INJECTIONS[self.engine])
             if unknown:
                 raise AuthoringError(f"inject {self.id}: {self.engine} takes no {sorted(unknown)}")
+        if self.scripted is not None and self.scripted not in INJECTIONS:
+            raise AuthoringError(f"inject {self.id}: unknown scripted incident {self.scripted!r}")
         if self.decision_kind is not None and self.decision_kind not in DECISION_KINDS:
             raise AuthoringError(f"inject {self.id}: unknown decision kind {self.decision_kind!r}")
         allowed = DECISION_OPTIONS.get(self.decision_kind or "", ())
@@ -337,14 +343,16 @@ def _scripted(s: Scenario) -> list[InjectSpec]:
             InjectSpec(
                 f"scripted-{n + 1}",
                 f"Scenario event: {_words(inc.kind)}",
-                (inc.note[:1].upper() + inc.note[1:] + ".") if inc.note else _words(inc.kind),
+                INJECTS[inc.kind].message,
                 trigger,
                 None,
                 {},
                 kind,
                 ("rollback_skip",) if inc.kind == "loss_spike" else (),
                 (f"{holder} makes the {kind} call quickly and writes down why.",) if holder else (),
-                ("The scenario scripts this event; the engine fires it by itself.",),
+                ("The scenario scripts this event; the engine fires it by itself.",)
+                + ((f"Scenario author's note: {inc.note}",) if inc.note else ()),
+                scripted=inc.kind,
             )
         )
     return out

@@ -1,16 +1,23 @@
-"""A small document model (headings, paragraphs, lists, tables) rendered as Markdown or HTML.
+"""A small document model (headings, paragraphs, lists, tables) and its renderers.
+
+Markdown, HTML, Word (.docx, with python-docx) and PDF (with fpdf2, in the DejaVu Sans
+font matplotlib ships, so no system font or browser is needed).
 
 Every string in a block is plain text. Each renderer escapes it for its format, so text
 a person typed (a name, a rationale, a comment) is shown as typed and never becomes
-markup, links, LaTeX or script.
+markup, links, LaTeX, icons or script; Word and PDF take it as literal text.
 """
 
 from __future__ import annotations
 
 import html
+import io
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -92,8 +99,8 @@ def _h(text: str) -> str:
     return html.escape(str(text), quote=True)
 
 
-def to_html(blocks: Sequence[Block], title: str) -> str:
-    """A standalone HTML page (inline CSS, no scripts)."""
+def html_body(blocks: Sequence[Block]) -> str:
+    """The blocks as HTML elements (no page around them), every text escaped."""
     body: list[str] = []
     for b in blocks:
         if isinstance(b, Heading):
@@ -109,9 +116,95 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
                 "<tr>" + "".join(f"<td>{_h(c)}</td>" for c in row) + "</tr>" for row in b.rows
             )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+    return "\n".join(body)
+
+
+def to_html(blocks: Sequence[Block], title: str) -> str:
+    """A standalone HTML page (inline CSS, no scripts)."""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_h(title)}</title><style>{_CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
+        + html_body(blocks)
         + "\n</body></html>\n"
     )
+
+
+def to_docx(blocks: Sequence[Block], title: str) -> bytes:
+    """A Word document: headings, paragraphs, bulleted lists and gridded tables."""
+    from docx import Document
+    from docx.shared import Pt
+
+    doc = Document()
+    doc.core_properties.title = title
+    doc.styles["Normal"].font.size = Pt(10)
+    for b in blocks:
+        if isinstance(b, Heading):
+            doc.add_heading(b.text, level=min(b.level, 9))
+        elif isinstance(b, Para):
+            run = doc.add_paragraph().add_run(b.text)
+            run.italic = b.quiet
+        elif isinstance(b, Bullets):
+            for item in b.items:
+                doc.add_paragraph(item, style="List Bullet")
+        else:
+            table = doc.add_table(rows=1, cols=len(b.header))
+            table.style = "Table Grid"
+            for cell, text in zip(table.rows[0].cells, b.header, strict=True):
+                cell.paragraphs[0].add_run(text).bold = True
+            for row in b.rows:
+                for cell, text in zip(table.add_row().cells, row, strict=True):
+                    cell.text = text
+            doc.add_paragraph()
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def _font_files() -> dict[str, Any]:
+    """DejaVu Sans (regular, bold, oblique), as shipped with matplotlib."""
+    ttf = files("matplotlib") / "mpl-data" / "fonts" / "ttf"
+    return {"": ttf / "DejaVuSans.ttf", "B": ttf / "DejaVuSans-Bold.ttf",
+            "I": ttf / "DejaVuSans-Oblique.ttf"}  # fmt: skip
+
+
+def to_pdf(blocks: Sequence[Block], title: str) -> bytes:
+    """A PDF (A4, DejaVu Sans): headings, paragraphs, lists and tables that break across pages."""
+    from fpdf import FPDF
+    from fpdf.fonts import FontFace
+
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
+    pdf = FPDF(format="A4")
+    pdf.set_title(title)
+    pdf.set_margins(15, 15, 15)
+    pdf.set_auto_page_break(True, margin=15)
+    for style, path in _font_files().items():
+        pdf.add_font("DejaVu", style, str(path))
+    pdf.add_page()
+    sizes = {1: 16, 2: 13, 3: 11.5, 4: 10.5, 5: 9.5}
+    for b in blocks:
+        if isinstance(b, Heading):
+            pdf.set_font("DejaVu", "B", sizes.get(b.level, 9.5))
+            pdf.ln(2)
+            pdf.multi_cell(0, sizes.get(b.level, 9.5) * 0.5, b.text, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1)
+        elif isinstance(b, Para):
+            pdf.set_font("DejaVu", "I" if b.quiet else "", 9.5)
+            pdf.multi_cell(0, 4.8, b.text, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1.5)
+        elif isinstance(b, Bullets):
+            pdf.set_font("DejaVu", "", 9.5)
+            for item in b.items:
+                pdf.multi_cell(0, 4.8, f"•  {item}", new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1.5)
+        else:
+            size = 8.5 if len(b.header) <= 5 else 6.5
+            pdf.set_font("DejaVu", "", size)
+            heading = FontFace(emphasis="BOLD", fill_color=(238, 242, 248))
+            with pdf.table(text_align="LEFT", headings_style=heading, line_height=size * 0.5,
+                           padding=1) as table:  # fmt: skip
+                for row in (b.header, *b.rows):
+                    cells = table.row()
+                    for text in row:
+                        cells.cell(text)
+            pdf.ln(2)
+    return bytes(pdf.output())

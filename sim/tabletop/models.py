@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -41,6 +42,8 @@ class Exercise(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_code: Mapped[str] = mapped_column(String(20), unique=True)
+    #: What the room is found by (:func:`sim.tabletop.credentials.room_hash`).
+    room_code_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     title: Mapped[str] = mapped_column(String(120))
     scenario_yaml: Mapped[str] = mapped_column(Text)
     seed: Mapped[int] = mapped_column(Integer)
@@ -49,20 +52,33 @@ class Exercise(Base):
     clock_day: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: When the facilitator confirmed they kept the key: players may join from then on.
+    opened_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The HSEEP exercise overview the facilitator edits: scope, sponsor, points of contact.
+    overview: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
 
+    __table_args__ = (Index("ix_tabletop_exercises_room_code_hash", "room_code_hash", unique=True),)
     __mapper_args__ = {"version_id_col": version}
 
 
 class Participant(Base):
     __tablename__ = "tabletop_participants"
-    __table_args__ = (UniqueConstraint("exercise_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("exercise_id", "name"),
+        Index("ix_tabletop_participants_name_key", "exercise_id", "name_key", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
     name: Mapped[str] = mapped_column(String(60))
+    #: The name's skeleton (:func:`sim.tabletop.identity.name_key`): unique in the room.
+    name_key: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    organisation: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Set when the facilitator removed the player: their key opens nothing from then on.
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Role(Base):
@@ -153,7 +169,13 @@ class Event(Base):
 
 
 class HotWashItem(Base):
-    """A strength or an area for improvement raised at the hot wash, with owner and due date."""
+    """A hot-wash strength, or a row of the improvement plan (HSEEP's AAR/IP matrix).
+
+    ``text`` is the observation or the issue; an improvement carries its corrective action,
+    capability, root cause, the responsible organisation, its point of contact
+    (``owner``), and start and completion (``due``) dates. ``source`` says where it came
+    from: the hot wash, or a finding of the report the facilitator adopted.
+    """
 
     __tablename__ = "tabletop_hot_wash"
 
@@ -165,3 +187,37 @@ class HotWashItem(Base):
     due: Mapped[date] = mapped_column(Date)
     author: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    author_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    capability: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    corrective_action: Mapped[str | None] = mapped_column(Text, nullable=True)
+    root_cause: Mapped[str | None] = mapped_column(Text, nullable=True)
+    organisation: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    start: Mapped[date | None] = mapped_column(Date, nullable=True)
+    source: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+class ActionRating(Base):
+    """The facilitator's rating of an expected action of a delivered inject (HSEEP's P/S/M/U)."""
+
+    __tablename__ = "tabletop_action_ratings"
+    __table_args__ = (UniqueConstraint("exercise_id", "inject_id", "action"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
+    inject_id: Mapped[str] = mapped_column(String(64))
+    action: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[str] = mapped_column(String(1))
+    note: Mapped[str] = mapped_column(Text, default="")
+    rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FailedAttempt(Base):
+    """Failed joins from one client (a browser session, an address): the backoff's memory."""
+
+    __tablename__ = "tabletop_failed_attempts"
+
+    client_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    #: Seconds since the epoch (plain numbers: the same on SQLite and PostgreSQL).
+    last_failure: Mapped[float] = mapped_column(Float)
+    blocked_until: Mapped[float] = mapped_column(Float, default=0.0)

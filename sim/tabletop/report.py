@@ -1,15 +1,20 @@
-"""The after-action report and improvement plan, generated from the exercise's own record.
+"""The after-action report and improvement plan (HSEEP's AAR/IP), built from the record.
 
-What it holds: the timeline of injects, decisions (with their rationale) and comments;
-each decision's quantified effect, by counterfactual replays of the same world (same
-seed, same injects) with that one decision changed; the objectives met or missed; and
-strengths and areas for improvement, each with an owner and a due date. The project is
-played to its end with the scenario's playbook from wherever the exercise stopped, so
-objectives can be judged; the report says from which day.
+What it holds, in HSEEP's order: the exercise overview (scope, dates, participants and
+their organisations, points of contact, objectives and the capabilities each tests);
+an analysis per objective and capability (strengths, areas for improvement with their
+root cause, the decisions and the expected actions behind each, the facilitator's
+ratings); the improvement-plan matrix; the timeline, each decision against its
+alternatives, and the audit log.
 
-It renders as Markdown and as a standalone HTML page from one document model. Every
-piece of text (names, rationales, comments, titles) is escaped for the format it goes
-into; nothing a person typed becomes markup.
+Evidence comes two ways. The play itself is replayed and played to its end with the
+scenario's playbook from wherever the exercise stopped; each decision's alternatives are
+counterfactual replays of the same world. And the chance of meeting each objective is a
+Monte Carlo of the room's own way of deciding against the playbook
+(:mod:`sim.tabletop.montecarlo`), so no verdict rests on one seed alone.
+
+Rendering lives in :mod:`sim.tabletop.aar` (the document) and
+:mod:`sim.tabletop.document` (Markdown, HTML, Word and PDF).
 """
 
 from __future__ import annotations
@@ -23,68 +28,71 @@ from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
 from sim.tabletop.clock import scenario_of
-from sim.tabletop.document import Block, Bullets, Heading, Para, Table
-from sim.tabletop.document import to_html as page
-from sim.tabletop.document import to_markdown as md
+from sim.tabletop.effects import Alternative, DecisionEffect, ExpectedAction, Objective
+from sim.tabletop.findings import Finding, findings
+from sim.tabletop.hseep import (
+    CAPABILITIES,
+    OBJECTIVES,
+    capabilities_of,
+    capability_of_inject,
+    worst_rating,
+)
+from sim.tabletop.matching import match_answers
 from sim.tabletop.models import utcnow
+from sim.tabletop.montecarlo import REPS, MonteCarlo, simulate
 from sim.tabletop.room import Room
 
-#: An alternative must beat the choice by this much (debrief impact units) to count.
-MARGIN = 0.02
-#: A decision that took longer than this to reach its owner is worth a look (days).
-SLOW_DAYS = 1.0
-IMPROVE_DUE_DAYS = 30
-SUSTAIN_DUE_DAYS = 90
-
 Progress = Callable[[int, int], None]
+IMPROVE_DUE_DAYS = 30
+__all__ = ["REPS", "AfterActionReport", "Progress", "build_report"]
 
 
 @dataclass(frozen=True)
-class Item:
-    """A strength or an area for improvement: what, who owns it, by when, and whence."""
+class CapabilityAnalysis:
+    id: str
+    name: str
+    description: str
+    rating: str | None
+    strengths: tuple[Finding, ...]
+    improvements: tuple[Finding, ...]
+    decisions: tuple[DecisionEffect, ...]
+    expected: tuple[ExpectedAction, ...]
 
-    kind: str
-    text: str
-    owner: str
-    due: date
+
+@dataclass(frozen=True)
+class ObjectiveAnalysis:
+    id: str
+    name: str
+    meaning: str
+    results: tuple[Objective, ...]
+    p_room: float
+    p_playbook: float
+    capabilities: tuple[CapabilityAnalysis, ...]
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """A row of the improvement-plan matrix: stored (``item_id``) or proposed by the report."""
+
+    item_id: int | None
+    objective: str
+    issue: str
+    corrective_action: str
+    capability: str
+    organisation: str
+    poc: str
+    start: date | None
+    completion: date
+    root_cause: str
     source: str
 
 
 @dataclass(frozen=True)
-class Alternative:
-    option: str
-    delta_schedule_days: float
-    delta_cost_usd: float
-    delta_quality: float
-    impact: float
-
-
-@dataclass(frozen=True)
-class DecisionEffect:
-    key: str
-    kind: str
-    day: float
-    role: str
-    by: str
-    choice: str
-    rationale: str
-    summary: str
-    latency_days: float
-    alternatives: tuple[Alternative, ...]
-
-    @property
-    def best(self) -> Alternative | None:
-        better = [a for a in self.alternatives if a.impact > MARGIN]
-        return max(better, key=lambda a: a.impact, default=None)
-
-
-@dataclass(frozen=True)
-class Objective:
+class Participant:
     name: str
-    target: str
-    result: str
-    met: bool
-    owner: str
+    organisation: str
+    roles: str
+    status: str
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,15 @@ class TimelineEntry:
     title: str
     detail: str
     who: str
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    at: str
+    day: float
+    kind: str
+    actor: str
+    summary: str
 
 
 @dataclass(frozen=True)
@@ -108,22 +125,32 @@ class AfterActionReport:
     ended: datetime | None
     stopped_day: float
     finish_day: float
-    participants: tuple[tuple[str, str], ...]
+    overview: dict[str, str]
+    participants: tuple[Participant, ...]
     objectives: tuple[Objective, ...]
+    analysis: tuple[ObjectiveAnalysis, ...]
+    plan: tuple[PlanRow, ...]
     timeline: tuple[TimelineEntry, ...]
     decisions: tuple[DecisionEffect, ...]
-    strengths: tuple[Item, ...]
-    improvements: tuple[Item, ...]
+    strengths: tuple[Finding, ...]
+    improvements: tuple[Finding, ...]
+    montecarlo: MonteCarlo
+    audit: tuple[LogEntry, ...]
     lessons: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("created", "ended"):
-            data[key] = data[key].isoformat() if data[key] else None
-        for group in ("strengths", "improvements"):
-            for item in data[group]:
-                item["due"] = item["due"].isoformat()
-        return data
+        return _jsonable(data)  # type: ignore[no-any-return]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
 
 
 # --- building the report from the record ------------------------------------------------------
@@ -143,6 +170,15 @@ def _right_owner(room: Room, kind: str) -> str:
     return _owner(room, scenario_of(room.exercise.scenario_yaml).org.decision_rights[kind])  # type: ignore[index]
 
 
+def _decided_by(room: Room, participant_id: int | None) -> str:
+    if participant_id is None:
+        return "playbook"
+    who = next((p for p in room.participants if p.id == participant_id), None)
+    if who is None:
+        return ""
+    return who.name + (" (removed)" if who.removed_at is not None else "")
+
+
 def _effects(room: Room, reviews: Sequence[DecisionReview]) -> list[DecisionEffect]:
     by_key = {d.key: d for d in room.decisions}
     out = []
@@ -153,7 +189,7 @@ def _effects(room: Room, reviews: Sequence[DecisionReview]) -> list[DecisionEffe
         out.append(
             DecisionEffect(
                 review.key, review.kind, review.day, _owner(room, review.owner),
-                room.decided_by(row),
+                _decided_by(room, row.participant_id),
                 review.choice, row.rationale, row.summary, review.latency_days,
                 tuple(Alternative(a.choice, a.delta_schedule_days, a.delta_cost_usd,
                                   a.delta_quality, a.impact) for a in review.alternatives),
@@ -167,16 +203,16 @@ def _objectives(room: Room, outcome: dict[str, Any]) -> list[Objective]:
     deadline = s.objective.deadline_days
     out = [
         Objective("Deadline", f"day {deadline:g}", f"day {outcome['schedule_days']:.0f}",
-                  bool(outcome["on_time"]), _right_owner(room, "schedule")),
+                  bool(outcome["on_time"]), _right_owner(room, "schedule"), "deadline"),
         Objective("Budget", f"${outcome['budget_usd']:,.0f}", f"${outcome['cost_usd']:,.0f}",
-                  bool(outcome["on_budget"]), _right_owner(room, "budget")),
+                  bool(outcome["on_budget"]), _right_owner(room, "budget"), "budget"),
     ]  # fmt: skip
     for t in s.objective.targets:
         score = outcome.get(f"score:{t.eval}")
         result = "not measured" if score is None else f"{score:.3f}"
-        out.append(Objective(f"{t.eval} ({_words(t.capability)})", f"≥ {t.threshold:.2f}",
+        out.append(Objective(f"{t.eval} ({_words(t.capability)})", f"at least {t.threshold:.2f}",
                              result, bool(outcome.get(f"met:{t.eval}")),
-                             _right_owner(room, "ship")))  # fmt: skip
+                             _right_owner(room, "ship"), "quality"))  # fmt: skip
     return out
 
 
@@ -185,12 +221,11 @@ def _timeline(room: Room) -> list[TimelineEntry]:
     entries = [
         TimelineEntry(i.delivered_day or 0.0, "inject", room.spec(i).title, room.spec(i).message,
                       "facilitator" + (" (delivered by hand)" if i.manual else ""))
-        for i in room.injects
-        if i.status == "delivered"
+        for i in room.delivered()
     ]  # fmt: skip
     entries += [
         TimelineEntry(d.day, "decision", f"{roles.get(d.team, d.team)}: {_words(d.choice)}",
-                      d.rationale, room.decided_by(d))
+                      d.rationale, _decided_by(room, d.participant_id))
         for d in room.decisions
     ]  # fmt: skip
     entries += [
@@ -199,216 +234,141 @@ def _timeline(room: Room) -> list[TimelineEntry]:
                       else "Comment", c.body, c.author)
         for c in room.comments
     ]  # fmt: skip
-    order = {"inject": 0, "decision": 1, "comment": 2}
+    entries += [
+        TimelineEntry(e.day, "roster", e.kind, e.summary, e.actor)
+        for e in room.events
+        if e.kind in ("removed", "released", "reassigned")
+    ]
+    order = {"inject": 0, "decision": 1, "comment": 2, "roster": 3}
     return sorted(entries, key=lambda e: (e.day, order[e.kind]))
 
 
-def _fmt_delta(a: Alternative) -> str:
-    return (
-        f"{abs(a.delta_schedule_days):.1f} days "
-        f"{'sooner' if a.delta_schedule_days < 0 else 'later'}, "
-        f"${abs(a.delta_cost_usd):,.0f} {'cheaper' if a.delta_cost_usd < 0 else 'dearer'}, "
-        f"quality {a.delta_quality:+.3f}"
-    )
-
-
-def _decision_items(effects: Sequence[DecisionEffect], improve: date, sustain: date) -> list[Item]:
-    items = []
-    best_calls: dict[tuple[str, str], list[DecisionEffect]] = {}
-    for e in effects:
-        best = e.best
-        if best is None:
-            if e.alternatives and e.by != "playbook":
-                best_calls.setdefault((e.role, e.kind), []).append(e)
-        else:
-            items.append(Item("improvement", f"Day {e.day:.1f}: {_words(best.option)} would have "
-                              f"beaten {_words(e.choice)} ({_fmt_delta(best)}). Review the "
-                              f"{e.kind} entry of the playbook.", e.role, improve,
-                              f"decision {e.key}"))  # fmt: skip
-        if e.latency_days > SLOW_DAYS:
-            items.append(Item("improvement", f"The {e.kind} call on day {e.day:.1f} took "
-                              f"{e.latency_days:.1f} days to reach {e.role}: shorten the path "
-                              "(a direct link, or an agreed playbook entry).", e.role, improve,
-                              f"decision {e.key}"))  # fmt: skip
-        if e.by == "playbook":
-            items.append(Item("improvement", f"Nobody in the room held {e.role.split(' (')[0]}; "
-                              f"the {e.kind} call fell to the playbook. Staff every role that "
-                              "holds a decision right.", "Facilitator", improve,
-                              f"decision {e.key}"))  # fmt: skip
-    strengths = []
-    for (role, kind), calls in best_calls.items():
-        total = sum(1 for e in effects if (e.role, e.kind) == (role, kind))
-        days = ", ".join(f"{e.day:.0f}" for e in calls)
-        strengths.append(Item("strength", f"{_words(kind).capitalize()} calls: {len(calls)} of "
-                              f"{total} had no clearly better option in the same world (day"
-                              f"{'s' if len(calls) > 1 else ''} {days}).", role, sustain,
-                              "decisions " + ", ".join(e.key for e in calls)))  # fmt: skip
-    return strengths + items
-
-
-def _inject_items(room: Room, improve: date, sustain: date) -> list[Item]:
-    items = []
-    for row in room.injects:
+def _expected(room: Room, game: Game) -> list[ExpectedAction]:
+    matches = match_answers(room, game.model.decisions, game.model.trace)
+    out = []
+    for row in room.delivered():
         spec = room.spec(row)
-        if row.status != "delivered" or not spec.expected_options or spec.decision_kind is None:
-            continue
-        answer = next((d for d in room.decisions if d.kind == spec.decision_kind
-                       and d.day >= (row.delivered_day or 0.0) - 1e-9), None)  # fmt: skip
-        if answer is None:
-            continue
-        owner = _owner(room, answer.team)
-        expected = " or ".join(_words(o) for o in spec.expected_options)
-        if answer.choice in spec.expected_options:
-            items.append(Item("strength", f"Inject “{spec.title}”: the room chose "
-                              f"{_words(answer.choice)}, as expected.", owner, sustain,
-                              f"inject {row.inject_id}"))  # fmt: skip
-        else:
-            items.append(Item("improvement", f"Inject “{spec.title}”: expected {expected}; the "
-                              f"room chose {_words(answer.choice)}. Rehearse this response.",
-                              owner, improve, f"inject {row.inject_id}"))  # fmt: skip
-    return items
+        cap = capability_of_inject(spec).id
+        owner = _right_owner(room, spec.decision_kind) if spec.decision_kind else "Facilitator"
+        match = matches.get(row.inject_id)
+        key = choice = None
+        if match is not None and match.decision is not None:
+            key, choice = match.decision.key, match.decision.choice
+        day = match.incident_day if match is not None else row.delivered_day
+        if spec.expected_options:
+            expected = " or ".join(_words(o) for o in spec.expected_options)
+            out.append(ExpectedAction(row.inject_id, spec.title, cap, owner,
+                                      f"Choose {expected}", spec.expected_options, None, "",
+                                      day, key, choice))  # fmt: skip
+        for n, action in enumerate(spec.expected_actions):
+            rated = room.rating(row.inject_id, n)
+            out.append(ExpectedAction(row.inject_id, spec.title, cap, owner, action, (),
+                                      rated.rating if rated else None,
+                                      rated.note if rated else "", day, key, choice))  # fmt: skip
+    return out
 
 
-def _objective_items(objectives: Sequence[Objective], improve: date, sustain: date) -> list[Item]:
+def _plan(room: Room, improvements: Sequence[Finding], end: date) -> list[PlanRow]:
+    """Stored plan items first, then the report's proposals not yet adopted."""
+    rows = []
+    stored_sources = set()
+    for h in room.hot_wash:
+        if h.kind != "improvement":
+            continue
+        stored_sources.add(h.source or "")
+        cap = CAPABILITIES.get(h.capability or "")
+        rows.append(PlanRow(h.id, OBJECTIVES[cap.objective][0] if cap else "", h.text,
+                            h.corrective_action or "", h.capability or "", h.organisation or "",
+                            h.owner, h.start, h.due, h.root_cause or "",
+                            h.source or "hot wash"))  # fmt: skip
+    for f in improvements:
+        if f.source in stored_sources or f.source.startswith("hot wash"):
+            continue
+        rows.append(PlanRow(None, OBJECTIVES[CAPABILITIES[f.capability].objective][0], f.text,
+                            f.corrective_action, f.capability, "", f.owner, end,
+                            end + timedelta(IMPROVE_DUE_DAYS), f.root_cause, f.source))  # fmt: skip
+    return rows
+
+
+def _analysis(
+    objectives: Sequence[Objective],
+    effects: Sequence[DecisionEffect],
+    expected: Sequence[ExpectedAction],
+    items: Sequence[Finding],
+    mc: MonteCarlo,
+) -> list[ObjectiveAnalysis]:
+    out = []
+    for oid, (name, meaning) in OBJECTIVES.items():
+        caps = []
+        for cap in capabilities_of(oid):
+            mine = [e for e in expected if e.capability == cap.id]
+            caps.append(CapabilityAnalysis(
+                cap.id, cap.name, cap.description,
+                worst_rating([e.rating for e in mine if e.rating]),
+                tuple(i for i in items if i.capability == cap.id and i.kind == "strength"),
+                tuple(i for i in items if i.capability == cap.id and i.kind == "improvement"),
+                tuple(e for e in effects if e.kind in cap.kinds), tuple(mine),
+            ))  # fmt: skip
+        out.append(ObjectiveAnalysis(
+            oid, name, meaning, tuple(o for o in objectives if o.objective == oid),
+            mc.room.p_met[oid], mc.playbook.p_met[oid], tuple(caps),
+        ))  # fmt: skip
+    return out
+
+
+def _participants(room: Room) -> list[Participant]:
     return [
-        Item("strength", f"{o.name} met: {o.result} against {o.target}.", o.owner, sustain,
-             "objective")
-        if o.met
-        else Item("improvement", f"{o.name} missed: {o.result} against {o.target}. Find the "
-                  "decision or lever that would have closed the gap.", o.owner, improve,
-                  "objective")
-        for o in objectives
+        Participant(p.name, p.organisation or "",
+                    ", ".join(r.name for r in room.roles_of(p.id)) or "no role",
+                    "removed by the facilitator" if p.removed_at is not None else "seated")
+        for p in room.participants
     ]  # fmt: skip
 
 
-def build_report(room: Room, progress: Progress | None = None) -> AfterActionReport:
-    """The after-action report of an exercise, at whatever point it stands."""
+def _scaled(progress: Progress | None, offset: int, total: int) -> Progress | None:
+    if progress is None:
+        return None
+    return lambda done, of: progress(offset + done, total)
+
+
+def build_report(
+    room: Room, progress: Progress | None = None, reps: int = REPS
+) -> AfterActionReport:
+    """The after-action report of an exercise, at whatever point it stands.
+
+    ``progress(done, total)`` is called as the replays and the Monte Carlo go.
+    """
     ex = room.exercise
     scenario = scenario_of(ex.scenario_yaml)
     record = room.play_record()
     game = Game(
         scenario, ex.seed, choices=dict(record.decisions), injections=list(record.injections)
     )
-    stopped = ex.clock_day
     game.play_to_end(reference_decider(scenario.levers.playbook))
-    debrief = make_debrief(game.current_log(), progress)
+    options = sum(len(d.options) - 1 for d in game.model.decisions)
+    mc_arms = 2 + len({d.kind for d in room.decisions if d.by == "player"})
+    total = options + reps * mc_arms
+    debrief = make_debrief(game.current_log(), _scaled(progress, 0, total))
+    mc = simulate(room, reps, _scaled(progress, options, total))
+    if progress:
+        progress(total, total)
     outcome = debrief.outcome
-    start = (ex.ended_at or utcnow()).date()
-    improve, sustain = start + timedelta(IMPROVE_DUE_DAYS), start + timedelta(SUSTAIN_DUE_DAYS)
+    end = (ex.ended_at or utcnow()).date()
     effects = _effects(room, debrief.decisions)
     objectives = _objectives(room, outcome)
-    items = (
-        _decision_items(effects, improve, sustain)
-        + _inject_items(room, improve, sustain)
-        + _objective_items(objectives, improve, sustain)
-        + [Item(h.kind, h.text, h.owner, h.due, f"hot wash ({h.author})") for h in room.hot_wash]
-    )
+    expected = _expected(room, game)
+    items = findings(room, effects, expected, objectives, mc, end)
+    strengths = tuple(i for i in items if i.kind == "strength")
+    improvements = tuple(i for i in items if i.kind == "improvement")
     return AfterActionReport(
         ex.id, ex.room_code, ex.title, scenario.name, ex.seed, ex.status, ex.created_at,
-        ex.ended_at, stopped, float(outcome["schedule_days"]),
-        tuple((p.name, ", ".join(r.name for r in room.roles_of(p.id)) or "no role")
-              for p in room.participants),
-        tuple(objectives), tuple(_timeline(room)), tuple(effects),
-        tuple(i for i in items if i.kind == "strength"),
-        tuple(i for i in items if i.kind == "improvement"),
+        ex.ended_at, ex.clock_day, float(outcome["schedule_days"]),
+        {k: str(v) for k, v in (ex.overview or {}).items()},
+        tuple(_participants(room)), tuple(objectives),
+        tuple(_analysis(objectives, effects, expected, items, mc)),
+        tuple(_plan(room, improvements, end)), tuple(_timeline(room)), tuple(effects),
+        strengths, improvements, mc,
+        tuple(LogEntry(e.at.strftime("%Y-%m-%d %H:%M:%S"), e.day, e.kind, e.actor, e.summary)
+              for e in room.events),
         tuple((title, evidence) for _, title, evidence in debrief.lessons),
     )  # fmt: skip
-
-
-# --- rendering -----------------------------------------------------------------------------
-
-
-def _yes(met: bool) -> str:
-    return "met" if met else "missed"
-
-
-def _items_table(items: Sequence[Item]) -> Table:
-    return Table(
-        ("#", "item", "owner", "due", "from"),
-        tuple(
-            (str(n), i.text, i.owner, i.due.isoformat(), i.source) for n, i in enumerate(items, 1)
-        ),
-    )
-
-
-def _effect_rows(effects: Sequence[DecisionEffect]) -> tuple[tuple[str, ...], ...]:
-    """One row per decision: the choice against the strongest other option."""
-    rows = []
-    for e in effects:
-        top = max(e.alternatives, key=lambda a: a.impact, default=None)
-        if top is None:
-            rows.append((f"{e.day:.1f}", e.role, _words(e.choice), "(no other option)",
-                         "", "", "", "only option"))  # fmt: skip
-            continue
-        verdict = (
-            f"{_words(top.option)} was better"
-            if top.impact > MARGIN
-            else ("about as good" if top.impact > -MARGIN else "the best call")
-        )
-        rows.append((f"{e.day:.1f}", e.role, _words(e.choice), _words(top.option),
-                     f"{top.delta_schedule_days:+.1f}", f"{top.delta_cost_usd:+,.0f}",
-                     f"{top.delta_quality:+.3f}", verdict))  # fmt: skip
-    return tuple(rows)
-
-
-def _played(r: AfterActionReport) -> str:
-    if r.stopped_day >= r.finish_day:
-        return f"The room played the project to its end, on day {r.finish_day:.1f}."
-    return (
-        f"The room played to day {r.stopped_day:.1f}; from there the scenario's playbook played "
-        f"the project to its end, on day {r.finish_day:.1f}."
-    )
-
-
-def document(r: AfterActionReport) -> list[Block]:
-    """The report as blocks, in the order of an after-action report."""
-    ended = r.ended.strftime("%Y-%m-%d %H:%M UTC") if r.ended else f"still {r.status}"
-    met = sum(o.met for o in r.objectives)
-    blocks: list[Block] = [
-        Heading(1, f"After-action report: {r.title}"),
-        Para(f"Exercise {r.exercise_id}, room {r.room_code}; scenario “{r.scenario}”, seed "
-             f"{r.seed}; started {r.created.strftime('%Y-%m-%d %H:%M UTC')}, ended {ended}."),
-        Para(_played(r) + " Each decision's effect is a replay of the same world (same "
-             "seed, same injects) with that one decision changed.", quiet=True),
-        Heading(2, "Summary"),
-        Bullets((f"Objectives: {met} of {len(r.objectives)} met.",
-                 f"Decisions made in the room: {len(r.decisions)}.",
-                 f"Strengths: {len(r.strengths)}; areas for improvement: {len(r.improvements)}.")),
-        Heading(2, "Participants"),
-        Table(("player", "roles"), tuple(r.participants) or (("nobody joined", ""),)),
-        Heading(2, "Objectives"),
-        Table(("objective", "target", "result", "", "owner"),
-              tuple((o.name, o.target, o.result, _yes(o.met), o.owner) for o in r.objectives)),
-        Heading(2, "Timeline"),
-        Table(("day", "what", "title", "detail", "who"),
-              tuple((f"{e.day:.1f}", e.kind, e.title, e.detail, e.who) for e in r.timeline)
-              or (("", "", "nothing happened", "", ""),)),
-        Heading(2, "Decisions and their effect"),
-        Para("Each row sets the choice made against the strongest other option: what that "
-             "option would have changed (days and dollars: negative is sooner and cheaper; "
-             "quality: the mean score on the target evals)."),
-        Table(("day", "role", "chose", "best other option", "Δ days", "Δ cost (USD)",
-               "Δ quality", "verdict"),
-              _effect_rows(r.decisions) or (("", "", "no decisions", "", "", "", "", ""),)),
-    ]  # fmt: skip
-    for e in r.decisions:
-        blocks.append(Para(f"Day {e.day:.1f}, {e.role}, by {e.by}: {_words(e.choice)}. "
-                           f"Situation: {e.summary}. Rationale: {e.rationale}"))  # fmt: skip
-    blocks += [
-        Heading(2, "Strengths"),
-        _items_table(r.strengths),
-        Heading(2, "Areas for improvement (the improvement plan)"),
-        _items_table(r.improvements),
-    ]
-    if r.lessons:
-        blocks += [Heading(2, "What the play showed"),
-                   Bullets(tuple(f"{t}: {ev}" for t, ev in r.lessons))]  # fmt: skip
-    return blocks
-
-
-def to_markdown(r: AfterActionReport, shift: int = 0) -> str:
-    return md(document(r), shift)
-
-
-def to_html(r: AfterActionReport) -> str:
-    return page(document(r), f"After-action report: {r.title}")

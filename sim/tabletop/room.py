@@ -12,6 +12,7 @@ from sim.play.game import Injection
 from sim.tabletop.authoring import InjectSpec
 from sim.tabletop.clock import PlayRecord
 from sim.tabletop.models import (
+    ActionRating,
     Comment,
     Decision,
     Event,
@@ -35,10 +36,26 @@ class Room:
     comments: tuple[Comment, ...]
     events: tuple[Event, ...]
     hot_wash: tuple[HotWashItem, ...]
+    ratings: tuple[ActionRating, ...] = ()
 
     @property
     def names(self) -> dict[int, str]:
         return {p.id: p.name for p in self.participants}
+
+    @property
+    def seated(self) -> tuple[Participant, ...]:
+        """The players not removed by the facilitator."""
+        return tuple(p for p in self.participants if p.removed_at is None)
+
+    def rating(self, inject_id: str, action: int) -> ActionRating | None:
+        return next(
+            (r for r in self.ratings if r.inject_id == inject_id and r.action == action), None
+        )
+
+    def delivered(self) -> list[Inject]:
+        """The delivered injects in the order they arrived (play day, then wall clock)."""
+        done = [i for i in self.injects if i.status == "delivered"]
+        return sorted(done, key=lambda i: (i.delivered_day or 0.0, i.position))
 
     def holder(self, team: str) -> Participant | None:
         role = next((r for r in self.roles if r.team == team), None)
@@ -95,4 +112,5 @@ def load_room(session: Session, exercise: Exercise) -> Room:
         rows(Comment, Comment.id),
         rows(Event, Event.id),
         rows(HotWashItem, HotWashItem.id),
+        rows(ActionRating, ActionRating.id),
     )

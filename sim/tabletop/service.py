@@ -1,41 +1,32 @@
 """The exercise service: every rule of a tabletop exercise, enforced here, with no UI.
 
 A facilitator creates an exercise from a scenario and gets a room code and a facilitator
-key; players join with the room code and a display name, get a seat key, and claim
-roles (teams of the org graph). The facilitator moves the clock; injects fire on their
-triggers; a decision the engine raises may be made only by the player holding the role
-with that decision right, with a written rationale. Everyone may comment.
+key, and opens the room once they have shown they kept the key; players join with the
+room code and a display name, get a seat key, and claim roles (teams of the org graph).
+The facilitator moves the clock; injects fire on their triggers; a decision the engine
+raises may be made only by the player holding the role with that decision right, with a
+written rationale. Everyone may comment. After the end: the hot wash, the improvement
+plan and the after-action report.
 
-Every action is one transaction, committed before the call returns, so a crash loses
-nothing. Each action re-derives the play by replay (:mod:`sim.tabletop.clock`) from what
-it read, and commits only if the exercise's version is still the one it read (an
-optimistic lock); otherwise it retries on the new state. Concurrent players therefore
-never overwrite each other, on SQLite and PostgreSQL alike.
+The service is built in layers, one concern each: :mod:`sim.tabletop.store`
+(transactions, finding a room, who is acting), :mod:`sim.tabletop.seats` (joining,
+roles, the roster), :mod:`sim.tabletop.wrapup` (hot wash, plan, ratings, overview), and
+this module (creating, the clock, decisions, comments, views, the report).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import random
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.orm.attributes import flag_modified
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm import Session
 
 from sim.play.game import Game, PlayError
 from sim.scenario.loading import ScenarioError, load_text
-from sim.storage import make_engine
 from sim.tabletop import views
 from sim.tabletop.authoring import (
     MAX_MESSAGE,
@@ -49,52 +40,30 @@ from sim.tabletop.authoring import (
 from sim.tabletop.clock import ClockRun, Fired, derive, fire, playbook_choice, run_clock
 from sim.tabletop.credentials import (
     MAX_COMMENT,
-    MAX_HOT_WASH,
-    MAX_OWNER,
     MAX_RATIONALE,
     MIN_RATIONALE,
-    clean_name,
+    check_unicode,
     clean_text,
     key_hash,
-    key_matches,
     new_key,
     new_room_code,
-    normalize_room_code,
+    room_hash,
 )
-from sim.tabletop.errors import (
-    Conflict,
-    Forbidden,
-    InputError,
-    NotFound,
-    Refused,
-    Unavailable,
-)
-from sim.tabletop.models import (
-    Base,
-    Comment,
-    Decision,
-    Event,
-    Exercise,
-    HotWashItem,
-    Inject,
-    Participant,
-    Role,
-    utcnow,
-)
-from sim.tabletop.report import AfterActionReport, Progress, build_report
+from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
+from sim.tabletop.models import Comment, Decision, Exercise, Inject, Role, utcnow
+from sim.tabletop.report import REPS, AfterActionReport, Progress, build_report
 from sim.tabletop.room import Room, load_room
+from sim.tabletop.seats import Seat
+from sim.tabletop.store import FACILITATOR, RETRIES, Actor, unavailable
+from sim.tabletop.wrapup import DUE_DAYS, HOT_WASH_KINDS, WrapUp
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
 
-#: Attempts at an action before it gives up with :class:`Conflict`.
-RETRIES = 12
 MAX_SCENARIO_BYTES = 1 << 20
 MAX_TITLE = 120
-HOT_WASH_KINDS = ("strength", "improvement")
-#: Days after the exercise's end that an improvement is due by default.
-DUE_DAYS = 30
-FACILITATOR = "Facilitator"
+__all__ = [
+    "DUE_DAYS", "FACILITATOR", "HOT_WASH_KINDS", "Actor", "Created", "Seat", "TabletopService",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -106,153 +75,17 @@ class Created:
     facilitator_key: str
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A player's place in an exercise. ``seat_key`` lets them act (and rejoin) as themself."""
-
-    participant_id: int
-    name: str
-    seat_key: str
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is acting: the facilitator, or a participant."""
-
-    name: str
-    participant: Participant | None = None
-
-    @property
-    def facilitator(self) -> bool:
-        return self.participant is None
-
-
-def _contended(exc: OperationalError) -> bool:
-    """A lock or a serialisation failure (worth a retry), not a database that is gone."""
-    text = str(exc.orig if exc.orig is not None else exc).lower()
-    return any(w in text for w in ("locked", "busy", "deadlock", "could not serialize"))
-
-
-def unavailable(exc: Exception) -> Unavailable:
-    """The database error as a message for a person (first line, no credentials)."""
-    orig = getattr(exc, "orig", None) or exc
-    return Unavailable(f"the exercise database did not answer: {str(orig).splitlines()[0]}")
-
-
 def _points(points: tuple[str, ...], what: str) -> tuple[str, ...]:
     return tuple(clean_text(p, what, MAX_POINT) for p in points if p.strip())
 
 
-class TabletopService:
+class TabletopService(WrapUp):
     """Tabletop exercises in a database (default: :func:`sim.storage.make_engine`)."""
 
-    def __init__(self, engine: Engine | None = None, create_tables: bool = True) -> None:
-        self.engine = engine or make_engine()
-        if create_tables:
-            try:
-                Base.metadata.create_all(self.engine)
-            except OperationalError as exc:
-                raise unavailable(exc) from None
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._games: OrderedDict[tuple[int, int], Game] = OrderedDict()
-        self._reports: dict[tuple[int, int], AfterActionReport] = {}
-        self._lock = threading.Lock()
-
-    # --- transactions -----------------------------------------------------------------------
-
-    def _find(self, session: Session, room: str | int) -> Exercise:
-        if isinstance(room, int) or str(room).isdigit():
-            ex = session.get(Exercise, int(room))
-        else:
-            code = normalize_room_code(str(room))
-            ex = session.scalar(select(Exercise).where(Exercise.room_code == code))
-        if ex is None:
-            raise NotFound(f"no exercise with room code or id {room!r}")
-        return ex
-
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[Session]:
-        """A read-only session; a database that does not answer is :class:`Unavailable`."""
-        try:
-            with self._sessions() as session:
-                yield session
-        except OperationalError as exc:
-            raise unavailable(exc) from None
-
-    def _act(self, room: str | int, action: Callable[[Session, Exercise], T]) -> T:
-        """Run ``action`` in one transaction that commits only on an unchanged exercise."""
-        for attempt in range(RETRIES):
-            try:
-                with self._sessions.begin() as session:
-                    ex = self._find(session, room)
-                    result = action(session, ex)
-                    flag_modified(ex, "status")  # bump the version even if nothing else changed
-                return result
-            except OperationalError as exc:
-                if not _contended(exc):
-                    raise unavailable(exc) from None
-                logger.info("exercise %s is busy (%s); retrying", room, exc)
-            except (StaleDataError, IntegrityError) as exc:
-                logger.info("exercise %s changed under an action (%s); retrying", room, exc)
-            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311
-        raise Conflict("the exercise kept changing while this was saved; please try again")
-
-    def _read(self, room: str | int) -> Room:
-        with self._reading() as session:
-            return load_room(session, self._find(session, room))
-
-    def _game(self, room: Room) -> Game:
-        """The play at this version, from a small cache (a replay is cheap but not free)."""
-        key = (room.exercise.id, room.exercise.version)
-        with self._lock:
-            game = self._games.get(key)
-            if game is not None:
-                self._games.move_to_end(key)
-                return game
-        game = derive(room.play_record())
-        with self._lock:
-            self._games[key] = game
-            while len(self._games) > 32:
-                self._games.popitem(last=False)
-        return game
-
-    @staticmethod
-    def _log(session: Session, ex: Exercise, kind: str, actor: str, summary: str) -> None:
-        session.add(
-            Event(exercise_id=ex.id, day=ex.clock_day, kind=kind, actor=actor, summary=summary)
-        )
-
-    # --- who is acting ----------------------------------------------------------------------
-
-    @staticmethod
-    def _facilitator(ex: Exercise, key: str) -> Actor:
-        if not key_matches(key, ex.facilitator_key_hash):
-            raise Forbidden("that is not this exercise's facilitator key")
-        return Actor(FACILITATOR)
-
-    @staticmethod
-    def _player(session: Session, ex: Exercise, seat_key: str) -> Participant:
-        me = session.scalar(
-            select(Participant).where(
-                Participant.exercise_id == ex.id, Participant.token_hash == key_hash(seat_key)
-            )
-        )
-        if me is None:
-            raise Forbidden("that seat key does not belong to a player in this exercise")
-        return me
-
-    def _anyone(self, session: Session, ex: Exercise, key: str) -> Actor:
-        if key_matches(key, ex.facilitator_key_hash):
-            return Actor(FACILITATOR)
-        me = self._player(session, ex, key)
-        return Actor(me.name, me)
-
-    @staticmethod
-    def _running(ex: Exercise) -> None:
-        if ex.status == "paused":
-            raise Refused("the facilitator has paused the exercise")
-        if ex.status == "ended":
-            raise Refused("the exercise has ended")
+    def __init__(self, engine: Engine | None = None, create_tables: bool = True,
+                 **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(engine, create_tables, **kwargs)
+        self._reports: dict[tuple[int, int, int], AfterActionReport] = {}
 
     # --- creating, joining, roles -----------------------------------------------------------
 
@@ -264,7 +97,11 @@ class TabletopService:
         title: str | None = None,
         injects: list[InjectSpec] | None = None,
     ) -> Created:
-        """A new exercise from a scenario (YAML text) and an inject list (default: authored)."""
+        """A new exercise from a scenario (YAML text) and an inject list (default: authored).
+
+        Players can join once the facilitator has opened the room (:meth:`open_room`).
+        """
+        check_unicode(scenario_yaml, "the scenario")
         if len(scenario_yaml.encode("utf-8")) > MAX_SCENARIO_BYTES:
             raise InputError("the scenario is larger than 1 MiB")
         try:
@@ -276,15 +113,17 @@ class TabletopService:
             check_injects(injects)
         except AuthoringError as exc:
             raise InputError(str(exc)) from None
-        if not 0 <= seed < 2**31:
+        if not isinstance(seed, int) or not 0 <= seed < 2**31:
             raise InputError("the seed is a whole number from 0 to 2,147,483,647")
         name = clean_text(title or scenario.name, "the title", MAX_TITLE)
         key = new_key()
         for _ in range(RETRIES):
             try:
                 with self._sessions.begin() as session:
+                    code = new_room_code()
                     ex = Exercise(
-                        room_code=new_room_code(),
+                        room_code=code,
+                        room_code_hash=room_hash(code),
                         title=name,
                         scenario_yaml=scenario_yaml,
                         seed=seed,
@@ -311,88 +150,6 @@ class TabletopService:
             except OperationalError as exc:
                 raise unavailable(exc) from None
         raise Conflict("could not allocate a room code")
-
-    def join(self, room: str, name: str) -> Seat:
-        """Join as a player with a display name, unique in the room."""
-        display = clean_name(name)
-        key = new_key()
-
-        def act(session: Session, ex: Exercise) -> Seat:
-            if ex.status == "ended":
-                raise Refused("the exercise has ended")
-            taken = session.scalar(
-                select(func.count(Participant.id)).where(
-                    Participant.exercise_id == ex.id,
-                    func.lower(Participant.name) == display.lower(),
-                )
-            )
-            if taken:
-                raise InputError(f"someone in this room is already called {display!r}")
-            me = Participant(exercise_id=ex.id, name=display, token_hash=key_hash(key))
-            session.add(me)
-            session.flush()
-            self._log(session, ex, "joined", display, f"{display} joined")
-            return Seat(me.id, display, key)
-
-        return self._act(room, act)
-
-    def rejoin(self, room: str, seat_key: str) -> Seat:
-        """Check a seat key (after a disconnect or a server restart)."""
-        with self._reading() as session:
-            ex = self._find(session, room)
-            me = self._player(session, ex, seat_key)
-            return Seat(me.id, me.name, seat_key)
-
-    def open_as_facilitator(self, room: str, key: str) -> int:
-        """Check a facilitator key; the exercise's id."""
-        with self._reading() as session:
-            ex = self._find(session, room)
-            self._facilitator(ex, key)
-            return ex.id
-
-    def claim_role(self, room: str, seat_key: str, team: str) -> None:
-        """Take a free role. A role has at most one holder; a player may hold several."""
-
-        def act(session: Session, ex: Exercise) -> None:
-            me = self._player(session, ex, seat_key)
-            if ex.status == "ended":
-                raise Refused("the exercise has ended")
-            role = self._role(session, ex, team)
-            if role.participant_id == me.id:
-                return
-            if role.participant_id is not None:
-                holder = session.get(Participant, role.participant_id)
-                raise Refused(
-                    f"{role.name} is already held by {holder.name if holder else 'someone'}"
-                )
-            role.participant_id = me.id
-            self._log(session, ex, "claimed", me.name, f"{me.name} took the role {role.name}")
-
-        self._act(room, act)
-
-    def release_role(self, room: str, key: str, team: str) -> None:
-        """Give a role back: its holder, or the facilitator (for a player who left)."""
-
-        def act(session: Session, ex: Exercise) -> None:
-            who = self._anyone(session, ex, key)
-            role = self._role(session, ex, team)
-            if role.participant_id is None:
-                return
-            if not who.facilitator and (
-                who.participant is None or role.participant_id != who.participant.id
-            ):
-                raise Forbidden("only the role's holder or the facilitator may release it")
-            role.participant_id = None
-            self._log(session, ex, "released", who.name, f"{role.name} is free again")
-
-        self._act(room, act)
-
-    @staticmethod
-    def _role(session: Session, ex: Exercise, team: str) -> Role:
-        role = session.scalar(select(Role).where(Role.exercise_id == ex.id, Role.team == team))
-        if role is None:
-            raise NotFound(f"no role {team!r} in this exercise")
-        return role
 
     # --- the clock (facilitator) ------------------------------------------------------------
 
@@ -548,6 +305,8 @@ class TabletopService:
     ) -> None:
         """Make the waiting decision ``decision_key``: only its role's holder, with a rationale."""
         why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
+        if not isinstance(choice, str) or not choice:
+            raise InputError("choose one of the options first")
 
         def act(session: Session, ex: Exercise) -> None:
             me = self._player(session, ex, seat_key)
@@ -606,13 +365,18 @@ class TabletopService:
         )  # fmt: skip
 
     def comment(self, room: str, key: str, text: str, about: str | None = None) -> None:
-        """A comment from a player or the facilitator, optionally about a decision's key."""
+        """A comment from a player or the facilitator, optionally about a decision's key.
+
+        Allowed while paused and after the end; not before the room is open.
+        """
         body = clean_text(text, "a comment", MAX_COMMENT)
         if about is not None:
             about = clean_text(about, "the decision a comment is about", 40)
 
         def act(session: Session, ex: Exercise) -> None:
             who = self._anyone(session, ex, key)
+            if ex.opened_at is None and not who.facilitator:
+                raise Refused("the facilitator has not opened the room yet")
             pid = who.participant.id if who.participant else None
             session.add(
                 Comment(exercise_id=ex.id, participant_id=pid, author=who.name, about=about,
@@ -622,42 +386,9 @@ class TabletopService:
 
         self._act(room, act)
 
-    def add_hot_wash(
-        self,
-        room: str,
-        key: str,
-        kind: str,
-        text: str,
-        owner: str | None = None,
-        due: date | None = None,
-    ) -> None:
-        """A strength or area for improvement from the hot wash, with an owner and a due date."""
-        if kind not in HOT_WASH_KINDS:
-            raise InputError(f"a hot-wash item is a {' or an '.join(HOT_WASH_KINDS)}")
-        body = clean_text(text, "a hot-wash item", MAX_HOT_WASH)
-        owner_ = clean_text(owner, "the owner", MAX_OWNER) if owner and owner.strip() else None
-
-        def act(session: Session, ex: Exercise) -> None:
-            who = self._anyone(session, ex, key)
-            held = (
-                []
-                if who.participant is None
-                else load_room(session, ex).roles_of(who.participant.id)
-            )
-            default_owner = ", ".join(r.name for r in held) or who.name
-            start = (ex.ended_at or utcnow()).date()
-            session.add(
-                HotWashItem(exercise_id=ex.id, kind=kind, text=body,
-                            owner=owner_ or default_owner[:MAX_OWNER],
-                            due=due or start + timedelta(days=DUE_DAYS), author=who.name)
-            )  # fmt: skip
-            self._log(session, ex, "hot_wash", who.name, f"{who.name} added a {kind}")
-
-        self._act(room, act)
-
     # --- what people see --------------------------------------------------------------------
 
-    def version(self, room: str | int) -> int:
+    def version(self, room: str) -> int:
         """The exercise's version: it changes with every action (cheap to poll)."""
         with self._reading() as session:
             return self._find(session, room).version
@@ -675,21 +406,65 @@ class TabletopService:
         self._facilitator(state.exercise, key)
         return views.facilitator_view(state, self._game(state))
 
-    def report(self, room: str | int, progress: Progress | None = None) -> AfterActionReport:
+    def report(
+        self, room: str, progress: Progress | None = None, reps: int = REPS
+    ) -> AfterActionReport:
         """The after-action report as the exercise stands (cached per version)."""
-        state = self._read(room)
-        key = (state.exercise.id, state.exercise.version)
+        return self._report(self._read(room), progress, reps)
+
+    def report_by_id(
+        self, exercise_id: int, progress: Progress | None = None, reps: int = REPS
+    ) -> AfterActionReport:
+        """The report of exercise ``exercise_id``.
+
+        The command line's way in: it reads the database directly, so needs no key; the
+        pages find rooms by code only.
+        """
+        return self._report(self.room_by_id(exercise_id), progress, reps)
+
+    def _report(self, state: Room, progress: Progress | None, reps: int) -> AfterActionReport:
+        key = (state.exercise.id, state.exercise.version, reps)
         with self._lock:
             cached = self._reports.get(key)
         if cached is None:
-            cached = build_report(state, progress)
+            cached = build_report(state, progress, reps)
             with self._lock:
                 self._reports = {key: cached}
         return cached
 
-    def room(self, room: str | int) -> Room:
-        """Every stored row of an exercise (for the report and the command line)."""
+    def adopt_findings(self, room: str, key: str, progress: Progress | None = None) -> int:
+        """Put the report's proposed areas for improvement into the stored plan.
+
+        There the facilitator can edit them. Returns how many were added.
+        """
+        state = self._read(room)
+        self._facilitator(state.exercise, key)
+        if state.exercise.status != "ended":
+            raise Refused("the improvement plan is written once the exercise has ended")
+        report = self._report(state, progress, REPS)
+        added = 0
+        for row in report.plan:
+            if row.item_id is not None:
+                continue
+            self.add_hot_wash(room, key, "improvement", row.issue, owner=row.poc,
+                              due=row.completion, capability=row.capability,
+                              corrective_action=row.corrective_action, root_cause=row.root_cause,
+                              organisation=row.organisation or None, start=row.start,
+                              source=row.source)  # fmt: skip
+            added += 1
+        return added
+
+    def room(self, room: str) -> Room:
+        """Every stored row of an exercise (for the report and the pages)."""
         return self._read(room)
+
+    def room_by_id(self, exercise_id: int) -> Room:
+        """Every stored row of exercise ``exercise_id`` (for the command line)."""
+        with self._reading() as session:
+            ex = session.get(Exercise, exercise_id) if isinstance(exercise_id, int) else None
+            if ex is None:
+                raise NotFound(f"no exercise {exercise_id}")
+            return load_room(session, ex)
 
     def exercises(self) -> list[tuple[int, str, str, str]]:
         """(id, room code, title, status) of every exercise, newest first."""

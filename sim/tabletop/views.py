@@ -100,14 +100,34 @@ def _decisions(room: Room) -> list[dict[str, Any]]:
 
 
 def _delivered(room: Room) -> list[dict[str, Any]]:
+    """Delivered injects in the order they arrived (the pages show the newest first)."""
     out = []
-    for i in room.injects:
-        if i.status != "delivered":
-            continue
+    for n, i in enumerate(room.delivered()):
         spec = room.spec(i)
         out.append({"id": i.inject_id, "title": spec.title, "message": spec.message,
-                    "day": i.delivered_day})  # fmt: skip
+                    "day": i.delivered_day, "order": n})  # fmt: skip
     return out
+
+
+def _hot_wash(room: Room) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": h.id,
+            "kind": h.kind,
+            "text": h.text,
+            "owner": h.owner,
+            "due": h.due.isoformat(),
+            "author": h.author,
+            "author_id": h.author_id,
+            "capability": h.capability or "",
+            "corrective_action": h.corrective_action or "",
+            "root_cause": h.root_cause or "",
+            "organisation": h.organisation or "",
+            "start": h.start.isoformat() if h.start else None,
+            "source": h.source or "hot wash",
+        }
+        for h in room.hot_wash
+    ]
 
 
 def _public(room: Room, game: Game, me: int | None) -> dict[str, Any]:
@@ -121,10 +141,11 @@ def _public(room: Room, game: Game, me: int | None) -> dict[str, Any]:
             "status": ex.status,
             "clock_day": ex.clock_day,
             "version": ex.version,
+            "open": ex.opened_at is not None,
         },
         "situation": _situation(room, game),
         "roles": _roles(room),
-        "participants": [p.name for p in room.participants],
+        "participants": [p.name for p in room.seated],
         "injects": _delivered(room),
         "pending": _pending(room, game, me),
         "decisions": _decisions(room),
@@ -133,23 +154,17 @@ def _public(room: Room, game: Game, me: int | None) -> dict[str, Any]:
             for c in room.comments
         ],
         "recent": [{"day": e.day, "summary": e.summary} for e in reversed(trace)],
-        "hot_wash": [
-            {
-                "kind": h.kind,
-                "text": h.text,
-                "owner": h.owner,
-                "due": h.due.isoformat(),
-                "author": h.author,
-            }
-            for h in room.hot_wash
-        ],  # fmt: skip
-    }
+        "hot_wash": _hot_wash(room),
+        "counts": {"decisions": len(room.decisions), "comments": len(room.comments),
+                   "injects": sum(i.status == "delivered" for i in room.injects)},
+    }  # fmt: skip
 
 
 def player_view(room: Room, game: Game, participant_id: int) -> dict[str, Any]:
     view = _public(room, game, participant_id)
     me = next(p for p in room.participants if p.id == participant_id)
-    view["me"] = {"name": me.name, "roles": [r.team for r in room.roles_of(participant_id)]}
+    view["me"] = {"id": me.id, "name": me.name,
+                  "roles": [r.team for r in room.roles_of(participant_id)]}  # fmt: skip
     return view
 
 
@@ -165,6 +180,12 @@ def _msel(room: Room) -> list[dict[str, Any]]:
                 "delivered_day": i.delivered_day,
                 "engine_note": i.engine_note,
                 "manual": i.manual,
+                "ratings": [
+                    {"rating": r.rating, "note": r.note} if r else None
+                    for r in (
+                        room.rating(i.inject_id, n) for n in range(len(spec.expected_actions))
+                    )
+                ],
             }
         )
     return out
@@ -190,16 +211,19 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
     view["msel"] = _msel(room)
     view["hidden"] = _hidden(game)
     view["participants"] = [
-        {"name": p.name, "roles": [r.name for r in room.roles_of(p.id)]} for p in room.participants
-    ]
+        {"id": p.id, "name": p.name, "organisation": p.organisation or "",
+         "roles": [r.name for r in room.roles_of(p.id)], "removed": p.removed_at is not None}
+        for p in room.participants
+    ]  # fmt: skip
+    view["overview"] = dict(room.exercise.overview or {})
     view["events"] = [
         {
-            "at": e.at.isoformat(),
+            "at": e.at.strftime("%Y-%m-%d %H:%M:%S"),
             "day": e.day,
             "kind": e.kind,
             "actor": e.actor,
             "summary": e.summary,
         }
-        for e in room.events[-60:]
+        for e in room.events
     ]
     return view

@@ -1,13 +1,16 @@
 """A tabletop exercise in Chromium: a facilitator and two players, each in a browser context of
 their own, through one inject and the decision it raises, to the after-action report.
 
-Players see each other's moves through the pages' polling, not through any reload.
+Players see each other's moves through the pages' polling. The facilitator opens the room
+by typing the key back; a player keeps her seat in the page's address and a reload keeps
+it; an intruder is removed and his page loses the seat at once.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Browser, expect
 
@@ -16,6 +19,7 @@ from tests.browser.conftest import SHOWN, AppDriver
 RATIONALE = "Cover the cut from the reserve and keep the run's token budget: quality first."
 CUSTOM = "The cloud provider raises prices"
 HOT_WASH = "Agree the order of budget levers with finance before the next cut."
+AAR_HEADING = re.compile("^After-action report and improvement plan: ")
 ROOM_CODE = re.compile(r"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}")
 
 
@@ -23,7 +27,7 @@ def _driver(browser: Browser, args: dict[str, Any], url: str) -> AppDriver:
     return AppDriver(browser.new_context(**args).new_page(), url)
 
 
-def _join(player: AppDriver, room: str, name: str, role: str) -> None:
+def _join(player: AppDriver, room: str, name: str, role: str | None) -> None:
     page = player.page
     player.open("tabletop-player")
     form = page.get_by_test_id("stForm").filter(has_text="Join an exercise")
@@ -31,7 +35,10 @@ def _join(player: AppDriver, room: str, name: str, role: str) -> None:
     form.get_by_label("Your name").fill(name)
     form.get_by_role("button", name="Join").click()
     expect(page.get_by_text(f"Welcome, {name}")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("Save this link")).to_be_visible(timeout=SHOWN)
     player.wait()
+    if role is None:
+        return
     page.locator(f".st-key-tt_claim_{role}").get_by_role("button").click()
     expect(page.locator(f".st-key-tt_release_{role}")).to_be_visible(timeout=SHOWN)
     player.wait()
@@ -57,15 +64,49 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     match = ROOM_CODE.search(page.get_by_test_id("stMain").inner_text())
     assert match, "the room code is on the page"
     room = match.group(0)
+    key = parse_qs(urlparse(page.url).query)["key"][0]
+    assert key in page.get_by_test_id("stMain").inner_text(), "the key is shown to be kept"
     fac.screenshot("tabletop-2-facilitator-created")
-    page.get_by_role("button", name="I have kept the key").click()
+    # A reload before the room opens keeps the exercise (its key is in the address).
+    page.reload()
+    fac.wait()
+    expect(page.get_by_text("Paste the facilitator key here")).to_be_visible(timeout=SHOWN)
+    page.get_by_label("Paste the facilitator key here").fill(key)
+    page.get_by_role("button", name="Open the room to players").click()
+    expect(page.get_by_text("The room is open")).to_be_visible(timeout=SHOWN)
     fac.wait()
 
-    # Two players join from their own browsers and take roles.
+    # Two players join from their own browsers and take roles. Ada keeps her seat in the
+    # page's address, and a reload brings her straight back to it.
     _join(ada, room, "Ada", "pretraining")
+    ada.page.locator(".st-key-tt_keep").get_by_role("button").click()
+    expect(ada.page.get_by_text("This page's address keeps your seat")).to_be_visible(
+        timeout=SHOWN
+    )
+    ada.wait()
+    assert "key=" in ada.page.url
+    ada.screenshot("tabletop-3a-player-save-link")
+    ada.page.reload()
+    ada.wait()
+    expect(ada.page.get_by_text("Welcome back, Ada")).to_be_visible(timeout=SHOWN)
+    expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
+    ada.assert_no_exception()
     _join(grace, room, "Grace", "leadership")
     expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)  # seen by polling
     fac.wait()
+
+    # An intruder joins; the facilitator removes him, and his page loses the seat at once.
+    mallory = _driver(browser, browser_context_args, app_url)
+    _join(mallory, room, "Mallory", None)
+    expect(page.get_by_text("3 players")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    page.get_by_test_id("stPopover").filter(has_text="Remove").last.click()
+    page.get_by_role("button", name="Remove this player").click()
+    expect(page.get_by_text("Mallory was removed.")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    expect(mallory.page.get_by_text("removed this seat")).to_be_visible(timeout=SHOWN)
+    mallory.screenshot("tabletop-3b-removed-player")
+    expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)
 
     # The facilitator moves the clock to the next inject: the board cuts the budget and
     # Leadership must close the gap. Another decision may come first; it is settled as it
@@ -153,19 +194,22 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     hot_wash.get_by_text("improvement", exact=True).click()
     hot_wash.get_by_label("What went well, or what to improve").fill(HOT_WASH)
     hot_wash.get_by_role("button", name="Add to the hot wash").click()
-    report = page.get_by_role("heading", name=re.compile("^After-action report: "))
+    report = page.get_by_role("heading", name=AAR_HEADING)
     expect(report).to_be_visible(timeout=2 * SHOWN)
     expect(page.get_by_text(HOT_WASH).last).to_be_visible(timeout=2 * SHOWN)
     fac.wait()
     fac.assert_no_exception()
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
     expect(page.get_by_role("button", name="Download the report (HTML)")).to_be_visible()
+    expect(page.get_by_role("button", name="Download the report (Word)")).to_be_visible()
+    expect(page.get_by_role("button", name="Download the report (PDF)")).to_be_visible()
+
     report.scroll_into_view_if_needed()
     fac.screenshot("tabletop-7-facilitator-report")
 
     # Players read it too, once the exercise has ended.
     expect(
-        grace_page.get_by_role("heading", name=re.compile("^After-action report: "))
+        grace_page.get_by_role("heading", name=AAR_HEADING)
     ).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
@@ -175,6 +219,8 @@ def _decide(player: AppDriver, rationale: str) -> None:
     page = player.page
     expect(page.get_by_role("button", name="Decide")).to_be_visible(timeout=SHOWN)
     player.wait()
+    options = page.get_by_test_id("stRadio").locator("label:has(input[type=radio])")
+    options.first.click()  # nothing comes pre-selected
     page.get_by_label(re.compile("Your rationale")).fill(rationale)
     page.get_by_role("button", name="Decide").click()  # a form: its button is always enabled
     expect(page.get_by_text("You chose")).to_be_visible(timeout=SHOWN)

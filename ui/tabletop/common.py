@@ -1,22 +1,28 @@
-"""What the tabletop pages share: the service, live polling, and the room's public record.
+"""What the tabletop pages share: the service, live polling, kept seats, and the room's record.
 
 Every rule lives in ``sim.tabletop.service``; these helpers only display the dictionaries
-its views return and pass people's clicks to it.
+its views return and pass people's clicks to it. Text people typed is shown as plain text
+(``st.text``, or escaped HTML), never as Markdown: no links, no icon codes, no markup.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
 from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from sim.storage import database_url, make_engine
-from sim.tabletop.document import md_escape as esc
+from sim.tabletop.aar import document, to_docx, to_html, to_markdown, to_pdf
+from sim.tabletop.credentials import normalize_room_code
+from sim.tabletop.document import html_body
+from sim.tabletop.document import md_escape as _md_escape
 from sim.tabletop.errors import TabletopError, Unavailable
-from sim.tabletop.report import to_html, to_markdown
 from sim.tabletop.service import TabletopService
 from ui.common import usd, words
 
@@ -27,6 +33,26 @@ STATUS_BADGE = {
     "paused": ":orange-badge[paused]",
     "ended": ":gray-badge[ended]",
 }
+CLIENT = "tt_client"
+#: Word joiner: breaks what Streamlit's Markdown would turn into an icon or a link.
+_JOIN = "\u2060"
+_LINKISH = re.compile(r"(:)(?=\S)|(//)|(www)(\.)|(@)", re.IGNORECASE)
+
+
+def code(typed: str) -> str:
+    """A room code as the service writes it (what people typed, normalised)."""
+    return normalize_room_code(typed) or typed
+
+
+def esc(text: object) -> str:
+    """Plain text inside Markdown: escaped, and no icon codes or auto-links."""
+    escaped = _md_escape(str(text))
+    return _LINKISH.sub(lambda m: _JOIN.join(g for g in m.groups() if g) + _JOIN, escaped)
+
+
+def plain(text: object) -> None:
+    """Text a person typed, shown exactly as typed."""
+    st.text(str(text))
 
 
 @st.cache_resource(show_spinner=False)
@@ -37,6 +63,16 @@ def _service(url: str) -> TabletopService:
 def service() -> TabletopService:
     """One service (and connection pool) per database, shared by every session."""
     return _service(database_url())
+
+
+def clients() -> tuple[str, ...]:
+    """Who this browser is, for the service's backoff on failed joins."""
+    token = st.session_state.setdefault(CLIENT, secrets.token_hex(12))
+    out = [f"session:{token}"]
+    ip = getattr(st.context, "ip_address", None)
+    if ip:
+        out.append(f"ip:{ip}")
+    return tuple(out)
 
 
 def attempt(action: Callable[[], Any], notice: str, done: str | None = None) -> Any:
@@ -76,16 +112,50 @@ def live(room: str, seen_key: str, version: int) -> None:
     _poll()
 
 
+# --- seats kept in the page's address ----------------------------------------------------------
+
+
+def kept() -> tuple[str, str] | None:
+    """The room code and key kept in this page's address, if any."""
+    room, key = st.query_params.get("room"), st.query_params.get("key")
+    return (room, key) if room and key else None
+
+
+def keep(room: str, key: str) -> None:
+    """Keep the room code and key in this page's address: a reload keeps the seat."""
+    st.query_params.update({"room": room, "key": key})
+
+
+def forget() -> None:
+    for name in ("room", "key"):
+        st.query_params.pop(name, None)
+
+
+def link(page: str, room: str, key: str) -> str:
+    """The address that opens ``page`` straight into this seat."""
+    base = str(getattr(st.context, "url", "") or "").split("?")[0].rstrip("/")
+    if base.endswith(("/tabletop-player", "/tabletop-facilitator")):
+        base = base.rsplit("/", 1)[0]
+    return f"{base}/{page}?{urlencode({'room': room, 'key': key})}"
+
+
 def open_view(
     keys: tuple[str, str, str],
     read: Callable[[TabletopService, str, str], dict[str, Any]],
     entrance: Callable[[], None],
+    resume: Callable[[str, str], bool],
 ) -> tuple[str, str, dict[str, Any]] | None:
     """The room code, the key and the view, or the entrance when there is none (yet).
 
-    ``keys`` names the session-state keys of the room code, the key and the notices.
+    ``keys`` names the session-state keys of the room code, the key and the notices. A
+    seat kept in the page's address is resumed with ``resume`` (after a reload or a
+    restart of the server).
     """
     room_key, secret_key, notice = keys
+    if not st.session_state.get(secret_key) and kept() is not None:
+        room, key = kept()  # type: ignore[misc]
+        if not resume(room, key):
+            forget()
     room, key = st.session_state.get(room_key), st.session_state.get(secret_key)
     if not room or not key:
         entrance()
@@ -94,13 +164,14 @@ def open_view(
     try:
         return room, key, read(service(), room, key)
     except Unavailable as exc:  # keep the keys: the exercise is there once the database is back
-        st.error(f"{esc(str(exc))}. Your place is kept; try again in a moment.",
+        st.error(f"{esc(exc)}. Your place is kept; try again in a moment.",
                  icon=":material/cloud_off:")  # fmt: skip
         st.button("Try again", icon=":material/refresh:")
         return None
     except TabletopError as exc:
         st.session_state.pop(secret_key, None)
-        st.error(f"{esc(str(exc))}. Please open the exercise again.")
+        forget()
+        st.error(f"{esc(exc)}. Please open the exercise again.")
         st.button("Back to the start")
         return None
 
@@ -151,10 +222,9 @@ def decision_card(view: dict[str, Any]) -> None:
         if pending["latency_days"] >= 0.05
         else ""
     )
-    role = esc(pending["role"])
     st.markdown(
-        f"{esc(pending['summary'])}  \nDecided by **{role}** (held by **{holder}**), "
-        f"day {pending['day']:.1f}.{travel}"
+        f"{esc(pending['summary'])}  \nDecided by **{esc(pending['role'])}** (held by "
+        f"**{holder}**), day {pending['day']:.1f}.{travel}"
     )
 
 
@@ -162,14 +232,47 @@ def option_label(option: str) -> str:
     return f"**{words(option)}** — {OPTION_HELP.get(option, '')}"
 
 
-def injects_feed(view: dict[str, Any]) -> None:
+def injects_feed(view: dict[str, Any], seen_key: str) -> None:
+    """Delivered injects, newest first; those this page has not shown before are marked new."""
     injects = view["injects"]
     if not injects:
         st.caption("No injects yet.")
+    seen: set[str] = st.session_state.setdefault(seen_key, set())
+    new = [i for i in injects if i["id"] not in seen]
+    if seen and new:
+        st.toast(f"{len(new)} new inject{'s' if len(new) > 1 else ''}", icon=":material/campaign:")
     for inject in reversed(injects):
-        with st.container(border=True):
-            st.markdown(f"**Day {inject['day']:.0f} · {esc(inject['title'])}**")
-            st.markdown(esc(inject["message"]))
+        fresh = inject["id"] not in seen
+        with st.container(border=True, key=f"tt_inject_{inject['order']}"):
+            badge = " :blue-badge[new]" if fresh else ""
+            st.markdown(f"**Day {inject['day']:.1f}**{badge}")
+            st.markdown(f"**{esc(inject['title'])}**")
+            plain(inject["message"])
+    st.session_state[seen_key] = seen | {i["id"] for i in injects}
+
+
+def notices(view: dict[str, Any], seen_key: str) -> None:
+    """A toast for new decisions and comments, and a badge that stays until marked seen."""
+    counts = view["counts"]
+    before = st.session_state.get(seen_key)
+    st.session_state[seen_key] = dict(counts)
+    unseen: dict[str, int] = st.session_state.setdefault(f"{seen_key}_unseen", {})
+    if before is not None:
+        fresh = {w: counts[w] - before.get(w, 0) for w in ("decisions", "comments")}
+        fresh = {w: n for w, n in fresh.items() if n > 0}
+        if fresh:
+            st.toast(_counted(fresh), icon=":material/notifications:")
+            for w, n in fresh.items():
+                unseen[w] = unseen.get(w, 0) + n
+    if unseen:
+        cols = st.columns([4, 1], vertical_alignment="center")
+        cols[0].markdown(f":blue-badge[:material/notifications: {_counted(unseen)} since you "
+                         "last looked]")  # fmt: skip
+        cols[1].button("Mark as seen", key="tt_seen", on_click=unseen.clear)
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return " · ".join(f"{n} new {w[:-1]}{'s' if n > 1 else ''}" for w, n in counts.items())
 
 
 def decisions_table(view: dict[str, Any]) -> None:
@@ -187,11 +290,11 @@ def decisions_table(view: dict[str, Any]) -> None:
 def comments(view: dict[str, Any]) -> None:
     if not view["comments"]:
         st.caption("No comments yet.")
-    for c in view["comments"][-30:]:
+    for c in reversed(view["comments"][-30:]):
         about = f" · on the {words(c['about'].split('#')[0])} call" if c["about"] else ""
         with st.chat_message("user", avatar=":material/forum:"):
             st.markdown(f"**{esc(c['author'])}** · day {c['day']:.0f}{about}")
-            st.text(c["body"])
+            plain(c["body"])
 
 
 def comment_form(room: str, key: str, about: str | None, notice: str) -> None:
@@ -213,53 +316,41 @@ def roles_list(view: dict[str, Any]) -> None:
     st.markdown("\n".join(lines))
 
 
-def hot_wash(view: dict[str, Any], room: str, key: str, notice: str) -> None:
-    """The hot wash: strengths and areas for improvement, each with an owner and a due date."""
-    if view["hot_wash"]:
-        st.dataframe(pd.DataFrame(view["hot_wash"]), hide_index=True, width="stretch")
-    with st.form("tt_hot_wash", clear_on_submit=True):
-        kind = st.radio("Kind", ("strength", "improvement"), horizontal=True)
-        text = st.text_area("What went well, or what to improve", max_chars=600, height=80)
-        cols = st.columns(2)
-        owner = cols[0].text_input("Owner (default: your roles)", max_chars=80)
-        due = cols[1].date_input("Due", value=None)
-        if st.form_submit_button("Add to the hot wash", icon=":material/add:"):
-            attempt(
-                lambda: service().add_hot_wash(room, key, kind, text, owner or None, due), notice
-            )
-            st.rerun()
-
-
-def wrap_up(view: dict[str, Any], room: str, key: str, notice: str, caption: str) -> None:
-    """Once the exercise has ended: the hot wash, then the after-action report."""
-    if view["exercise"]["status"] != "ended":
-        return
-    st.subheader("Hot wash")
-    st.caption(caption)
-    hot_wash(view, room, key, notice)
-    st.subheader("After-action report")
-    report(room)
-
-
 def report(room: str) -> None:
-    """The after-action report, shown and offered as Markdown and HTML."""
-    with st.spinner("Replaying the exercise and every alternative decision…"):
-        try:
-            result = service().report(room)
-        except TabletopError as exc:
-            st.error(str(exc))
-            return
-    md, page = to_markdown(result), to_html(result)
-    shown = to_markdown(result, shift=2)  # headings sized to sit inside the page
+    """The after-action report, shown and offered as Markdown, HTML, Word and PDF."""
+    bar = st.progress(0.0, text="Replaying the exercise, every alternative, and the Monte Carlo…")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / max(total, 1)),
+                     text=f"Replaying and simulating: {done} of {total}")  # fmt: skip
+
+    try:
+        result = service().report(room, progress=progress)
+    except TabletopError as exc:
+        bar.empty()
+        st.error(esc(exc))
+        return
+    bar.empty()
     slug = result.room_code.lower()
-    cols = st.columns(2)
-    cols[0].download_button(
-        "Download the report (Markdown)", md, f"aar-{slug}.md", "text/markdown",
-        icon=":material/download:",
-    )  # fmt: skip
-    cols[1].download_button(
-        "Download the report (HTML)", page, f"aar-{slug}.html", "text/html",
-        icon=":material/download:",
-    )  # fmt: skip
-    with st.container(border=True):
-        st.markdown(shown)
+    cols = st.columns(4)
+    for col, (label, data, ext, mime) in zip(cols, (
+        ("Word", lambda: to_docx(result), "docx",
+         "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        ("PDF", lambda: to_pdf(result), "pdf", "application/pdf"),
+        ("HTML", lambda: to_html(result), "html", "text/html"),
+        ("Markdown", lambda: to_markdown(result), "md", "text/markdown"),
+    ), strict=True):  # fmt: skip
+        col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
+                            icon=":material/download:", key=f"tt_aar_{ext}")  # fmt: skip
+    with st.container(border=True, key="tt_report"):
+        st.html(f"<div class='tt-report'>{html_body(document(result))}</div>" + _REPORT_CSS)
+
+
+_REPORT_CSS = """<style>
+.tt-report table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem;
+  font-size: .85rem; }
+.tt-report th, .tt-report td { border: 1px solid #d0d7e2; padding: .25rem .45rem; text-align: left;
+  vertical-align: top; }
+.tt-report th { background: #eef2f8; }
+.tt-report p.quiet { color: #5b6577; font-style: italic; }
+</style>"""

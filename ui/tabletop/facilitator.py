@@ -2,9 +2,11 @@
 share the room code, move the clock, deliver injects, watch the hidden view (expected
 actions, learning points, the model's live state), then the hot wash and the report.
 
-The page keeps only the room code and the facilitator key in ``st.session_state``; every
-rule is the service's (``sim.tabletop.service``), and the view is re-read whenever the
-exercise changes (a fragment polls its version).
+The page keeps the room code and the facilitator key in ``st.session_state`` and in the
+page's address (so a reload or a restart keeps the exercise); the room opens to players
+only once the facilitator has typed the key back, to show it is kept. Every rule is the
+service's (``sim.tabletop.service``), and the view is re-read whenever the exercise
+changes (a fragment polls its version).
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ from sim.tabletop.authoring import (
     situation_manual,
 )
 from sim.tabletop.clock import scenario_of
-from sim.tabletop.document import md_escape as esc
 from sim.tabletop.service import TabletopService
 from ui.common import pick_scenario, words
 from ui.tabletop import common as tt
+from ui.tabletop import wrapup
+
+esc = tt.esc
 
 ROOM, KEY, FRESH, SEEN, NOTICE, RUNNING = (
     "tt_fac_room",
@@ -49,6 +53,7 @@ ROOM, KEY, FRESH, SEEN, NOTICE, RUNNING = (
     "tt_fac_running",
 )
 TICKED, STOP = "tt_fac_ticked", "tt_fac_stop_clock"
+COUNTS, INJECTS = "tt_fac_counts", "tt_fac_injects"
 PREFER = "followup_loss_spike.yaml"
 #: The running clock: one tick every TICK_SECONDS moves the project this many days.
 TICK_SECONDS = 2.0
@@ -118,11 +123,16 @@ def _create(text: str, seed: int, title: str, injects: list[InjectSpec]) -> None
     if created is not None:
         st.session_state[ROOM], st.session_state[KEY] = created.room_code, created.facilitator_key
         st.session_state[FRESH] = True
+        tt.keep(created.room_code, created.facilitator_key)  # a reload now keeps the exercise
 
 
-def _resume(room: str, key: str) -> None:
-    if tt.attempt(lambda: tt.service().open_as_facilitator(room, key), NOTICE) is not None:
-        st.session_state[ROOM], st.session_state[KEY] = room, key
+def _resume(room: str, key: str) -> bool:
+    opened = tt.attempt(
+        lambda: tt.service().open_as_facilitator(room, key, clients=tt.clients()), NOTICE
+    )
+    if opened is not None:
+        st.session_state[ROOM], st.session_state[KEY] = tt.code(room), key.strip()
+    return opened is not None
 
 
 def entrance() -> None:
@@ -267,7 +277,7 @@ def msel(view: dict[str, Any], room: str, key: str) -> None:
         with st.expander(f"{esc(i['title'])} · {when}",
                          icon=":material/check_circle:" if delivered else ":material/schedule:",
                          expanded=delivered and i["delivered_day"] == latest):  # fmt: skip
-            st.markdown(f"> {esc(i['message'])}")
+            tt.plain(i["message"])
             if i["decision_kind"]:
                 expected = ", ".join(words(o) for o in i["expected_options"]) or "any"
                 st.markdown(f"**Raises:** a `{i['decision_kind']}` decision · "
@@ -275,7 +285,8 @@ def msel(view: dict[str, Any], room: str, key: str) -> None:
             for heading, points in (("Expected actions", i["expected_actions"]),
                                     ("Learning points", i["learning_points"])):  # fmt: skip
                 if points:
-                    st.markdown(f"**{heading}**\n" + "\n".join(f"- {esc(a)}" for a in points))
+                    st.markdown(f"**{heading}**")
+                    tt.plain("\n".join(f"• {a}" for a in points))
             if i["engine_note"]:
                 st.caption(i["engine_note"])
     if waiting and view["exercise"]["status"] == "running" and view["pending"] is None:
@@ -407,47 +418,123 @@ def manuals(room: str, view: dict[str, Any]) -> None:
         )  # fmt: skip
 
 
+def save_key(view: dict[str, Any], room: str, key: str) -> None:
+    """Before the room opens: keep the facilitator key, and show it by typing it back."""
+    st.success(
+        f"Exercise created. Its room code is **`{room}`**. Before players can join, keep your "
+        "facilitator key: it is shown only here, only its hash is stored, and without it "
+        "nobody can run this exercise.", icon=":material/key:",
+    )  # fmt: skip
+    st.code(key, language=None)
+    cols = st.columns(2)
+    cols[0].download_button("Download the key (text file)", f"{room}\n{key}\n",
+                            f"facilitator-key-{room.lower()}.txt", "text/plain",
+                            icon=":material/download:", key="tt_key_download")  # fmt: skip
+    cols[1].caption("This page's address holds the key too, so a reload keeps the exercise. "
+                    "Bookmark it, or keep this link:")  # fmt: skip
+    st.code(tt.link("tabletop-facilitator", room, key), language=None)
+    with st.form("tt_open_room"):
+        typed = st.text_input("Paste the facilitator key here to show you have kept it",
+                              type="password", key="tt_confirm_key")  # fmt: skip
+        if st.form_submit_button("Open the room to players", type="primary",
+                                 icon=":material/door_open:"):  # fmt: skip
+            if tt.attempt(lambda: tt.service().open_room(room, key, typed), NOTICE,
+                          "The room is open: give players the room code.") is not None:  # fmt: skip
+                st.session_state.pop(FRESH, None)
+            st.rerun()
+
+
+def roster(view: dict[str, Any], room: str, key: str) -> None:
+    """Players (remove one) and roles (release or reassign one); all in the audit log."""
+    svc = tt.service()
+    seated = [p for p in view["participants"] if not p["removed"]]
+    for p in seated:
+        cols = st.columns([3, 1.3], vertical_alignment="center")
+        roles = esc(", ".join(p["roles"])) or ":gray[no role]"
+        org = f" · {esc(p['organisation'])}" if p["organisation"] else ""
+        cols[0].markdown(f"**{esc(p['name'])}**{org} · {roles}")
+        with cols[1].popover("Remove", icon=":material/person_remove:"):
+            st.markdown(f"Remove **{esc(p['name'])}**? Their roles are freed and their key "
+                        "stops working at once.")  # fmt: skip
+            st.button("Remove this player", key=f"tt_remove_{p['id']}", type="primary",
+                      on_click=tt.attempt, args=(lambda pid=p["id"]: svc.remove_player(
+                          room, key, pid), NOTICE, f"{p['name']} was removed."))  # fmt: skip
+    removed = [p["name"] for p in view["participants"] if p["removed"]]
+    if removed:
+        st.caption("Removed: " + esc(", ".join(removed)))
+    names = {p["id"]: p["name"] for p in seated}
+    with st.expander("Release or reassign a role", icon=":material/swap_horiz:"):
+        for r in view["roles"]:
+            cols = st.columns([2.2, 2, 1.2], vertical_alignment="center")
+            holder = esc(r["holder"]) if r["holder"] else ":gray[free]"
+            cols[0].markdown(f"**{esc(r['name'])}** · {holder}")
+            cols[1].selectbox(
+                "Give to", [None, *names], key=f"tt_assign_{r['team']}",
+                label_visibility="collapsed",
+                format_func=lambda i: "give to…" if i is None else names[i],
+                on_change=_assign, args=(room, key, r["team"]),
+            )  # fmt: skip
+            if r["holder"]:
+                cols[2].button("Release", key=f"tt_fac_release_{r['team']}",
+                               on_click=tt.attempt, args=(lambda t=r["team"]: svc.release_role(
+                                   room, key, t), NOTICE))  # fmt: skip
+
+
+def _assign(room: str, key: str, team: str) -> None:
+    pid = st.session_state.pop(f"tt_assign_{team}", None)
+    if pid is not None:
+        tt.attempt(lambda: tt.service().assign_role(room, key, team, pid), NOTICE)
+
+
+def audit_log(view: dict[str, Any]) -> None:
+    events = view["events"]
+    st.caption(f"{len(events)} entries: who did what, when (UTC) and on which play day. The "
+               "log is exported with the after-action report.")  # fmt: skip
+    st.dataframe(pd.DataFrame(list(reversed(events))), hide_index=True, width="stretch",
+                 height=320)  # fmt: skip
+
+
 def main() -> None:
-    opened = tt.open_view((ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance)
+    opened = tt.open_view(
+        (ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance, _resume
+    )
     if opened is None:
         return
     room, key, view = opened
     tt.live(room, SEEN, view["exercise"]["version"])
-    names = esc(", ".join(p["name"] for p in view["participants"]))
-    count = len(view["participants"])
+    names = esc(", ".join(p["name"] for p in view["participants"] if not p["removed"]))
+    count = sum(not p["removed"] for p in view["participants"])
     players = f"{count} player{'s' if count != 1 else ''}: {names}" if count else "no players yet"
     tt.header(view, f"You are the facilitator · {players}")
-    if st.session_state.get(FRESH):
-        st.success(
-            f"Exercise created. Give players the room code **`{room}`**: they join on the "
-            "Tabletop: player page. Keep the facilitator key below: it is shown once, and you "
-            "need it to resume this exercise.",
-            icon=":material/key:",
-        )
-        st.code(key, language=None)
-        st.button("I have kept the key", on_click=st.session_state.pop, args=(FRESH, None))
     tt.show_notice(NOTICE)
+    if not view["exercise"]["open"]:
+        save_key(view, room, key)
+        return
+    tt.notices(view, COUNTS)
     controls(view, room, key)
     tt.situation(view)
     pending(view, room, key)
-    tt.wrap_up(
-        view, room, key, NOTICE,
-        "Strengths and areas for improvement from the room, each with an owner.",
-    )  # fmt: skip
+    wrapup.wrap_up(view, room, key, NOTICE, None)
     left, right = st.columns([3, 2], gap="large")
     with left:
         tabs = st.tabs(
-            ["Inject list (hidden)", "Model (hidden)", "Decisions"], key="tt_fac_room_tabs"
+            ["Inject list (hidden)", "Feed", "Model (hidden)", "Decisions", "Audit log"],
+            key="tt_fac_room_tabs",
         )
         with tabs[0]:
             msel(view, room, key)
             write_inject(view, room, key)
         with tabs[1]:
-            hidden_model(view)
+            tt.injects_feed(view, INJECTS)
         with tabs[2]:
+            hidden_model(view)
+        with tabs[3]:
             tt.decisions_table(view)
+        with tabs[4]:
+            audit_log(view)
     with right:
         st.subheader("Players and roles")
+        roster(view, room, key)
         tt.roles_list(view)
         st.subheader("Comments")
         about = view["pending"]["key"] if view["pending"] else None

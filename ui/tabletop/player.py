@@ -1,9 +1,10 @@
 """Tabletop, player's page: join with a room code, take a role, follow the situation, decide
 when a decision is yours (with a rationale), comment; the hot wash and the report at the end.
 
-The page keeps only the room code and the seat key in ``st.session_state``; everything it
-shows comes from ``sim.tabletop.service``'s player view, re-read whenever the exercise
-changes (a fragment polls its version).
+The page keeps only the room code and the seat key in ``st.session_state`` and, when the
+player chooses, in the page's address (so a reload or a server restart keeps the seat);
+everything it shows comes from ``sim.tabletop.service``'s player view, re-read whenever
+the exercise changes (a fragment polls its version).
 """
 
 from __future__ import annotations
@@ -13,29 +14,36 @@ from typing import Any
 import streamlit as st
 
 from sim.scenario.vocabulary import OPTION_HELP
-from sim.tabletop.authoring import situation_manual
+from sim.tabletop.authoring import situation_manual, situation_manual_blocks
 from sim.tabletop.clock import scenario_of
-from sim.tabletop.credentials import MAX_NAME, MAX_RATIONALE, MIN_RATIONALE
-from sim.tabletop.document import md_escape as esc
+from sim.tabletop.credentials import MAX_NAME, MAX_ORGANISATION, MAX_RATIONALE, MIN_RATIONALE
+from sim.tabletop.document import html_body
 from sim.tabletop.service import TabletopService
 from ui.common import words
 from ui.tabletop import common as tt
+from ui.tabletop import wrapup
 
 ROOM, SEAT, SEEN, NOTICE = "tt_player_room", "tt_player_seat", "tt_player_seen", "tt_player_notice"
+SAVE, INJECTS = "tt_player_save", "tt_player_injects"
+esc = tt.esc
 
 
-def _join(room: str, name: str) -> None:
-    seat = tt.attempt(lambda: tt.service().join(room, name), NOTICE)
+def _join(room: str, name: str, organisation: str) -> None:
+    seat = tt.attempt(
+        lambda: tt.service().join(room, name, organisation or None, clients=tt.clients()), NOTICE
+    )
     if seat is not None:
-        st.session_state[ROOM], st.session_state[SEAT] = room, seat.seat_key
+        st.session_state[ROOM], st.session_state[SEAT] = tt.code(room), seat.seat_key
+        st.session_state[SAVE] = True
         st.session_state[NOTICE] = ("success", f"Welcome, {seat.name}. Take a role below.")
 
 
-def _rejoin(room: str, key: str) -> None:
-    seat = tt.attempt(lambda: tt.service().rejoin(room, key), NOTICE)
+def _rejoin(room: str, key: str) -> bool:
+    seat = tt.attempt(lambda: tt.service().rejoin(room, key, clients=tt.clients()), NOTICE)
     if seat is not None:
-        st.session_state[ROOM], st.session_state[SEAT] = room, key
+        st.session_state[ROOM], st.session_state[SEAT] = tt.code(room), seat.seat_key
         st.session_state[NOTICE] = ("success", f"Welcome back, {seat.name}.")
+    return seat is not None
 
 
 def entrance() -> None:
@@ -49,11 +57,13 @@ def entrance() -> None:
         st.markdown("**Join an exercise**")
         room = st.text_input("Room code", placeholder="ABCD-EFGH-JKMN", key="tt_join_room")
         name = st.text_input("Your name", max_chars=MAX_NAME, key="tt_join_name")
+        org = st.text_input("Your organisation (optional)", max_chars=MAX_ORGANISATION,
+                            key="tt_join_org")  # fmt: skip
         if st.form_submit_button("Join", type="primary", icon=":material/login:"):
-            _join(room, name)
+            _join(room, name, org)
             st.rerun()
     with back.form("tt_rejoin"):
-        st.markdown("**Rejoin** (after a disconnect)")
+        st.markdown("**Rejoin** (with your seat key or your saved link)")
         room2 = st.text_input("Room code", key="tt_rejoin_room")
         key = st.text_input("Your seat key", type="password")
         if st.form_submit_button("Rejoin", icon=":material/replay:"):
@@ -67,7 +77,7 @@ def roles(view: dict[str, Any], room: str, seat: str) -> None:
         cols = st.columns([3, 2])
         rights = ", ".join(f"`{k}`" for k in r["rights"])
         cols[0].markdown(f"**{esc(r['name'])}** · " + (f"decides {rights}" if rights else
-                                                   ":gray[no decision rights]"))  # fmt: skip
+                                                        ":gray[no decision rights]"))  # fmt: skip
         if r["team"] in mine:
             cols[1].button(
                 "Give it back", key=f"tt_release_{r['team']}", icon=":material/logout:",
@@ -104,7 +114,7 @@ def decide(view: dict[str, Any], room: str, seat: str) -> None:
         with st.form(f"tt_decide_{pending['key']}"):
             choice = st.radio(
                 "Your decision", pending["options"], format_func=lambda o: words(o),
-                captions=[OPTION_HELP.get(o, "") for o in pending["options"]],
+                captions=[OPTION_HELP.get(o, "") for o in pending["options"]], index=None,
             )  # fmt: skip
             why = st.text_area(
                 f"Your rationale ({MIN_RATIONALE} to {MAX_RATIONALE} characters)",
@@ -113,8 +123,8 @@ def decide(view: dict[str, Any], room: str, seat: str) -> None:
             )  # fmt: skip
             if st.form_submit_button("Decide", type="primary", icon=":material/gavel:"):
                 tt.attempt(
-                    lambda: tt.service().decide(room, seat, pending["key"], choice, why),
-                    NOTICE, f"You chose {words(choice)}.",
+                    lambda: tt.service().decide(room, seat, pending["key"], choice or "", why),
+                    NOTICE, f"You chose {words(choice or '')}.",
                 )  # fmt: skip
                 st.rerun()
 
@@ -134,11 +144,35 @@ def manual(view: dict[str, Any], room: str) -> None:
         icon=":material/download:", width="stretch",
     )  # fmt: skip
     with st.expander("Read the situation manual"):
-        st.markdown(text)
+        st.html(html_body(situation_manual_blocks(scenario, OPTION_HELP, title)))
+
+
+def save_seat(room: str, seat: str) -> None:
+    """The "save this link" step: the link back to this seat, and keeping it on reload."""
+    kept = tt.kept() == (room, seat)
+    with st.container(border=True, key="tt_save_seat"):
+        st.markdown(
+            "**Save this link** to come back to your seat after a reload, a closed tab or a "
+            "restart. Anyone with it can act as you: keep it to yourself."
+        )
+        st.code(tt.link("tabletop-player", room, seat), language=None)
+        cols = st.columns(2)
+        if kept:
+            cols[0].caption(":material/check: This page's address keeps your seat: a reload "
+                            "brings you straight back.")  # fmt: skip
+            cols[1].button("Forget it on this page", key="tt_forget", on_click=tt.forget)
+        else:
+            cols[0].button("Keep my seat in this page's address", key="tt_keep",
+                           icon=":material/bookmark:", on_click=tt.keep, args=(room, seat),
+                           help="A reload then keeps your seat; bookmark the page.")  # fmt: skip
+        if st.session_state.get(SAVE):
+            done = cols[0 if kept else 1]
+            done.button("I have saved it", key="tt_saved", on_click=st.session_state.pop,
+                        args=(SAVE, None))
 
 
 def main() -> None:
-    opened = tt.open_view((ROOM, SEAT, NOTICE), TabletopService.player_view, entrance)
+    opened = tt.open_view((ROOM, SEAT, NOTICE), TabletopService.player_view, entrance, _rejoin)
     if opened is None:
         return
     room, seat, view = opened
@@ -148,19 +182,23 @@ def main() -> None:
     roles_held = f", holding {esc(', '.join(held))}" if held else ", no role yet"
     tt.header(view, f"You are **{esc(me['name'])}**{roles_held}")
     tt.show_notice(NOTICE)
+    if st.session_state.get(SAVE):
+        save_seat(room, seat)
+    else:
+        with st.expander("Your link back to this seat", icon=":material/link:"):
+            save_seat(room, seat)
+            st.caption("Or rejoin with the room code and your seat key:")
+            st.code(seat, language=None)
     if not held:
         st.info("Take a role to decide for it. Anyone may comment.", icon=":material/person_add:")
     tt.situation(view)
-    tt.wrap_up(
-        view, room, seat, NOTICE,
-        "What went well and what to improve, each with an owner and a due date.",
-    )  # fmt: skip
+    wrapup.wrap_up(view, room, seat, NOTICE, me["id"])
     left, right = st.columns([3, 2], gap="large")
     with left:
         if view["exercise"]["status"] != "ended":
             decide(view, room, seat)
         st.subheader("Injects")
-        tt.injects_feed(view)
+        tt.injects_feed(view, INJECTS)
         st.subheader("Decisions so far")
         tt.decisions_table(view)
     with right:
@@ -172,8 +210,6 @@ def main() -> None:
         tt.comments(view)
         st.subheader("Situation manual")
         manual(view, room)
-        with st.expander("Your seat key (to rejoin after a disconnect)"):
-            st.code(seat, language=None)
 
 
 if __name__ == "__main__":

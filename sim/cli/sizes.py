@@ -1,0 +1,100 @@
+"""Sizes on the command line: ``7B``, ``7e9``, ``4T``, ``1.5T``, ``300B``, ``7,000,000,000``.
+
+Each size flag knows what it counts and the range a real training run falls in. A
+number outside it is refused with the reading it would have had and the reading
+the user most likely meant: ``--params 7`` is seven parameters, not seven billion.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from sim.cli.common import UserError
+
+#: Unit suffixes, case-insensitive; G (giga) reads as B.
+UNITS: dict[str, float] = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+_WORDS = {"thousand": "k", "million": "m", "billion": "b", "trillion": "t"}
+_SIZE = re.compile(
+    r"^\s*([0-9][0-9_,]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+)\s*([a-zA-Z]*)\s*$"
+)
+_SCALE = (
+    (1e12, "trillion", "T"),
+    (1e9, "billion", "B"),
+    (1e6, "million", "M"),
+    (1e3, "thousand", "k"),
+)
+
+
+@dataclass(frozen=True)
+class SizeKind:
+    """What a size flag counts, and the range a training run's size falls in."""
+
+    noun: str
+    low: float
+    high: float
+    #: The unit a too-small bare number most likely left out, by how large the number is.
+    likely_units: tuple[tuple[float, str], ...]
+
+
+PARAMETERS = SizeKind("parameters", 1e6, 1e14, ((2_000.0, "B"), (math.inf, "M")))
+TOKENS = SizeKind("tokens", 1e6, 1e16, ((100.0, "T"), (math.inf, "B")))
+
+
+def words(value: float) -> str:
+    """A count in words: ``7 billion``, ``1.5 trillion``, ``300 billion``, ``4,096``."""
+    for scale, name, _ in _SCALE:
+        if value >= scale:
+            return f"{value / scale:.4g} {name}"
+    return f"{value:,.4g}"
+
+
+def short(value: float) -> str:
+    """A count with a unit suffix: ``7B``, ``1.5T``, ``300B``, ``500M``."""
+    for scale, _, unit in _SCALE:
+        if value >= scale:
+            return f"{value / scale:.4g}{unit}"
+    return f"{value:.4g}"
+
+
+def _read(text: str) -> tuple[float, str] | None:
+    """The number and the unit letter of ``text``, or None when it is not a size."""
+    match = _SIZE.match(text)
+    if not match:
+        return None
+    number, unit = match.group(1).replace("_", "").replace(",", ""), match.group(2).lower()
+    unit = _WORDS.get(unit, unit)
+    if unit not in UNITS:
+        return None
+    try:
+        return float(number), unit
+    except ValueError:
+        return None
+
+
+def parse_size(text: str, flag: str, kind: SizeKind) -> float:
+    """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
+    read = _read(text)
+    if read is None:
+        raise UserError(
+            f"--{flag}: cannot read {text!r} as a number of {kind.noun} "
+            "(write 7B, 1.5T, 300M or 7e9)"
+        )
+    number, unit = read
+    value = number * UNITS[unit]
+    if not math.isfinite(value) or value <= 0:
+        raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
+    if value < kind.low:
+        likely = next(u for limit, u in kind.likely_units if number < limit)
+        raise UserError(
+            f"--{flag} {text.strip()} reads as {words(value)} {kind.noun}; "
+            f"did you mean {number:g}{likely}? (a run has {short(kind.low)} to "
+            f"{short(kind.high)} {kind.noun})"
+        )
+    if value > kind.high:
+        raise UserError(
+            f"--{flag} {text.strip()} reads as {words(value)} {kind.noun}, more than any "
+            f"training run ({short(kind.high)} at most)"
+        )
+    return value
