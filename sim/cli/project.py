@@ -15,7 +15,7 @@ from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
 from sim.compare.runner import ExecutorName, default_workers, run_designs
 from sim.compare.summary import paired, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
-from sim.metrics import LABELS, PROBABILITY_KEYS, label
+from sim.metrics import LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -143,7 +143,7 @@ def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
         "Objectives",
         [
             (LABELS[k].label, limits[k], percent(s[PROBABILITY_KEYS[k]]))
-            for k in ("on_time", "on_budget", "quality_met", "success")
+            for k in (m.key for m in OBJECTIVES)
         ],
         ("objective", "meaning", "probability"),
         text_columns=2,

@@ -10,7 +10,6 @@ ablation share and post-training rounds.
 from __future__ import annotations
 
 from sim.engine.compute import estimate_for_scenario, gpu_model
-from sim.engine.model import ROUND_COMPUTE_SHARE
 from sim.interview.content import SIGNALS
 from sim.interview.items import model_compute_usd
 from sim.interview.plan import InterviewPlan, adapt_caps, plan_scenario, plan_world
@@ -33,8 +32,10 @@ def worked_estimate(plan: InterviewPlan) -> str:
     peak = gpu_model(c.gpu).peak_tflops
     price = c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour
     per_day = c.gpus * peak * 1e12 * c.mfu * 86_400
-    extra = lev.ablation_fraction + ROUND_COMPUTE_SHARE * m.post_training_rounds
     total = model_compute_usd(plan)
+    # The plan's compute over its run, less the ablations: what the rounds add (compute.py).
+    extra = total / est.cost_usd - 1.0 if est.cost_usd > 0 else 0.0
+    per_round = (extra - lev.ablation_fraction) / max(1, m.post_training_rounds)
     return "\n".join(
         [
             f"1. FLOPs for {what}: 6 × N × D = 6 × {n:.3g} parameters × {d:.3g} tokens "
@@ -47,7 +48,7 @@ def worked_estimate(plan: InterviewPlan) -> str:
             "GPU-hours.",
             f"4. At ${price:g} per GPU-hour the main run costs {_usd(est.cost_usd)}.",
             f"5. Add {lev.ablation_fraction:.0%} for ablations and "
-            f"{ROUND_COMPUTE_SHARE:.1%} for each of {m.post_training_rounds} post-training "
+            f"{per_round:.1%} for each of {m.post_training_rounds} post-training "
             f"rounds (+{extra:.1%}): about {_usd(total)} of compute.",
         ]
     )

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sim.engine.compute import estimate_for_scenario
-from sim.engine.model import ROUND_COMPUTE_SHARE
+from sim.engine.compute import estimate_for_scenario, planned_compute_usd
 from sim.interview.checks import Judgement, Status, check, judged, names
 from sim.interview.content import TextVerdict, read_texts
 from sim.interview.plan import (
@@ -93,11 +92,11 @@ class Answer:
 def model_compute_usd(plan: InterviewPlan) -> float:
     """The model's compute bill for the design: main run, ablations and post-training rounds."""
     design = plan_scenario(plan)
-    run = estimate_for_scenario(design).cost_usd
-    extra = (
-        design.levers.ablation_fraction + ROUND_COMPUTE_SHARE * design.model.post_training_rounds
+    return planned_compute_usd(
+        estimate_for_scenario(design).cost_usd,
+        design.levers.ablation_fraction,
+        design.model.post_training_rounds,
     )
-    return run * (1.0 + extra)
 
 
 def _explained(a: Answer) -> list[int]:

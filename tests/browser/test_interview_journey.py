@@ -13,13 +13,13 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.conftest import SHOWN
+
 # The app server starts once per session and inherits this environment: set at collection,
 # before any server starts, so a saved session lands in a temporary data directory and
 # never in the real home.
 os.environ.setdefault("TRAININGROOM_DATA_DIR", tempfile.mkdtemp(prefix="trainingroom-test-"))
 
-#: A click starts a rerun; wait for what it should show, not only for the script to stop.
-SHOWN = 60_000
 SPOKEN = (Path(__file__).parents[1] / "data" / "spoken_answer.txt").read_text(encoding="utf-8")
 
 
@@ -31,7 +31,7 @@ def pick(app, label: str, option: str) -> None:  # type: ignore[no-untyped-def]
         # A rerun that lands while the list is open closes it again: open it once more.
         box.locator("input").click()
         try:
-            page.get_by_role("option", name=option, exact=True).click(timeout=3_000)
+            page.get_by_role("option", name=option, exact=True).click(timeout=SHOWN // 20)
             break
         except PlaywrightTimeout:
             app.wait()

@@ -17,6 +17,7 @@ from sim.compare import analysis
 from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.compare.summary import summarize_runs
 from sim.engine.org import OrgGraph
+from sim.metrics import HEADLINE
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import Scenario
 from ui.common import (
@@ -45,7 +46,7 @@ from ui.compare.common import (
 PREFIX, RUN, TORNADO = "compare", "compare_result", "compare_tornado"
 BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
-TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
+TORNADO_METRICS = tuple(m.key for m in HEADLINE if m.key != "effort_person_days")
 LINK_KINDS = ["handoff", "communication", "reporting"]
 # --- the designs ---------------------------------------------------------------------------
 

@@ -28,8 +28,8 @@ from sim.interview.plan import (
     InterviewPlan,
 )
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import OPTION_HELP
 from ui.common import (
-    OPTION_HELP,
     usd,
     words,
 )

@@ -12,7 +12,6 @@ from typing import Any
 
 import streamlit as st
 
-from sim.engine.model import PHASES
 from sim.interview.content import DIMENSIONS
 from sim.interview.plan import (
     CATALOGUE,
@@ -26,7 +25,7 @@ from sim.interview.plan import (
 )
 from sim.interview.risks import price_risk
 from sim.interview.vocabulary import find
-from sim.scenario.spec import RISK_KINDS
+from sim.scenario.spec import PHASES, RISK_KINDS
 from ui.common import (
     usd,
     words,

@@ -37,9 +37,9 @@ from sim.interview.plan import (
 )
 from sim.interview.provenance import filled_sections
 from sim.interview.risks import DESIGN_REPS
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, PHASES, RISK_KINDS, Scenario
+from sim.scenario.vocabulary import DECISION_TITLES
 from ui.common import (
-    DECISION_TITLES,
     LEVER_WIDGETS,
     NOBODY,
     lever_input,
@@ -58,7 +58,7 @@ from ui.interview.common import (
 
 NOT_NAMED = "(not named)"
 AD_HOC = "(ad hoc)"
-GATE_PHASES = ("prepare", "ablations", "post_training", "evaluation")
+GATE_PHASES = tuple(p for p in PHASES if p not in ("training", "release"))
 DEFECTS = ("data_quality", "tokenizer_config", "contamination", "licensing")
 PLAN_LEVERS = (
     "product_evals_early",
