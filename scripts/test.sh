@@ -5,7 +5,13 @@
 # if any step failed. CI (.ci/run) calls exactly this script.
 #
 # Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
-# TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run.
+# TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run
+# (default 1200 and 900 s times the scale below, at most 2700 and 2100 s);
+# TRAININGROOM_TEST_TIMEOUT caps one test (default 600 s times the scale, at most 1200 s). TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load
+# average per CPU when the run starts) stretches every limit and the browser tests' waits
+# on a busy machine. A test that outlives its limit fails with its traceback and pytest goes
+# on; a step that outlives its limit is stopped with SIGTERM, and the test that was running
+# fails where it stood, keeps its screenshots, and pytest prints its summary (tests/conftest.py).
 #
 # PostgreSQL: the tabletop tests also run against a real server. This script installs
 # Debian's postgresql when it is missing, starts a throwaway server on 127.0.0.1 (a free
@@ -22,6 +28,19 @@ started=$SECONDS
 export TRAININGROOM_REQUIRE_BROWSER=1
 # Property tests draw the same examples on every CI run (tests/conftest.py).
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
+# How much slower than a quiet machine to allow: the load per CPU now, from 1 to 4.
+if [[ -z "${TRAININGROOM_TIMEOUT_SCALE:-}" ]]; then
+    TRAININGROOM_TIMEOUT_SCALE="$(awk -v cpus="$(nproc)" \
+        '{ s = $1 / cpus; if (s < 1) s = 1; if (s > 4) s = 4; printf "%.2f", s }' /proc/loadavg)"
+fi
+export TRAININGROOM_TIMEOUT_SCALE
+# scaled BASE CAP: BASE seconds times the scale, at most CAP (the two steps' caps together
+# stay inside CI's 90 minutes).
+scaled() { awk -v b="$1" -v c="$2" -v s="$TRAININGROOM_TIMEOUT_SCALE" \
+    'BEGIN { t = b * s; if (t > c) t = c; printf "%d", t }'; }
+UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1200 2700)}"
+BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 900 2100)}"
+TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600 1200)}"
 export TRAININGROOM_CHROMIUM="${TRAININGROOM_CHROMIUM:-/usr/bin/chromium}"
 
 ensure_chromium() {
@@ -127,10 +146,13 @@ step() {
 # run_pytest EMPTY_OK TIMEOUT ARGS...: pytest under a time limit. Exit 5 (no tests
 # collected) passes only when EMPTY_OK is "yes"; 124 means the time limit struck.
 run_pytest() {
-    local empty_ok="$1" limit="$2" rc=0 limiter=(timeout --kill-after=30)
+    local empty_ok="$1" limit="$2" rc=0 limiter
     shift 2
     # At a terminal, keep pytest in the foreground so Ctrl+C reaches it. Otherwise (CI)
     # let timeout own a process group, so a time-out also stops the app and the browser.
+    # SIGTERM at the limit; pytest reports the test it stopped and prints its summary, and
+    # gets 60 s for that before SIGKILL.
+    limiter=(timeout --kill-after=60)
     [[ -t 0 ]] && limiter+=(--foreground)
     "${limiter[@]}" "$limit" "$VPY" -m pytest "$@" || rc=$?
     if ((rc == 5)); then
@@ -157,10 +179,11 @@ done
 step "PostgreSQL server for the tabletop tests" start_postgres
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
+say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): unit step ${UNIT_LIMIT} s, browser step ${BROWSER_LIMIT} s, one test ${TEST_LIMIT} s"
 step "pytest (everything but the browser tests, 2 workers)" \
-    run_pytest yes "${TRAININGROOM_UNIT_TIMEOUT:-720}" -m "not browser" -n 2
+    run_pytest yes "$UNIT_LIMIT" -m "not browser" -n 2 --dist loadgroup --timeout "$TEST_LIMIT"
 step "pytest (browser tests in Chromium, serial)" \
-    run_pytest no "${TRAININGROOM_BROWSER_TIMEOUT:-300}" -m browser -p no:xdist \
+    run_pytest no "$BROWSER_LIMIT" -m browser -p no:xdist --timeout "$TEST_LIMIT" \
     --screenshot only-on-failure --output test-artifacts/playwright
 
 elapsed=$((SECONDS - started))

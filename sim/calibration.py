@@ -15,8 +15,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from sim.engine.compute import FLOPS_PER_PARAM_TOKEN, GPUS, estimate, training_flops
-from sim.engine.model import ROUND_COMPUTE_SHARE, ProjectModel
+from sim.engine.compute import (
+    FLOPS_PER_PARAM_TOKEN,
+    GPUS,
+    estimate,
+    planned_compute_usd,
+    training_flops,
+)
+from sim.engine.facts import scenario_facts
 from sim.engine.org import CORE_OVERHEAD_PER_PEER, coordination_overhead
 from sim.engine.quality import (
     OPTIMAL_ROUNDS,
@@ -30,7 +36,6 @@ from sim.engine.quality import (
 from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes, simulate_cluster
 from sim.engine.rng import Streams
 from sim.engine.teams import TeamState, seniority_factor
-from sim.engine.training import TrainingRun
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, ClusterSpec, Levers, Scenario, Team
 from sim.units import HOURS_PER_DAY
 
@@ -415,8 +420,8 @@ def probe_scenario(params_b: float, tokens_b: float) -> Scenario:
 
 def spike_rows() -> list[CalibrationRow]:
     params, tokens = 540e9, 780e9
-    model = ProjectModel(probe_scenario(params / 1e9, tokens / 1e9))
-    rate = TrainingRun(model, params, tokens, "probe").spike_rate_per_token
+    facts = scenario_facts(probe_scenario(params / 1e9, tokens / 1e9))
+    rate = facts.run(params).spike_rate_per_token
     return [
         CalibrationRow(
             "PaLM 540B: loss spikes over 780B tokens (default spike process)",
@@ -590,9 +595,7 @@ def price_rows() -> list[CalibrationRow]:
 def ablation_rows() -> list[CalibrationRow]:
     levers = Levers()
     rounds = 4  # ModelSpec's default post_training_rounds
-    share = levers.ablation_fraction / (
-        1.0 + levers.ablation_fraction + ROUND_COMPUTE_SHARE * rounds
-    )
+    share = levers.ablation_fraction / planned_compute_usd(1.0, levers.ablation_fraction, rounds)
     return [
         CalibrationRow(
             "Share of GPU-hours spent on ablations and debugging",

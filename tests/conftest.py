@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import threading
+from collections.abc import Generator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from hypothesis import settings
@@ -24,6 +28,45 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+
+
+# --- a run stopped by its time limit still reports ------------------------------------------
+# scripts/test.sh stops a pytest run that outlives its limit with SIGTERM. Instead of dying
+# silently, the test that was running fails where it stood (its traceback, and in the
+# browser tests its screenshots, are kept), and pytest stops and prints its summary.
+
+
+class StoppedByTimeLimit(Exception):
+    """SIGTERM (the time limit of scripts/test.sh) arrived while this test ran."""
+
+
+_running: list[str] = []
+STOP_REASON = "stopped by SIGTERM (the time limit of scripts/test.sh)"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    worker = "PYTEST_XDIST_WORKER" in os.environ
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if not worker:  # an xdist worker reports its test; its controller stops the run
+            session.shouldstop = STOP_REASON
+            dsession = session.config.pluginmanager.getplugin("dsession")
+            if dsession is not None:
+                dsession.shouldstop = STOP_REASON
+        if _running:
+            raise StoppedByTimeLimit(f"{_running[-1]} was running when the time limit struck")
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    _running.append(item.nodeid)
+    try:
+        return (yield)
+    finally:
+        _running.pop()
 
 
 @pytest.fixture(scope="session")

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.compare.runner import replicate, run_replications
-from sim.engine.model import PHASES, ProjectModel
+from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.engine.records import COST_CATEGORIES
 from sim.play.game import Game, PlayError, PlayLog, counterfactual, replay
 from sim.scenario.loading import load_scenario, with_overrides
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import PHASES, Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -149,7 +149,7 @@ def test_same_seed_same_numbers_serial_and_parallel(base: Scenario) -> None:
 def test_per_scenario_facts_are_bounded_and_never_change_the_numbers(base: Scenario) -> None:
     """The per-scenario cache keeps only recent scenarios, and a scenario whose facts were
     evicted (or an equal copy, a different object) plays exactly as before."""
-    from sim.engine import model
+    from sim.engine import facts as model
 
     first = [replicate(base, 5, r) for r in range(3)]
     variants = [
@@ -175,8 +175,8 @@ def test_common_random_numbers_keep_the_world_fixed_across_designs(base: Scenari
     a = played(base, rep=4)
     b = played(with_overrides(base, {"levers.checkpoint_minutes": 60.0}), rep=4)
     assert [d.present for d in a.defects.defects] == [d.present for d in b.defects.defects]
-    assert a.cut == b.cut
-    assert a.departure_gaps == b.departure_gaps
+    assert a.draws.cut == b.draws.cut
+    assert a.draws.departure_gaps == b.draws.departure_gaps
 
 
 def human_game(s: Scenario, seed: int = 3) -> Game:

@@ -19,8 +19,8 @@ from sim.play.views import (
     trace_frame,
 )
 from sim.scenario.loading import load_scenario
-from sim.scenario.spec import DECISION_OPTIONS, Levers
-from ui.common import LEVER_WIDGETS, OPTION_HELP
+from sim.scenario.spec import Levers
+from ui.common import LEVER_WIDGETS
 from ui.play import charts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,12 +145,6 @@ def test_counterfactual_figure_has_one_bar_per_other_option(finished: Game) -> N
 def test_counterfactual_figure_without_decisions() -> None:
     fig = charts.counterfactual_figure(())
     assert all(len(t.x) == 0 for t in fig.data)
-
-
-def test_every_option_has_a_one_line_explanation() -> None:
-    options = {o for kind in DECISION_OPTIONS.values() for o in kind}
-    assert set(OPTION_HELP) == options
-    assert all("\n" not in text and text.endswith(".") for text in OPTION_HELP.values())
 
 
 def test_set_up_widgets_use_the_lever_names() -> None:

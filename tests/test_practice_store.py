@@ -6,11 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sim.interview.plan import InterviewPlan, RiskPlan, world_plan
+from sim.interview.markdown import session_markdown
+from sim.interview.plan import InterviewPlan, world_plan
 from sim.interview.risks import compare_designs
-from sim.interview.rubric import judge, session_markdown
+from sim.interview.rubric import judge
 from sim.interview.store import PracticeStore
 from sim.storage import database_url, make_engine
+from tests import interview_plans as plans
 
 
 @pytest.fixture
@@ -51,19 +53,34 @@ def test_list_is_newest_first_and_filters_by_candidate(store) -> None:
 
 
 def test_progress_across_attempts_is_oldest_first(store) -> None:
-    weak = InterviewPlan(candidate="ada")
-    better = world_plan(weak)
-    owners = {
-        r: RiskPlan(owner=p.owner, early_warning="watch it daily") for r, p in better.risks.items()
-    }
-    best = better.model_copy(update={"risks": owners})
-    for day, plan in enumerate((weak, better, best), start=1):
-        _save(store, plan, day, simulate=day == 3)
+    attempts = [p.model_copy(update={"candidate": "ada"})
+                for p in (plans.button_only(), plans.weak(), plans.mediocre(), plans.strong())]
+    for day, plan in enumerate(attempts, start=1):
+        _save(store, plan, day, simulate=day == 4)
     progress = store.progress("ada")
-    assert list(progress["attempt"]) == [1, 2, 3]
+    assert list(progress["attempt"]) == [1, 2, 3, 4]
     assert progress["score"].is_monotonic_increasing
-    assert progress["p_success"].isna().tolist() == [True, True, False]
+    assert progress["p_success"].isna().tolist() == [True, True, True, False]
     assert store.progress("nobody").empty
+
+
+def test_item_by_item_progress_over_attempts(store) -> None:
+    for day, make in enumerate((plans.weak, plans.strong), start=1):
+        _save(store, make().model_copy(update={"candidate": "ada"}), day, simulate=False)
+    items = store.item_progress("ada")
+    owners = items[items["item"] == "owners"].sort_values("attempt")
+    assert owners["status"].tolist() == ["missed", "met"]
+    assert owners["points"].tolist() == [0.0, 1.0]
+    assert set(items["attempt"]) == {1, 2} and len(items) == 2 * len(set(items["item"]))
+
+
+def test_a_judged_debrief_remembers_the_figure_it_showed(store) -> None:
+    plan = plans.strong().model_copy(update={"candidate": "ada"})
+    _save(store, plan, 1, simulate=False)
+    assert store.revealed_estimates("ada") == []  # not handed in: nothing was shown
+    _save(store, plan.model_copy(update={"judged_at": "2026-01-02T09:00:00+00:00"}), 2, False)
+    shown = store.revealed_estimates("ada")
+    assert len(shown) == 1 and shown[0] > 0 and store.revealed_estimates("bob") == []
 
 
 def test_a_second_store_on_the_same_file_sees_the_sessions(store) -> None:

@@ -1,5 +1,5 @@
-"""What the app's pages share: number formats, picking a scenario, one-line explanations of
-every decision option, and the set-up widgets (levers, team, playbook) as scenario overrides.
+"""What the app's pages share: number formats, picking a scenario, and the set-up widgets
+(levers, team, playbook) as scenario overrides.
 
 Nothing here simulates; loading and validation are ``sim.scenario.loading``'s.
 """
@@ -16,54 +16,15 @@ from sim.scenario.catalog import SHIPPED_DIR
 from sim.scenario.loading import ScenarioError, load_text
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
 
+# The model's words for its options live in sim (the CLI and the reports read them too);
+# re-exported here for pages that still import them from ui.common.
+from sim.scenario.vocabulary import DECISION_TITLES as DECISION_TITLES
+from sim.scenario.vocabulary import OPTION_HELP as OPTION_HELP
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR
 SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-#: One line per decision option: what choosing it does in the model (sim/engine/training.py,
-#: sim/engine/phases.py). Keys are the engine's option names, the same as in scenario playbooks.
-OPTION_HELP: dict[str, str] = {
-    "rollback_skip": "Roll back to the last good checkpoint and skip the batches that caused "
-    "the spike: the standard response, a few hours lost.",
-    "continue": "Train on and hope the loss recovers by itself; if it does not, a day more is "
-    "wasted before a forced rollback.",
-    "pause_investigate": "Pause the cluster for about a day and a half to find the cause, then "
-    "roll back: the spike is half as likely to come straight back.",
-    "overreact": "Stop, re-plan the recipe and restart from a much earlier checkpoint: fewer "
-    "spikes later, but days of work thrown away.",
-    "fix_and_continue": "Fix the data and train on with clean data: the bad tokens already "
-    "seen stay in the model.",
-    "fix_and_restart": "Fix the data and restart the run from scratch: clean, but every token "
-    "trained so far is lost.",
-    "accept": "Leave the defect in and carry on: no delay, but its quality penalty stays.",
-    "use_reserve": "Cover the gap from the budget reserve; the plan stays as it is.",
-    "cut_ablations": "Drop the remaining ablation experiments: saves compute, but fewer "
-    "defects are caught before the run.",
-    "reduce_tokens": "Train on fewer tokens: cheaper and shorter, but a higher final loss.",
-    "fewer_post_training_rounds": "Plan fewer post-training rounds: saves annotation and "
-    "compute, costs quality.",
-    "accept_overrun": "Keep the plan and go over budget.",
-    "extra_round": "Run one more post-training round, then measure again.",
-    "fix_data_and_retune": "Fix the post-training data first, then run another round: slower, "
-    "but it lifts the product evals too, not only the benchmarks.",
-    "ship": "Ship now, with the missed targets missed.",
-    "cut_post_training_rounds": "Cut post-training rounds to make the deadline: on time, lower "
-    "quality.",
-    "add_core_staff": "Add people to the core team: they need time to ramp up and add "
-    "coordination overhead, so it often makes things later (Brooks).",
-    "accept_slip": "Accept the later finish date and keep the plan.",
-}
-
-#: What each kind of decision is about, as a card title.
-DECISION_TITLES: dict[str, str] = {
-    "rollback": "The loss spiked: what now?",
-    "data_fix": "A data defect was found: fix it?",
-    "budget": "The budget was cut: how do you close the gap?",
-    "ship": "Targets missed at evaluation: ship?",
-    "schedule": "The forecast finish is past the deadline: what gives?",
-}
-
 
 def usd(value: float) -> str:
     """Dollars, short: $6.00M, $520k, $950."""

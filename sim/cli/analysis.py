@@ -55,7 +55,7 @@ def _base(scenario: Path, overrides: list[str] | None, design: str | None) -> Sc
 
 
 def _metric(base: Scenario, metric: str) -> str:
-    known = [*BY_KEY, *(f"score:{e.id}" for e in base.objective.evals), "loss"]
+    known = [*BY_KEY, *(f"score:{e.id}" for e in base.objective.evals)]
     if metric not in known:
         raise UserError(
             f"--metric {metric!r} is not a results column; " + suggestion(metric, known, "one of")

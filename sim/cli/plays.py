@@ -10,14 +10,13 @@ import typer
 from sim.cli.common import JSON_OPTION, UserError, emit_json, fmt, guarded, stdout, table
 from sim.cli.tables import Col, difference, money, percent, with_unit
 from sim.engine.decisions import POLICY_NAMES
-from sim.metrics import LABELS, label
+from sim.metrics import HEADLINE, LABELS, label
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayError, PlayLog, replay
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
-
-HEADLINE = ("schedule_days", "cost_usd", "on_time", "on_budget", "quality_met", "success")
+from sim.scenario.vocabulary import decision_title, option_help
 
 #: How ``debrief`` ranks decisions (sim.play.debrief.impact), in words.
 RANKING = (
@@ -57,7 +56,7 @@ def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = 
             label(k),
             fmt(row[k]) if LABELS[k].kind == "probability" else with_unit(row[k], LABELS[k].unit),
         )
-        for k in HEADLINE
+        for k in (m.key for m in HEADLINE)
     ]
     table(title, rows, ("outcome", "value"))
 
@@ -92,6 +91,8 @@ def play(
         [(d["key"], f"{d['day']:.1f}", d["owner"], d["choice"]) for d in decisions],
         ("decision", "day", Col("who", text=True), Col("choice", text=True)),
     )
+    for choice in dict.fromkeys(d["choice"] for d in decisions):
+        stdout.print(f"- {choice}: {option_help(choice)}", markup=False)
 
 
 def replay_command(
@@ -156,8 +157,9 @@ def debrief(
     if best is not None:
         top = max(best.alternatives, key=lambda a: abs(a.impact))
         stdout.print(
-            f"The decision that mattered most: {best.key} on day {best.day:.0f} (chose "
-            f"{best.choice}; {top.choice} instead has impact {top.impact:+.3f}, marked ◀).",
+            f"The decision that mattered most: {best.key} on day {best.day:.0f} "
+            f"({decision_title(best.kind)}: chose {best.choice}; {top.choice} instead has "
+            f"impact {top.impact:+.3f}, marked ◀).",
             markup=False,
         )
     for _, title, evidence in report.lessons:

@@ -24,7 +24,7 @@ from sim.compare.sequential import MAX_WORLDS, Sequential, batch_runner, run_seq
 from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
 from sim.intervals import MIN_WORLDS
-from sim.metrics import BY_KEY, LABELS, PROBABILITY_KEYS, label
+from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -192,7 +192,7 @@ def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
         "Objectives",
         [
             (LABELS[k].label, limits[k], percent(s[PROBABILITY_KEYS[k]]))
-            for k in ("on_time", "on_budget", "quality_met", "success")
+            for k in (m.key for m in OBJECTIVES)
         ],
         ("objective", "meaning", "probability"),
         text_columns=2,

@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
+from sim.interview.llm_judge import ENV_BASE_URL, ENV_MODEL, llm_config, llm_notes
 from sim.interview.plan import PlanError, load_plan
 from sim.interview.risks import compare_designs
 from sim.interview.rubric import STATUS_LABEL, judge
@@ -17,6 +18,11 @@ PlanArgument = Annotated[
 ]
 REPS = typer.Option(40, "--reps", help="Replications of the simulated outcome (0: skip it).")
 SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
+LLM = typer.Option(
+    False, "--llm",
+    help="Also ask the language model named by TRAININGROOM_LLM_BASE_URL and "
+    "TRAININGROOM_LLM_MODEL for a note per item (never part of the score).",
+)  # fmt: skip
 
 
 @guarded
@@ -25,10 +31,14 @@ def rubric(
     reps: int = REPS,
     seed: int = SEED,
     json_output: bool = JSON_OPTION,
+    llm: bool = LLM,
 ) -> None:
     """Judge PLAN.json item by item (met, partly met, missed) beside its simulated outcome."""
     if reps < 0:
         raise UserError(f"--reps must be 0 or more, got {reps}")
+    config = llm_config() if llm else None
+    if llm and config is None:
+        raise UserError(f"--llm needs {ENV_BASE_URL} and {ENV_MODEL} in the environment")
     try:
         plan = load_plan(plan_file)
     except PlanError as exc:
@@ -37,13 +47,18 @@ def rubric(
         raise typer.Exit(USAGE_EXIT) from None
     outcome = compare_designs(plan, reps, seed) if reps else None
     report = judge(plan, outcome)
+    data = report.to_dict()
+    if config is not None:
+        notes = llm_notes(plan, report, config)
+        data["llm"] = {"model": notes.model, "notes": notes.notes, "error": notes.error}
     if json_output:
-        emit_json(report.to_dict())
+        emit_json(data)
         return
-    _print(report.to_dict())
+    _print(data)
 
 
-STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "dim"}
+STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "red",
+         "did_not_arise": "dim", "not_run": "dim"}  # fmt: skip
 
 
 def _print(data: dict[str, Any]) -> None:
@@ -63,6 +78,16 @@ def _print(data: dict[str, Any]) -> None:
             ],
             ("design", "finish P50 (days)", "cost P50 (USD)", "P(all objectives met)"),
         )
+    llm = data.get("llm")
+    if llm:
+        if llm["error"]:
+            stdout.print(f"Language model {llm['model']}: {llm['error']}")
+        else:
+            table(
+                f"Notes from {llm['model']} (beside the verdicts; not part of the score)",
+                list(llm["notes"].items()),
+                ("item", "note"),
+            )
     stdout.print("Items not met say what a strong answer adds: use --json to read them.")
 
 

@@ -37,7 +37,7 @@ from sim.intervals import (
     require_worlds,
 )
 from sim.intervals import wilson as stats_wilson
-from sim.metrics import BY_KEY
+from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
 from sim.stats import summarize
@@ -97,13 +97,12 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
 def objective_columns(scenario: Scenario) -> list[tuple[str, str]]:
     """``(column, label)`` of every objective: time, budget, each target, quality, all."""
     targets = [(f"met:{t.eval}", f"{t.eval} ≥ {t.threshold:g}") for t in scenario.objective.targets]
-    return [
-        ("on_time", "On time"),
-        ("on_budget", "On budget"),
-        *targets,
-        ("quality_met", "All quality targets"),
-        ("success", "All objectives"),
-    ]
+    out: list[tuple[str, str]] = []
+    for m in OBJECTIVES:
+        if m.key == "quality_met":  # the targets it is made of come just before it
+            out += targets
+        out.append((m.key, m.objective))
+    return out
 
 
 def objective_probabilities(df: pd.DataFrame, scenario: Scenario) -> pd.DataFrame:
@@ -176,22 +175,9 @@ class Phrase:
         return self.up if value > 0 else self.down
 
 
-_PHRASES: dict[str, Phrase] = {
-    "schedule_days": Phrase("finishes", "later", "sooner"),
-    "cost_usd": Phrase("costs", "more", "less"),
-    "effort_person_days": Phrase("takes", "more", "less"),
-    "on_time": Phrase("is on time", "more often", "less often"),
-    "on_budget": Phrase("is on budget", "more often", "less often"),
-    "quality_met": Phrase("meets all quality targets", "more often", "less often"),
-    "success": Phrase("meets all objectives", "more often", "less often"),
-}
+_PHRASES: dict[str, Phrase] = {m.key: Phrase(m.verb, m.more, m.less) for m in HEADLINE if m.verb}
 #: What a chance metric's discordant worlds read as: 'B meets all objectives in 9 worlds...'.
-_EVENT = {
-    "on_time": "is on time",
-    "on_budget": "is on budget",
-    "quality_met": "meets all quality targets",
-    "success": "meets all objectives",
-}
+_EVENT = {m.key: m.verb for m in OBJECTIVES}
 
 
 def phrase(row: Mapping[str, Any]) -> Phrase:

@@ -9,7 +9,7 @@ import pandas as pd
 from sim.compare.analysis import joint_confidence, percentile_intervals, wilson
 from sim.compare.inference import Comparison, compare_designs, paired_json
 from sim.engine.records import COST_CATEGORIES
-from sim.metrics import HEADLINE, PROBABILITY_KEYS
+from sim.metrics import HEADLINE, PROBABILITY_KEYS, QUANTITIES
 from sim.scenario.spec import Scenario
 from sim.stats import summarize
 
@@ -17,8 +17,8 @@ from sim.stats import summarize
 def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str, Any]:
     """The ``sim run --json`` object for one design."""
     out: dict[str, Any] = {"scenario": scenario.name, "reps": int(len(df)), "seed": seed}
-    for key in ("schedule_days", "cost_usd", "effort_person_days"):
-        out[key] = summarize(df[key])
+    for m in QUANTITIES:
+        out[m.key] = summarize(df[m.key])
     out["cost_by_category"] = {c: summarize(df[f"cost_{c}_usd"]) for c in COST_CATEGORIES}
     out["quality"] = quality_summary(df, scenario)
     out["targets"] = [

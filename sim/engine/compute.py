@@ -11,17 +11,17 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.engine.quality import chinchilla_loss
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
+from sim.scenario.spec import Scenario
 from sim.units import HOURS_PER_DAY, SECONDS_PER_DAY, Days, Flops, Hours, Usd
-
-if TYPE_CHECKING:
-    from sim.scenario.spec import Scenario
 
 #: Training FLOPs per active parameter per token (forward and backward pass).
 FLOPS_PER_PARAM_TOKEN = 6.0
+#: Post-training compute per round, as a share of the main run's compute.
+ROUND_COMPUTE_SHARE = 0.005
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,15 @@ def estimate_for_scenario(scenario: Scenario) -> ComputeEstimate:
         seen_tokens = tokens + model.base_model.tokens_b * 1e9
         result = replace(result, predicted_loss=chinchilla_loss(active, seen_tokens))
     return result
+
+
+def planned_compute_usd(run_usd: Usd, ablation_fraction: float, post_training_rounds: int) -> Usd:
+    """A plan's compute bill: the main run, its ablations and its post-training rounds.
+
+    Ablations cost ``ablation_fraction`` of the run; each post-training round
+    ``ROUND_COMPUTE_SHARE`` of it (docs/model.md, "Plan sizing").
+    """
+    return run_usd * (1.0 + ablation_fraction + ROUND_COMPUTE_SHARE * post_training_rounds)
 
 
 def _price(gpu: str, usd_per_gpu_hour: Usd | None) -> Usd:

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sim.engine.org import OrgGraph
 from sim.scenario.spec import DefectSource, Gate, Scenario
 from sim.units import Days
-
-if TYPE_CHECKING:
-    from sim.engine.org import OrgGraph
 
 #: How strongly ablations catch defects: detection = 1 - exp(-ablation_fraction / scale).
 ABLATION_DETECTION_SCALE = 0.04

@@ -1,31 +1,28 @@
 """What happens in each phase of a project, and the responses to found defects and cuts.
 
-Each phase is a generator over a :class:`~sim.engine.model.ProjectModel`; the model
-runs them in order. docs/model.md, "Phases".
+Each phase is a generator over a :class:`~sim.engine.project.Project`, named as in
+:data:`~sim.scenario.spec.PHASES` (:data:`STEPS` maps each name to its function);
+:class:`~sim.engine.model.ProjectModel` runs them in order. docs/model.md, "The phases".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-import simpy
-
+from sim.engine.compute import ROUND_COMPUTE_SHARE
 from sim.engine.incidents import Defect
-from sim.engine.model import (
-    ABLATION_CLUSTER_SHARE,
-    CONTINUE_AFTER_FIX_SHARE,
-    MAX_EXTRA_ROUNDS,
-    PHASES,
-    ROUND_COMPUTE_SHARE,
-)
-from sim.engine.training import TrainingRun
+from sim.engine.project import Project
+from sim.engine.training import Steps, TrainingRun
+from sim.scenario.spec import PHASES
 
-if TYPE_CHECKING:
-    from sim.engine.model import ProjectModel
-
-Steps = Generator[simpy.Event, Any, None]
+#: Ablations happen on the cluster; their calendar time at this share of it.
+ABLATION_CLUSTER_SHARE = 0.5
+#: Caps on repeated responses to an eval gap.
+MAX_EXTRA_ROUNDS = 3
+#: After a run, continuing on fixed data costs this share of the run again.
+CONTINUE_AFTER_FIX_SHARE = 0.25
 
 #: Data work before a product-targeted retune after an eval gap (person-days).
 RETUNE_DATA_PERSON_DAYS = 20.0
@@ -33,7 +30,7 @@ RETUNE_DATA_PERSON_DAYS = 20.0
 SAFETY_TUNING_ROUNDS = 1
 
 
-def licences(m: ProjectModel) -> list[tuple[str, float]]:
+def licences(m: Project) -> list[tuple[str, float]]:
     """Data spend committed when preparation starts: licences, extra data work, base model."""
     s = m.scenario
     out = [("data licences", s.objective.budget.data_licensing_usd)]
@@ -44,25 +41,25 @@ def licences(m: ProjectModel) -> list[tuple[str, float]]:
     return out
 
 
-def planned_licences(m: ProjectModel) -> float:
+def planned_licences(m: Project) -> float:
     return sum(usd for _, usd in licences(m))
 
 
-def prepare(m: ProjectModel) -> Steps:
+def prepare(m: Project) -> Steps:
     for note, usd in licences(m):
         m.ledger.charge(m.env.now, "data_licensing", usd, note)
     safety = m.org.owner("safety") or m.org.decider("ship")
-    yield from m._run_workstreams(
+    yield from m.run_workstreams(
         "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
     )
 
 
-def _early_safety(m: ProjectModel) -> Steps:
+def _early_safety(m: Project) -> Steps:
     """Safety and legal engaged from the start: findings come early and are cheap."""
     sf = m.scenario.incidents.safety
     if not sf.enabled or not (m.scenario.levers.safety_from_start and m.org.owner("safety")):
         return
-    if m.safety_draw < sf.probability_early:
+    if m.draws.safety < sf.probability_early:
         m.count_incident("safety_finding")
         m.trace_event(
             "safety", "Early safety review found an issue; fixed before training", "safety"
@@ -70,8 +67,8 @@ def _early_safety(m: ProjectModel) -> Steps:
         yield m.env.timeout(sf.fix_days_early)
 
 
-def ablations(m: ProjectModel) -> Steps:
-    run_days = m.tokens_plan / m.probe.rate
+def ablations(m: Project) -> Steps:
+    run_days = m.tokens_plan / m.run_facts.rate
     days = m.ablation_fraction * run_days / ABLATION_CLUSTER_SHARE
     cost = m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
 
@@ -80,37 +77,36 @@ def ablations(m: ProjectModel) -> Steps:
             yield m.env.timeout(days)
             m.ledger.charge(m.env.now, "compute", cost, "ablations and scaling-law runs")
 
-    yield from m._run_workstreams(
+    yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
     )
 
 
-def training(m: ProjectModel) -> Steps:
+def training(m: Project) -> Steps:
     label = "Adaptation run" if m.scenario.levers.strategy == "adapt" else "Main run"
-    m.run = run = TrainingRun(m, m.run_params, m.tokens_plan, label)
+    run = m.start_run(label)
     seniority = {t.id: t.spec.seniority for t in m.teams.values()}
     m.defects.start_monitoring(m.env.now, m.org, seniority)
-    yield from m._run_workstreams(
+    yield from m.run_workstreams(
         "training", ("training run", m.org.training_team, m.env.process(run.process()))
     )
     m.defects.stop_monitoring()
-    m.run_finished = True
-    m.version += 1
+    m.end_run()
 
 
-def post_training(m: ProjectModel) -> Steps:
+def post_training(m: Project) -> Steps:
     yield from _schedule_check(m)
-    yield from m._run_workstreams(
+    yield from m.run_workstreams(
         "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
     )
 
 
-def _rounds(m: ProjectModel) -> Steps:
+def _rounds(m: Project) -> Steps:
     while m.rounds_done < m.rounds_planned:
         yield from post_training_round(m)
 
 
-def round_cost(m: ProjectModel) -> tuple[float, float]:
+def round_cost(m: Project) -> tuple[float, float]:
     """(annotation, compute) dollars of one post-training round."""
     s = m.scenario
     planned = max(1, s.model.post_training_rounds)
@@ -119,11 +115,10 @@ def round_cost(m: ProjectModel) -> tuple[float, float]:
     return annotation, compute
 
 
-def post_training_round(m: ProjectModel, label: str = "post-training round") -> Steps:
+def post_training_round(m: Project, label: str = "post-training round") -> Steps:
     s = m.scenario
     start = m.env.now
-    k = m.rounds_done + m.extra_rounds
-    effort = s.model.round_person_days * m.round_multipliers[k % len(m.round_multipliers)]
+    effort = s.model.round_person_days * m.round_effort_multiplier()
     yield from m.work(m.post_training_team, effort)
     rest = s.model.round_days_min - (m.env.now - start)
     if rest > 0:
@@ -131,12 +126,11 @@ def post_training_round(m: ProjectModel, label: str = "post-training round") -> 
     annotation, compute = round_cost(m)
     m.ledger.charge(m.env.now, "annotation", annotation, label)
     m.ledger.charge(m.env.now, "compute", compute, label)
-    m.rounds_done += 1
-    m.version += 1
+    m.round_done()
     m.trace_event("round", f"{label.capitalize()} {m.rounds_done} done", m.post_training_team)
 
 
-def _work_days(m: ProjectModel, phase: str) -> float:
+def _work_days(m: Project, phase: str) -> float:
     """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
     days = 0.0
     now, teams = m.env.now, m.teams
@@ -151,7 +145,7 @@ _POSITION = {phase: k for k, phase in enumerate(FORECAST_ORDER)}
 _ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
 
 
-def forecast_days(m: ProjectModel) -> float:
+def forecast_days(m: Project) -> float:
     """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
     s = m.scenario
     now = _POSITION.get(m.phase, len(FORECAST_ORDER))
@@ -159,20 +153,19 @@ def forecast_days(m: ProjectModel) -> float:
     per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
     days = per_round * max(0, m.rounds_planned - m.rounds_done)
     if now <= _TRAINING:
-        if m.run is None:
-            m.probe.target_tokens = m.tokens_plan
-        days += (m.run or m.probe).expected_days()
+        run = m.run
+        days += run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)
     if now <= _ABLATIONS:
-        days += m.ablation_fraction * m.tokens_plan / m.probe.rate / ABLATION_CLUSTER_SHARE
+        days += m.ablation_fraction * m.tokens_plan / m.run_facts.rate / ABLATION_CLUSTER_SHARE
     # The phases still to come; evaluation and release also while they run.
     for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
         days += _work_days(m, FORECAST_ORDER[k])
     if m.phase == "prepare":
-        days += max(0.0, _work_days(m, "prepare") - (m.env.now - m._phase_start))
+        days += max(0.0, _work_days(m, "prepare") - (m.env.now - m.phase_start))
     return days
 
 
-def _schedule_check(m: ProjectModel) -> Steps:
+def _schedule_check(m: Project) -> Steps:
     s = m.scenario
     projected = m.env.now + forecast_days(m)
     deadline = s.objective.deadline_days
@@ -195,18 +188,18 @@ def _schedule_check(m: ProjectModel) -> Steps:
             s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now)
         )
         cut = math.ceil((projected - deadline) / per_round)
-        m.rounds_planned = max(1, m.rounds_planned - cut)
+        m.plan_rounds(max(1, m.rounds_planned - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
 
 
-def evaluation(m: ProjectModel) -> Steps:
-    yield from m._run_workstreams("evaluation")
+def evaluation(m: Project) -> Steps:
+    yield from m.run_workstreams("evaluation")
     m.measure_quality()
     yield from _eval_gap(m)
 
 
-def _eval_gap(m: ProjectModel) -> Steps:
+def _eval_gap(m: Project) -> Steps:
     while True:
         missed = m.missed_targets()
         if not missed:
@@ -227,27 +220,27 @@ def _eval_gap(m: ProjectModel) -> Steps:
         )
         if choice == "ship":
             return
-        m.extra_rounds += 1
+        m.extra_round_planned()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
             yield from m.work(owner, RETUNE_DATA_PERSON_DAYS)
-            m.product_transfer = 1.0
+            m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
 
 
-def release(m: ProjectModel) -> Steps:
+def release(m: Project) -> Steps:
     review = m.org.owner("safety") or m.org.decider("ship")
-    yield from m._run_workstreams(
+    yield from m.run_workstreams(
         "release", ("release review", review, m.env.process(_release_review(m)))
     )
 
 
-def _release_review(m: ProjectModel) -> Steps:
+def _release_review(m: Project) -> Steps:
     s = m.scenario
     sf = s.incidents.safety
     early = s.levers.safety_from_start and m.org.owner("safety") is not None
-    if sf.enabled and not early and m.safety_draw < sf.probability_late:
+    if sf.enabled and not early and m.draws.safety < sf.probability_late:
         m.count_incident("safety_finding")
         m.trace_event("safety", "Late red-team review found a release-blocking issue", "safety")
         yield m.env.timeout(sf.fix_days_late)
@@ -259,7 +252,7 @@ def _release_review(m: ProjectModel) -> Steps:
             yield from handle_defect(m, d)
 
 
-def gates_after(m: ProjectModel, phase: str) -> Steps:
+def gates_after(m: Project, phase: str) -> Steps:
     legal = m.scenario.levers.safety_from_start and m.org.owner("licensing") is not None
     for gate in m.scenario.plan.gates:
         if gate.after != phase:
@@ -269,7 +262,7 @@ def gates_after(m: ProjectModel, phase: str) -> Steps:
             yield from handle_defect(m, d)
 
 
-def fix_team(m: ProjectModel, d: Defect) -> str:
+def fix_team(m: Project, d: Defect) -> str:
     """Who does the fix.
 
     The data team for data defects (even a licence problem legal found); the team
@@ -280,7 +273,7 @@ def fix_team(m: ProjectModel, d: Defect) -> str:
     return m.org.owner("data_quality") or m.org.decider("data_fix")
 
 
-def handle_defect(m: ProjectModel, d: Defect) -> Steps:
+def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
     m.count_incident(f"defect_{d.kind}")
     owner = m.org.owner(d.kind) or m.org.decider("data_fix")
@@ -315,12 +308,12 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
-    m.version += 1
+    m.model_changed()
     if choice == "fix_and_restart":
         run.restart_from(0.0)
         m.defects.reset_tokens()
         if not during_run:
-            m.rounds_done = 0
+            m.redo_rounds()
             yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
     elif not during_run:
         d.affected_tokens *= 0.5
@@ -328,16 +321,16 @@ def handle_defect(m: ProjectModel, d: Defect) -> Steps:
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
 
 
-def _fix_in_background(m: ProjectModel, d: Defect, owner: str) -> Steps:
+def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     yield from m.work(owner, d.source.fix_person_days)
     d.fixed = True
-    m.version += 1
+    m.model_changed()
     m.trace_event(
         "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
     )
 
 
-def _retrain(m: ProjectModel, run: TrainingRun, target: float, note: str) -> Steps:
+def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
     m.trace_event("retrain", note.capitalize())
     run.target_tokens = target
     yield m.env.process(run.process())
@@ -346,7 +339,7 @@ def _retrain(m: ProjectModel, run: TrainingRun, target: float, note: str) -> Ste
             yield from post_training_round(m, "post-training round (redo)")
 
 
-def defect_found_during_run(m: ProjectModel, run: TrainingRun) -> Steps:
+def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:
     for d in m.defects.due(m.env.now):
         m.defects.mark_found(d, m.env.now, "run monitoring")
         yield from handle_defect(m, d)
@@ -355,7 +348,7 @@ def defect_found_during_run(m: ProjectModel, run: TrainingRun) -> Steps:
 # --- budget cuts ----------------------------------------------------------------------------
 
 
-def projected_spend(m: ProjectModel) -> float:
+def projected_spend(m: Project) -> float:
     """Spent so far plus what the current plan still needs."""
     annotation, round_compute = round_cost(m)
     rounds_left = max(0, m.rounds_planned - m.rounds_done)
@@ -369,7 +362,7 @@ def projected_spend(m: ProjectModel) -> float:
         remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
     # People cost per day, and what they have cost since salaries were last charged.
     people_per_day = unbilled = 0.0
-    since = m.env.now - m._people_charged_to
+    since = m.env.now - m.people_charged_to
     for t in m.teams.values():
         per_day = (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
         people_per_day += per_day
@@ -380,29 +373,29 @@ def projected_spend(m: ProjectModel) -> float:
     return m.ledger.spent_usd + unbilled + remaining
 
 
-def budget_gap(m: ProjectModel) -> float:
+def budget_gap(m: Project) -> float:
     return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
 
 
-def budget_cut(m: ProjectModel, fraction: float | None = None) -> Steps:
+def budget_cut(m: Project, fraction: float | None = None) -> Steps:
     s = m.scenario
     share = s.incidents.budget_cut.fraction if fraction is None else fraction
     remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
     amount = share * remaining_compute
-    m.ledger.budget_usd -= amount
+    m.ledger.cut_budget(amount)
     m.count_incident("budget_cut")
     m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
     yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
 
 
-def budget_watch(m: ProjectModel) -> Steps:
+def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the budget owner compares the forecast with the budget."""
     if budget_gap(m) > 0:
         m.count_incident("budget_slip")
         yield from close_budget_gap(m, "on the current forecast", {})
 
 
-def close_budget_gap(m: ProjectModel, why: str, context: dict[str, Any]) -> Steps:
+def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     """Apply the budget responses one by one until the plan fits the budget again."""
     used: set[str] = set()
     while (gap := budget_gap(m)) > 0:
@@ -420,7 +413,7 @@ def close_budget_gap(m: ProjectModel, why: str, context: dict[str, Any]) -> Step
         _apply_budget_response(m, choice, gap)
 
 
-def _budget_options(m: ProjectModel, used: set[str]) -> tuple[str, ...]:
+def _budget_options(m: Project, used: set[str]) -> tuple[str, ...]:
     options = []
     if m.reserve_left > 0:
         options.append("use_reserve")
@@ -434,22 +427,31 @@ def _budget_options(m: ProjectModel, used: set[str]) -> tuple[str, ...]:
     return (*options, "accept_overrun")
 
 
-def _apply_budget_response(m: ProjectModel, choice: str, gap: float) -> None:
+def _apply_budget_response(m: Project, choice: str, gap: float) -> None:
     if choice == "use_reserve":
-        m.reserve_left = max(0.0, m.reserve_left - gap)
+        m.use_reserve(gap)
     elif choice == "cut_ablations":
-        m.ablation_fraction = 0.0
+        m.cut_ablations()
     elif choice == "reduce_tokens":
         run = m.run
         target = run.target_tokens if run is not None else m.tokens_plan
         done = run.tokens if run is not None else 0.0
         floor = max(done, 0.5 * target)
-        new_target = max(floor, target - gap / m.run_usd_per_token)
-        if run is not None:
-            run.target_tokens = new_target
-        m.tokens_plan = new_target
+        m.plan_tokens(max(floor, target - gap / m.run_usd_per_token))
     elif choice == "fewer_post_training_rounds":
         annotation, compute = round_cost(m)
         cut = math.ceil(gap / max(1.0, annotation + compute))
-        m.rounds_planned = max(m.rounds_done + 1, m.rounds_planned - cut)
+        m.plan_rounds(max(m.rounds_done + 1, m.rounds_planned - cut))
     m.trace_event("budget", f"Budget response: {choice.replace('_', ' ')}")
+
+
+
+#: Each phase's steps, by name (the names of :data:`~sim.scenario.spec.PHASES`, a test checks).
+STEPS: dict[str, Callable[[Project], Steps]] = {
+    "prepare": prepare,
+    "ablations": ablations,
+    "training": training,
+    "post_training": post_training,
+    "evaluation": evaluation,
+    "release": release,
+}

@@ -89,6 +89,10 @@ class Ledger:
         self.entries.append(LedgerEntry(day, category, usd, note))
         self.totals[category] += usd
 
+    def cut_budget(self, usd: Usd) -> None:
+        """Leadership takes ``usd`` away from the budget."""
+        self.budget_usd -= usd
+
     @property
     def spent_usd(self) -> Usd:
         return sum(self.totals.values())

@@ -12,19 +12,20 @@ from __future__ import annotations
 import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import simpy
 
 from sim.engine.compute import gpu_model, tokens_per_day
-from sim.engine.records import LossPoint
+from sim.engine.incidents import DefectBook
+from sim.engine.org import OrgGraph
+from sim.engine.records import Ledger, LossPoint
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
-from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
+from sim.engine.rng import Streams
+from sim.scenario.spec import Scenario, ScriptedIncident
+from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
 
-if TYPE_CHECKING:
-    from sim.engine.model import ProjectModel
-    from sim.engine.org import OrgGraph
-    from sim.scenario.spec import Scenario
+Steps = Generator[simpy.Event, Any, None]
 
 #: MFU lost per day of signal latency between infrastructure and training teams.
 INFRA_DISTANCE_MFU = 0.05
@@ -122,38 +123,89 @@ class RunFacts:
             effective_training_time=analytic_effective_training_time(reliability),
         )
 
+    @property
+    def rate(self) -> float:
+        """Tokens per wall day while training (checkpoint writes included)."""
+        return self.ideal_tokens_per_day * self.duty
+
+    def expected_days(self, tokens: float) -> Days:
+        """Expected wall days to train ``tokens`` more (for schedule forecasts)."""
+        return tokens / self.ideal_tokens_per_day / max(0.05, self.effective_training_time)
+
+
+class RunHost(Protocol):
+    """What a run needs of the project it belongs to (:class:`~sim.engine.project.Project`)."""
+
+    @property
+    def env(self) -> simpy.Environment: ...
+
+    @property
+    def scenario(self) -> Scenario: ...
+
+    @property
+    def streams(self) -> Streams: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    @property
+    def defects(self) -> DefectBook: ...
+
+    @property
+    def org(self) -> OrgGraph: ...
+
+
+    def current_loss(self, tokens: float) -> float: ...
+
+    def trace_event(
+        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
+    ) -> None: ...
+
+    def count_incident(self, kind: str) -> None: ...
+
+    def decide(
+        self,
+        kind: str,
+        detected_by: TeamId,
+        summary: str,
+        context: dict[str, Any] | None = None,
+        options: tuple[str, ...] | None = None,
+    ) -> Generator[simpy.Event, Any, str]: ...
+
+    def respond_to_found_defects(self, run: TrainingRun) -> Steps:
+        """Handle the defects the run's monitoring has just found."""
+        ...
+
+    def apply_inject(self, kind: str, params: dict[str, Any], scripted: bool = False) -> None:
+        """Make an incident of ``kind`` happen now."""
+        ...
+
 
 class TrainingRun:
-    """One run of ``target_tokens`` on ``active_params`` (pretraining or adaptation)."""
+    """One run of ``target_tokens`` at the rates of ``facts`` (pretraining or adaptation)."""
 
-    def __init__(
-        self, project: ProjectModel, active_params: float, target_tokens: float, label: str
-    ) -> None:
+    def __init__(self, project: RunHost, facts: RunFacts, target_tokens: float, label: str) -> None:
         self.p = project
         self.env: simpy.Environment = project.env
         self.label = label
-        self.active_params = active_params
         self.target_tokens = target_tokens
         self.tokens = 0.0
         self.stats = RunStats()
         self.next_unexpected = math.inf
         self.next_spike = math.inf
         # Scripted incidents strike once, at their share of the first pass through the run.
-        scripted = [
-            i
-            for i in project.scenario.incidents.scripted
-            if i.run_progress is not None and label != "probe"
-        ]
-        self.scripted = sorted(scripted, key=lambda i: i.run_progress or 0.0)
-        facts = project.facts.run(active_params)
+        scripted = [i for i in project.scenario.incidents.scripted if i.run_progress is not None]
+        self.scripted: list[ScriptedIncident] = sorted(
+            scripted, key=lambda i: i.run_progress or 0.0
+        )
         self.gpus = facts.gpus
         self.mfu = facts.mfu
         self.reliability = facts.reliability
-        self._long_run_effective = facts.effective_training_time
+        self.facts = facts
         self.ideal_tokens_per_day = facts.ideal_tokens_per_day
         self.duty = facts.duty
         #: Tokens per wall day while training (checkpoint writes included).
-        self.rate = facts.ideal_tokens_per_day * facts.duty
+        self.rate = facts.rate
         self.checkpoint_tokens = facts.checkpoint_tokens
         self.usd_per_day = facts.usd_per_day
         self.spike_rate_per_token = facts.spike_rate_per_token
@@ -180,8 +232,7 @@ class TrainingRun:
 
     def expected_days(self) -> Days:
         """Expected wall days for the remaining tokens (for schedule forecasts)."""
-        remaining = max(0.0, self.target_tokens - self.tokens) / self.ideal_tokens_per_day
-        return remaining / max(0.05, self._long_run_effective)
+        return self.facts.expected_days(max(0.0, self.target_tokens - self.tokens))
 
     # --- holding the cluster ----------------------------------------------------------------
 
@@ -265,9 +316,7 @@ class TrainingRun:
             elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
                 yield from self._spike()
             elif next_detection(now) <= now + EPS:
-                from sim.engine.phases import defect_found_during_run
-
-                yield from defect_found_during_run(self.p, self)
+                yield from self.p.respond_to_found_defects(self)
         self._record()
         self.p.trace_event(
             "run_end",
@@ -289,9 +338,7 @@ class TrainingRun:
         elif inc.kind == "hardware_failure":
             yield from self._interruption(unexpected=True)
         else:
-            from sim.engine.injects import apply_inject
-
-            apply_inject(self.p, inc.kind, inc.params(), scripted=True)
+            self.p.apply_inject(inc.kind, inc.params(), scripted=True)
 
     def _spike_gap(self) -> float:
         rate = self.spike_rate_per_token
@@ -310,6 +357,14 @@ class TrainingRun:
             self.stats.planned += 1
         self.p.count_incident("hardware_interruption" if unexpected else "planned_maintenance")
         yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart")
+
+    def spike_now(self) -> None:
+        """A loss spike strikes at the run's next step (an inject)."""
+        self.next_spike = self.tokens
+
+    def fail_now(self) -> None:
+        """An unexpected interruption strikes at the run's next step (an inject)."""
+        self.next_unexpected = self.env.now
 
     def rollback(self, steps: int = ROLLBACK_STEPS) -> None:
         """Restore the checkpoint about ``steps`` steps back and skip the offending batches."""

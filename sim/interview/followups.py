@@ -15,13 +15,15 @@ the outcome, and each other option for their first call replayed in the same wor
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 from sim.engine.decisions import Decider, DecisionPoint, reference_decider
 from sim.interview.plan import (
     Alternative,
+    Caller,
     FollowupDecision,
     FollowupResult,
     InterviewPlan,
@@ -254,16 +256,37 @@ def _quality_given_up(game: Game, base: dict[str, Any]) -> float:
     return quality_score(Game(calm, game.log.seed).play_to_end(policy)) - quality_score(base)
 
 
+def eval_noise(scenario: Scenario, scores: dict[str, float]) -> dict[str, float]:
+    """Each eval's sampling error at its measured score: sd sqrt(p(1-p)/items)."""
+    items = {e.id: e.items for e in scenario.objective.evals}
+    return {
+        ev: math.sqrt(max(p * (1.0 - p), 0.0) / items[ev])
+        for ev, p in scores.items()
+        if ev in items
+    }
+
+
 def followup_result(
     game: Game,
     fid: str,
     seen: dict[str, float] | None = None,
     rationale: str = "",
+    answered: Collection[str] | None = None,
 ) -> FollowupResult:
-    """The finished follow-up as a record for the plan and the rubric."""
+    """The finished follow-up as a record for the plan and the rubric.
+
+    ``answered`` are the keys of the decisions the candidate made; the others of the
+    follow-up's kind were made by the playbook. None: the decisions the game asked a
+    person about (``by == "player"``).
+    """
     out = game.outcome()
     asked = FOLLOWUPS[fid].asks
     mine = [d for d in game.model.decisions if d.kind == asked]
+
+    def caller(d: Any) -> Caller:
+        said = d.key in answered if answered is not None else d.by == "player"
+        return "candidate" if said else "playbook"
+
     decisions = [
         FollowupDecision(
             kind=d.kind,  # type: ignore[arg-type]
@@ -272,9 +295,11 @@ def followup_result(
             latency_days=d.latency_days,
             options=list(d.options),
             choice=d.choice,
+            by=caller(d),
         )
         for d in mine
     ]
+    first = next((d for d in mine if caller(d) == "candidate"), mine[0] if mine else None)
     result: dict[str, Any] = {
         "id": fid,
         "seed": game.log.seed,
@@ -289,10 +314,12 @@ def followup_result(
         "situation": dict(seen or {}),
         "deadline_days": game.scenario.objective.deadline_days,
         "budget_usd": out["budget_usd"],
-        "alternatives": _alternatives(game, mine[0].index, out) if mine else [],
+        "alternatives": _alternatives(game, first.index, out) if first is not None else [],
+        "targets": {t.eval: t.threshold for t in game.scenario.objective.targets},
+        "eval_noise": eval_noise(game.scenario, dict(seen or {})) if asked == "ship" else {},
     }
     if fid == "budget_cut":
         result["quality_given_up"] = _quality_given_up(game, out)
-    if fid == "benchmarks_vs_product" and mine:
-        result["shipped_with_gap"] = mine[0].choice == "ship"
+    if fid == "benchmarks_vs_product" and first is not None:
+        result["shipped_with_gap"] = first.choice == "ship"
     return FollowupResult.model_validate(result)

@@ -55,7 +55,10 @@ from sim.scenario.spec import (
 )
 
 BASE_SCENARIO = "assistant_7b.yaml"
-PLAN_FORMAT: Literal["trainingroom-interview-plan/1"] = "trainingroom-interview-plan/1"
+PLAN_FORMAT_V1 = "trainingroom-interview-plan/1"
+PLAN_FORMAT: Literal["trainingroom-interview-plan/2"] = "trainingroom-interview-plan/2"
+#: Formats :func:`parse_plan` reads; older ones are migrated on load (:func:`migrate`).
+PLAN_FORMATS = (PLAN_FORMAT_V1, PLAN_FORMAT)
 #: The suggested length of a timed practice session.
 PRACTICE_MINUTES = 45
 
@@ -364,6 +367,9 @@ class LeverPlan(PlanSpec):
 FollowupId = Literal["loss_spike", "budget_cut", "benchmarks_vs_product"]
 
 
+Caller = Literal["candidate", "playbook"]
+
+
 class FollowupDecision(PlanSpec):
     kind: DecisionKind
     day: NonNegative
@@ -371,6 +377,8 @@ class FollowupDecision(PlanSpec):
     latency_days: NonNegative
     options: list[str]
     choice: str
+    by: Caller = Field("candidate", description="Who made the call: the candidate or the "
+                       "design's playbook (textbook where it is silent).")
 
 
 class Alternative(PlanSpec):
@@ -402,12 +410,37 @@ class FollowupResult(PlanSpec):
     shipped_with_gap: bool | None = None
     deadline_days: float | None = None
     budget_usd: float | None = None
+    targets: dict[str, float] = Field(
+        default_factory=dict, description="Each target eval's threshold when the call was made."
+    )
+    eval_noise: dict[str, float] = Field(
+        default_factory=dict,
+        description="Each eval's sampling error (sd of the measured score) at the call.",
+    )
+
+    @property
+    def mine(self) -> list[FollowupDecision]:
+        """The calls the candidate made (the rest were the playbook's)."""
+        return [d for d in self.decisions if d.by == "candidate"]
+
+
+#: Parts of a plan that "Start from the scenario's own org chart" fills in.
+Section = Literal["owners", "rights", "gates", "reserve", "ablation", "playbook", "levers"]
+SECTIONS: dict[str, str] = {
+    "owners": "risk owners",
+    "rights": "decision rights",
+    "gates": "gates",
+    "reserve": "the reserve",
+    "ablation": "the ablation budget",
+    "playbook": "the playbook",
+    "levers": "the other levers",
+}
 
 
 class InterviewPlan(PlanSpec):
     """A candidate's whole answer: clarifications, Part 1, Part 2 and any follow-ups played."""
 
-    format: Literal["trainingroom-interview-plan/1"] = PLAN_FORMAT
+    format: Literal["trainingroom-interview-plan/2"] = PLAN_FORMAT
     candidate: Annotated[str, Field(max_length=100)] = ""
     base: Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+\.ya?ml$")] = BASE_SCENARIO
     clarifications: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_CLARIFICATIONS))
@@ -425,6 +458,20 @@ class InterviewPlan(PlanSpec):
     roles: RolesPlan = RolesPlan()
     tradeoffs: list[TradeOff] = Field(default_factory=list)
     followups: list[FollowupResult] = Field(default_factory=list)
+    scenario_filled: list[Section] = Field(
+        default_factory=list,
+        description="Sections the org-chart button filled: the scenario's, not the candidate's, "
+        "until changed or confirmed with a reason.",
+    )
+    confirmed: dict[Section, Text] = Field(
+        default_factory=dict, description="Why the candidate keeps a section the button filled."
+    )
+    prose: Annotated[str, Field(max_length=20_000)] = Field(
+        "", description="The spoken answer, written or pasted, that the plan was read from."
+    )
+    judged_at: str | None = Field(
+        None, description="When the attempt was handed in for judging (ISO 8601); then locked."
+    )
 
     def owner(self, risk: str) -> str | None:
         r = self._risks().get(risk)
@@ -545,6 +592,8 @@ def world_plan(plan: InterviewPlan) -> InterviewPlan:
     )
     return plan.model_copy(
         update={
+            "scenario_filled": list(SECTIONS),
+            "confirmed": {},
             "risks": {
                 r: RiskPlan(owner=o, early_warning=plan.risks.get(r, RiskPlan()).early_warning)
                 for r, o in world.org.risk_owners.items()
@@ -626,6 +675,18 @@ class PlanError(Exception):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """A plan document in the current format.
+
+    Format 1 had no record of what the org-chart button filled, of who made each
+    follow-up call, or of a prose answer: its plans load with none filled by the
+    button and every call the candidate's (as format 1 counted them).
+    """
+    if data.get("format", PLAN_FORMAT) == PLAN_FORMAT_V1:
+        return {**data, "format": PLAN_FORMAT}
+    return data
+
+
 def plan_json(plan: InterviewPlan) -> str:
     return plan.model_dump_json(indent=2) + "\n"
 
@@ -656,6 +717,14 @@ def parse_plan(text: str, source: str = "PLAN.json") -> InterviewPlan:
     if not isinstance(data, dict):
         raise PlanError([Problem(source, 1, "", "a plan must be a JSON object")])
     nodes = _positions(text)
+    fmt = data.get("format", PLAN_FORMAT)
+    if fmt not in PLAN_FORMATS:
+        line = (line_of(nodes, ("format",)) if nodes is not None else None) or 1
+        raise PlanError(
+            [Problem(source, line, "format", f"unknown plan format {fmt!r}; one of "
+                     + ", ".join(PLAN_FORMATS))]
+        )  # fmt: skip
+    data = migrate(data)
 
     def where(loc: tuple[Any, ...]) -> int:
         return (line_of(nodes, loc) if nodes is not None else None) or 1

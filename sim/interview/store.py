@@ -8,6 +8,7 @@ the whole plan as JSON, the rubric report, the Markdown export and the headline 
 
 from __future__ import annotations
 
+import builtins
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +19,7 @@ from sqlalchemy import DateTime, Engine, Float, Integer, String, Text, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from sim.interview.plan import InterviewPlan, parse_plan, plan_json
-from sim.interview.rubric import RubricReport
+from sim.interview.rubric import POINTS, RubricReport
 from sim.storage import make_engine
 
 YOUR_DESIGN = "Your design"
@@ -148,6 +149,34 @@ class PracticeStore:
             row = session.get(PracticeSessionRow, session_id)
             if row is not None:
                 session.delete(row)
+
+    def revealed_estimates(self, candidate: str) -> builtins.list[float]:
+        """The model's compute figures earlier judged debriefs of ``candidate`` showed."""
+        query = select(PracticeSessionRow.report_json).where(
+            PracticeSessionRow.candidate == candidate
+        )
+        with Session(self.engine) as session:
+            shown = [json.loads(text).get("model_compute_usd") for text in session.scalars(query)]
+        return [float(x) for x in shown if x]
+
+    def item_progress(self, candidate: str | None = None) -> pd.DataFrame:
+        """One row per attempt and rubric item, oldest first: its status and points.
+
+        Points are 1, ½ or 0 (None where the item was left out of that attempt's score).
+        """
+        rows = list(reversed(self.list(candidate)))
+        records = []
+        with Session(self.engine) as session:
+            for k, r in enumerate(rows):
+                row = session.get(PracticeSessionRow, r.id)
+                report = json.loads(row.report_json) if row is not None else {}
+                for item in report.get("items", []):
+                    records.append(
+                        (k + 1, r.id, item["id"], item["part"], item["title"], item["status"],
+                         POINTS.get(item["status"]))
+                    )  # fmt: skip
+        columns = ["attempt", "id", "item", "part", "title", "status", "points"]
+        return pd.DataFrame(records, columns=columns)
 
     def progress(self, candidate: str | None = None) -> pd.DataFrame:
         """One row per attempt, oldest first: attempt number, when, score, counts, P(success)."""

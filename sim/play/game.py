@@ -14,20 +14,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sim.engine.decisions import Decider, DecisionPoint, LogDecider, make_decider, reference_decider
+from sim.engine.injects import InjectError
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.scenario.loading import ScenarioError, load_text, scenario_yaml
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import INJECTS, Scenario
 
 PLAY_FORMAT = "trainingroom-play/1"
 #: Incidents a facilitator can inject, with the parameters each takes.
-INJECTIONS: dict[str, tuple[str, ...]] = {
-    "loss_spike": (),
-    "hardware_failure": (),
-    "budget_cut": ("fraction",),
-    "departure": ("team",),
-    "data_defect": ("kind",),
-}
+INJECTIONS: dict[str, tuple[str, ...]] = {kind: i.params for kind, i in INJECTS.items()}
 
 
 class PlayError(ValueError):
@@ -195,10 +190,8 @@ class Game:
         self._inject_now(kind, params)
 
     def _inject_now(self, kind: str, params: dict[str, Any]) -> None:
-        from sim.engine.injects import InjectError, apply_inject
-
         try:
-            apply_inject(self.model, kind, params)
+            self.model.apply_inject(kind, params)
         except InjectError as exc:
             raise PlayError(str(exc)) from None
         env = self.model.env

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim.engine.records import COST_CATEGORIES
 from sim.play.game import Game
+from sim.scenario.spec import PHASES
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -92,15 +93,8 @@ def trace_frame(game: Game) -> pd.DataFrame:
 def phase_frame(game: Game) -> pd.DataFrame:
     m = game.model
     spans = [asdict(p) for p in m.phase_spans]
-    if not m.finished and m.phase in {
-        "prepare",
-        "ablations",
-        "training",
-        "post_training",
-        "evaluation",
-        "release",
-    }:
-        spans.append({"phase": m.phase, "start": m._phase_start, "end": m.env.now})
+    if not m.finished and m.phase in PHASES:
+        spans.append({"phase": m.phase, "start": m.phase_start, "end": m.env.now})
     return pd.DataFrame(spans, columns=["phase", "start", "end"])
 
 

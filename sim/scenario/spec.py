@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import graphlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
@@ -19,7 +20,9 @@ GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
 Strategy = Literal["pretrain", "adapt"]
 EvalKind = Literal["public_benchmark", "product_eval"]
 LinkKind = Literal["handoff", "communication", "reporting"]
+#: The phases of a project, in the order they run (the one list; docs/model.md, "The phases").
 Phase = Literal["prepare", "ablations", "training", "post_training", "evaluation", "release"]
+PHASES: tuple[str, ...] = Phase.__args__  # type: ignore[attr-defined]
 
 #: Risks a project carries. Each needs an owner (a team) or an explicit ``null``.
 RiskKind = Literal[
@@ -301,8 +304,52 @@ class SafetyFindings(Spec):
     fix_days_early: NonNegative = 5.0
 
 
+#: Incidents a scenario can script and a facilitator can inject (the one list of names).
 ScriptedKind = Literal["loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect"]
-RUN_KINDS = ("loss_spike", "hardware_failure", "data_defect")
+INJECT_KINDS: tuple[str, ...] = ScriptedKind.__args__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class InjectKind:
+    """What the engine knows of an inject kind (sim.engine.injects makes it happen)."""
+
+    #: Parameters a facilitator may set (the engine's names; a script's ``defect`` is ``kind``).
+    params: tuple[str, ...]
+    #: Whether it can strike at a share of the main run (``run_progress``).
+    during_run: bool
+    #: The kind of decision it raises, if any.
+    raises: str | None
+    #: What players read when it strikes in an exercise (a scenario's own note on an
+    #: incident is an author's remark and goes to the facilitator's side only).
+    message: str = ""
+
+
+#: Every inject kind, by name (the names of :data:`INJECT_KINDS`, a test checks).
+INJECTS: dict[str, InjectKind] = {
+    "loss_spike": InjectKind(
+        (), during_run=True, raises="rollback",
+        message="The training loss has jumped and is not coming back down. The run is still "
+        "burning cluster time.",
+    ),
+    "hardware_failure": InjectKind(
+        (), during_run=True, raises=None,
+        message="Part of the cluster has failed; the run stopped and must restart from its "
+        "last checkpoint.",
+    ),
+    "budget_cut": InjectKind(
+        ("fraction",), during_run=False, raises="budget",
+        message="The budget has been cut, effective today.",
+    ),
+    "departure": InjectKind(
+        ("team",), during_run=False, raises=None,
+        message="A senior member of the team has resigned and leaves this week.",
+    ),
+    "data_defect": InjectKind(
+        ("kind",), during_run=True, raises="data_fix",
+        message="A problem has turned up in the training data.",
+    ),
+}
+RUN_KINDS: tuple[str, ...] = tuple(k for k, i in INJECTS.items() if i.during_run)
 
 
 class ScriptedIncident(Spec):
@@ -485,7 +532,7 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     workstreams = _records(d, "plan", "workstreams")
     by_id = {ident: item for ident, item in ((w.get("id"), w) for _, w in workstreams)
              if isinstance(ident, str)}  # fmt: skip
-    phase_order = {p: k for k, p in enumerate(Phase.__args__)}  # type: ignore[attr-defined]
+    phase_order = {p: k for k, p in enumerate(PHASES)}
     graph: dict[str, set[str]] = {ident: set() for ident in by_id}
     for i, w in workstreams:
         owner = w.get("owner")

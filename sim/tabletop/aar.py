@@ -15,12 +15,12 @@ from sim.tabletop.document import to_docx as docx_bytes
 from sim.tabletop.document import to_html as page
 from sim.tabletop.document import to_markdown as md
 from sim.tabletop.document import to_pdf as pdf_bytes
-from sim.tabletop.findings import MARGIN, Finding
+from sim.tabletop.effects import MARGIN, DecisionEffect
+from sim.tabletop.findings import Finding
 from sim.tabletop.hseep import CAPABILITIES, OBJECTIVES, RATINGS
 from sim.tabletop.report import (
     AfterActionReport,
     CapabilityAnalysis,
-    DecisionEffect,
     ObjectiveAnalysis,
 )
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from sim.engine.org import OrgGraph
 from sim.play.game import INJECTIONS
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, Scenario
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
+from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
@@ -26,13 +27,7 @@ STATE_METRICS: dict[str, str] = {
     "run_progress": "share of the main run trained",
 }
 #: Which engine incident raises which decision kind (None: no decision of its own).
-RAISES: dict[str, str | None] = {
-    "loss_spike": "rollback",
-    "hardware_failure": None,
-    "budget_cut": "budget",
-    "departure": None,
-    "data_defect": "data_fix",
-}
+RAISES: dict[str, str | None] = {kind: i.raises for kind, i in INJECTS.items()}
 MAX_TITLE = 120
 MAX_MESSAGE = 1_500
 MAX_POINT = 400
@@ -333,19 +328,6 @@ def _from_template(t: Mapping[str, Any], names: Mapping[str, str], deadline: flo
     )
 
 
-#: What players read when the scenario's own incident strikes. The scenario's ``note`` on
-#: an incident is an author's remark and goes to the facilitator's side only.
-SCRIPTED_MESSAGES: dict[str, str] = {
-    "loss_spike": "The training loss has jumped and is not coming back down. The run is "
-    "still burning cluster time.",
-    "hardware_failure": "Part of the cluster has failed; the run stopped and must restart "
-    "from its last checkpoint.",
-    "budget_cut": "The budget has been cut, effective today.",
-    "departure": "A senior member of the team has resigned and leaves this week.",
-    "data_defect": "A problem has turned up in the training data.",
-}
-
-
 def _scripted(s: Scenario) -> list[InjectSpec]:
     """The scenario's own scripted incidents, as injects the engine fires by itself."""
     out = []
@@ -361,7 +343,7 @@ def _scripted(s: Scenario) -> list[InjectSpec]:
             InjectSpec(
                 f"scripted-{n + 1}",
                 f"Scenario event: {_words(inc.kind)}",
-                SCRIPTED_MESSAGES[inc.kind],
+                INJECTS[inc.kind].message,
                 trigger,
                 None,
                 {},
@@ -454,11 +436,12 @@ def situation_manual_blocks(
 ) -> list[Block]:
     """The players' situation manual: the project, the roles, the decisions, the rules.
 
-    ``option_help`` (one line per decision option) is added where given. Nothing the
-    facilitator keeps to themself (injects, expected actions, learning points) is here.
+    Each decision option carries its line of ``option_help`` (by default the model's own,
+    :data:`~sim.scenario.vocabulary.OPTION_HELP`; ``{}`` for none). Nothing the facilitator
+    keeps to themself (injects, expected actions, learning points) is here.
     """
     s = scenario
-    help_ = option_help or {}
+    help_ = OPTION_HELP if option_help is None else option_help
     team_names = {t.id: t.name or t.id for t in s.org.teams}
     out: list[Block] = [
         Heading(1, f"Situation manual: {title or s.name}"),

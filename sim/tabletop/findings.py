@@ -22,18 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
 from sim.tabletop.clock import scenario_of
+from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
 from sim.tabletop.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
 from sim.tabletop.montecarlo import KindEffect, MonteCarlo
 from sim.tabletop.room import Room
 
-if TYPE_CHECKING:  # the report's types; it imports this module
-    from sim.tabletop.report import DecisionEffect, ExpectedAction, Objective
-
-#: An alternative must beat the choice by this much (debrief impact units) to count.
-MARGIN = 0.02
 #: A decision that took longer than this to reach its owner is worth a look (days).
 SLOW_DAYS = 1.0
 IMPROVE_DUE_DAYS = 30

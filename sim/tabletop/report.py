@@ -28,6 +28,7 @@ from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
 from sim.tabletop.clock import scenario_of
+from sim.tabletop.effects import Alternative, DecisionEffect, ExpectedAction, Objective
 from sim.tabletop.findings import Finding, findings
 from sim.tabletop.hseep import (
     CAPABILITIES,
@@ -44,67 +45,6 @@ from sim.tabletop.room import Room
 Progress = Callable[[int, int], None]
 IMPROVE_DUE_DAYS = 30
 __all__ = ["REPS", "AfterActionReport", "Progress", "build_report"]
-
-
-@dataclass(frozen=True)
-class Alternative:
-    option: str
-    delta_schedule_days: float
-    delta_cost_usd: float
-    delta_quality: float
-    impact: float
-
-
-@dataclass(frozen=True)
-class DecisionEffect:
-    key: str
-    kind: str
-    day: float
-    role: str
-    by: str
-    choice: str
-    rationale: str
-    summary: str
-    latency_days: float
-    alternatives: tuple[Alternative, ...]
-
-    @property
-    def best(self) -> Alternative | None:
-        from sim.tabletop.findings import MARGIN
-
-        better = [a for a in self.alternatives if a.impact > MARGIN]
-        return max(better, key=lambda a: a.impact, default=None)
-
-
-@dataclass(frozen=True)
-class Objective:
-    """One objective's result in the room's own play."""
-
-    name: str
-    target: str
-    result: str
-    met: bool
-    owner: str
-    objective: str = "quality"
-
-
-@dataclass(frozen=True)
-class ExpectedAction:
-    """An expected action (or choice) of a delivered inject, and how the room did."""
-
-    inject_id: str
-    inject: str
-    capability: str
-    owner: str
-    action: str
-    #: The expected options when this is the inject's expected choice (checked, not rated).
-    choice: tuple[str, ...]
-    rating: str | None
-    note: str
-    incident_day: float | None
-    #: The decision that answered the inject (matched by the incident's day), and its choice.
-    answered_by: str | None
-    answered_choice: str | None
 
 
 @dataclass(frozen=True)

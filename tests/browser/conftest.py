@@ -8,11 +8,19 @@
   tests are skipped, unless ``TRAININGROOM_REQUIRE_BROWSER=1`` (set by
   ``scripts/test.sh`` and CI), where a missing browser or any skipped browser
   test makes the run fail.
+- Waits scale with the machine's load: ``SHOWN`` (what a click should show) is 60 s
+  times ``TRAININGROOM_TIMEOUT_SCALE`` (set by ``scripts/test.sh`` from the load average
+  per CPU, 1 to 4; measured here when unset), and every Playwright wait and ``expect``
+  defaults to it. Tests wait on what they need (a text, an enabled button, the app's
+  ``notRunning`` script state), never on a fixed sleep.
+- A test that fails (or is stopped by the time limit, tests/conftest.py) leaves a
+  screenshot of every page it had open in ``test-artifacts/screenshots/failed-*.png``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -24,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -40,8 +48,21 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-STARTUP_TIMEOUT_S = 60.0
-RUN_TIMEOUT_MS = 30_000
+
+
+def timeout_scale() -> float:
+    """How much slower than a quiet machine to allow: the load per CPU, from 1 to 4."""
+    given = os.environ.get("TRAININGROOM_TIMEOUT_SCALE")
+    if given:
+        return min(4.0, max(1.0, float(given)))
+    return min(4.0, max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1)))
+
+
+SCALE = timeout_scale()
+STARTUP_TIMEOUT_S = 60.0 * SCALE
+#: The longest wait for a rerun, or for what a click or another browser's action shows.
+RUN_TIMEOUT_MS = SHOWN = int(60_000 * SCALE)
+expect.set_options(timeout=SHOWN)
 
 _skipped: list[str] = []
 
@@ -53,6 +74,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if HERE in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call" and report.failed and "browser" in item.keywords:
+        _screenshot_open_pages(item)
+    return report
+
+
+def _screenshot_open_pages(item: pytest.Item) -> None:
+    """Every page the failed test had open, in every browser context (a test may make its own)."""
+    funcargs = getattr(item, "funcargs", {})
+    browser: Browser | None = funcargs.get("browser")
+    page: Page | None = funcargs.get("page") or getattr(funcargs.get("app"), "page", None)
+    if browser is None and page is not None:
+        browser = page.context.browser
+    if browser is None:
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "-", item.nodeid.split("::")[-1])
+    for c, context in enumerate(browser.contexts):
+        for p, open_page in enumerate(context.pages):
+            path = SCREENSHOTS / f"failed-{name}-{c}-{p}.png"
+            try:
+                open_page.screenshot(path=str(path), full_page=True, timeout=15_000)
+            except Exception as exc:  # a page that died with the app: note it, go on
+                path.with_suffix(".txt").write_text(f"no screenshot: {exc}\n")
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -224,6 +273,8 @@ class AppDriver:
     def __init__(self, page: Page, url: str) -> None:
         self.page = page
         self.url = url
+        page.set_default_timeout(SHOWN)
+        page.set_default_navigation_timeout(SHOWN)
 
     def open(self, path: str = "") -> AppDriver:
         self.page.goto(f"{self.url}/{path.lstrip('/')}")
@@ -242,6 +293,13 @@ class AppDriver:
 
     def assert_no_exception(self) -> None:
         assert_no_exception(self.page)
+
+    def click_when_enabled(self, target: Any) -> AppDriver:
+        """Click ``target`` (a locator) once it is enabled: a rerun may still be committing
+        the input that enables it. Then wait for the rerun the click starts."""
+        expect(target).to_be_enabled(timeout=SHOWN)
+        target.click()
+        return self.wait()
 
     def screenshot(self, name: str) -> Path:
         return screenshot(self.page, name)

@@ -7,8 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-#: A click starts a rerun; wait for what it should show, not only for the script to stop.
-SHOWN = 60_000
+from tests.browser.conftest import SHOWN
 
 
 def set_number(page, label: str, value: int) -> None:  # type: ignore[no-untyped-def]

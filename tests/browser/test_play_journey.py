@@ -9,11 +9,10 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from sim.play.game import Game, PlayLog
+from tests.browser.conftest import SHOWN
 
 ROOT = Path(__file__).resolve().parents[2]
 LOSS_SPIKE = ROOT / "scenarios" / "followup_loss_spike.yaml"
-#: A click starts a rerun; wait for what it should show, not only for the script to stop.
-SHOWN = 30_000
 
 
 def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:

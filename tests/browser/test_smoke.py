@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from sim.engine.org import OrgGraph
 from sim.scenario.loading import load_scenario
+from tests.browser.conftest import SHOWN
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = "scenarios/assistant_7b.yaml"
@@ -63,7 +64,7 @@ def test_invalid_upload_lists_problems_without_an_exception(app, tmp_path) -> No
     page.get_by_text("Upload a YAML file").click()
     app.wait()
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
-    expect(page.get_by_text("problems:", exact=False)).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("problems:", exact=False)).to_be_visible(timeout=SHOWN)
     app.wait()
     errors = page.get_by_test_id("stAlertContentError")
     expect(errors.filter(has_text="broken.yaml:3: objective.deadline_days:")).to_have_count(1)

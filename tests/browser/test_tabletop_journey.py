@@ -14,10 +14,8 @@ from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import AppDriver
+from tests.browser.conftest import SHOWN, AppDriver
 
-#: A click or another browser's action shows within this time (the pages poll every 2 s).
-SHOWN = 30_000
 RATIONALE = "Cover the cut from the reserve and keep the run's token budget: quality first."
 CUSTOM = "The cloud provider raises prices"
 HOT_WASH = "Agree the order of budget levers with finance before the next cut."
@@ -117,7 +115,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     for _ in range(8):
         page.get_by_role("button", name="Advance to the next inject").click()
         try:  # a rerun renders the card piece by piece: wait for the line that names the holder
-            expect(card).to_contain_text(re.compile(r"held by \w+"), timeout=8_000)
+            expect(card).to_contain_text(re.compile(r"held by \w+"), timeout=SHOWN // 6)
         except AssertionError:
             continue  # an inject that raises no decision
         fac.wait()
@@ -169,8 +167,8 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     page.locator(".st-key-tt_w_title input").fill(CUSTOM)
     page.locator(".st-key-tt_w_message textarea").fill("Prices rise by a fifth next week.")
     page.locator(".st-key-tt_w_message textarea").press("Tab")
-    fac.wait()
-    page.locator(".st-key-tt_w_add button").click()
+    # The button is enabled by the rerun that commits the message: wait for it, not a race.
+    fac.click_when_enabled(page.locator(".st-key-tt_w_add button"))
     expect(page.get_by_text(f"Delivered: {CUSTOM}")).to_be_visible(timeout=SHOWN)
     fac.wait()
     expect(ada_page.get_by_text(CUSTOM).first).to_be_visible(timeout=SHOWN)
@@ -180,7 +178,10 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     expect(page.get_by_text("The clock is running")).to_be_visible(timeout=SHOWN)
     expect(day).not_to_have_text(before, timeout=SHOWN)
     fac.screenshot("tabletop-6-facilitator-clock-running")
-    if page.locator(".st-key-tt_fac_running input").is_checked():
+    toggle = page.locator(".st-key-tt_fac_running input")
+    fac.wait()
+    expect(toggle).to_have_count(1)  # mid-rerun the old switch may show beside the new one
+    if toggle.is_checked():
         page.locator(".st-key-tt_fac_running").get_by_text("Run the clock").click()
     expect(page.get_by_text("The clock is running")).to_have_count(0, timeout=SHOWN)
     fac.wait()
@@ -194,8 +195,8 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     hot_wash.get_by_label("What went well, or what to improve").fill(HOT_WASH)
     hot_wash.get_by_role("button", name="Add to the hot wash").click()
     report = page.get_by_role("heading", name=AAR_HEADING)
-    expect(report).to_be_visible(timeout=60_000)
-    expect(page.get_by_text(HOT_WASH).last).to_be_visible(timeout=60_000)
+    expect(report).to_be_visible(timeout=2 * SHOWN)
+    expect(page.get_by_text(HOT_WASH).last).to_be_visible(timeout=2 * SHOWN)
     fac.wait()
     fac.assert_no_exception()
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
@@ -209,7 +210,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     # Players read it too, once the exercise has ended.
     expect(
         grace_page.get_by_role("heading", name=AAR_HEADING)
-    ).to_be_visible(timeout=60_000)
+    ).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
 
@@ -221,6 +222,6 @@ def _decide(player: AppDriver, rationale: str) -> None:
     options = page.get_by_test_id("stRadio").locator("label:has(input[type=radio])")
     options.first.click()  # nothing comes pre-selected
     page.get_by_label(re.compile("Your rationale")).fill(rationale)
-    page.get_by_role("button", name="Decide").click()
+    page.get_by_role("button", name="Decide").click()  # a form: its button is always enabled
     expect(page.get_by_text("You chose")).to_be_visible(timeout=SHOWN)
     player.wait()

@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 
 from sim.compare.analysis import ecdf, percentile_intervals, percentiles
 from sim.intervals import TooFewWorlds
+from sim.metrics import QUANTITIES
 
 #: One colour per design, in the order the designs were picked.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#9D755D")
@@ -336,4 +337,4 @@ def sweep_line_figure(table: pd.DataFrame, x: str, metric: str, label: str) -> g
 
 
 def _lower_is_better(metric: str) -> bool:
-    return metric.startswith(("schedule_days", "cost_usd", "effort_person_days"))
+    return any(metric.startswith(m.key) and m.better == "lower" for m in QUANTITIES)

@@ -18,7 +18,7 @@ from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_ful
 from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.org import OrgGraph
 from sim.intervals import TooFewWorlds
-from sim.metrics import BY_KEY
+from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import Scenario
 from ui.common import (
@@ -49,10 +49,13 @@ from ui.compare.common import (
 PREFIX, RUN, TORNADO = "compare", "compare_result", "compare_tornado"
 SEQUENTIAL = "compare_sequential"
 #: Metrics the user may name as primary, and whose margins the page lets them set.
-PRIMARY_METRICS = ("success", "schedule_days", "cost_usd", "quality_met", "on_time", "on_budget")
+PRIMARY_METRICS = (
+    "success",
+    *(m.key for m in HEADLINE if m.key not in ("success", "effort_person_days")),
+)
 BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
-TORNADO_METRICS = ("schedule_days", "cost_usd", "success", "on_time", "on_budget", "quality_met")
+TORNADO_METRICS = tuple(m.key for m in HEADLINE if m.key != "effort_person_days")
 LINK_KINDS = ["handoff", "communication", "reporting"]
 # --- the designs ---------------------------------------------------------------------------
 
@@ -488,7 +491,7 @@ def question_controls(base: Scenario, disabled: bool) -> tuple[str, dict[str, fl
     margins["schedule_days"] = float(st.session_state.get("compare_margin_days", 1.0))
     margins["cost_usd"] = float(st.session_state.get("compare_margin_usd", defaults["cost_usd"]))
     points = float(st.session_state.get("compare_margin_points", 1.0)) / 100
-    margins |= {k: points for k in ("on_time", "on_budget", "quality_met", "success")}
+    margins |= {m.key: points for m in OBJECTIVES}
     score = float(st.session_state.get("compare_margin_score", 0.01))
     margins |= {k: score for k in defaults if k.startswith("score:")}
     return primary, margins, precision

@@ -12,6 +12,7 @@ import streamlit as st
 
 from sim.compare.designs import PRESETS
 from sim.compare.sweep import Axis, grid_designs, parse_axis, sweep_table
+from sim.metrics import OBJECTIVES, PROBABILITY_KEYS, QUANTITIES, summary_label
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
 from ui.common import pick_scenario, show_problems
@@ -23,14 +24,16 @@ NONE = "(no axis)"
 AS_IS = "the scenario as it is"
 #: What the heat map can show: a table column and its label.
 METRICS: dict[str, str] = {
-    "p_success": "P(all objectives met)",
-    "p_on_time": "P(on time)",
-    "p_on_budget": "P(on budget)",
-    "p_quality_met": "P(quality targets met)",
-    "schedule_days_mean": "Schedule, mean (days)",
-    "schedule_days_p90": "Schedule, P90 (days)",
-    "cost_usd_mean": "Cost, mean (USD)",
-    "cost_usd_p90": "Cost, P90 (USD)",
+    **{
+        PROBABILITY_KEYS[m.key]: summary_label(m)
+        for m in sorted(OBJECTIVES, key=lambda m: m.key != "success")  # all of them first
+    },
+    **{
+        f"{m.key}_{stat.lower()}": summary_label(m, stat)
+        for m in QUANTITIES
+        if m.key != "effort_person_days"
+        for stat in ("mean", "P90")
+    },
 }
 
 

@@ -171,5 +171,34 @@ def alternatives_figure(alternatives: Sequence[Mapping[str, Any]], chosen: str) 
             ),
             row=1, col=col,
         )  # fmt: skip
-    title = f"Instead of {chosen.replace('_', ' ')}, in the same world (green: better)"
+    title = (f"Instead of {chosen.replace('_', ' ')}, in the same world (green: better; "
+             "later calls by your playbook)")  # fmt: skip
     return _layout(fig, title, 120 + 40 * len(names))
+
+
+STATUS_COLOURS = ((0.0, "#d62728"), (0.5, "#f2a33a"), (1.0, "#2ca02c"))
+
+
+def item_progress_figure(items: pd.DataFrame, titles: Mapping[str, str]) -> go.Figure:
+    """Each rubric item attempt by attempt: missed (red), partly met (orange), met (green).
+
+    Grey cells were left out of that attempt's score (a situation that did not arise, or a
+    simulation not run).
+    """
+    order = list(dict.fromkeys(titles))
+    grid = items.pivot_table(index="item", columns="attempt", values="points", aggfunc="first")
+    grid = grid.reindex([i for i in order if i in grid.index])
+    labels = [titles[i] for i in grid.index]
+    status = items.pivot_table(index="item", columns="attempt", values="status",
+                               aggfunc="first").reindex(grid.index)  # fmt: skip
+    fig = go.Figure(
+        go.Heatmap(
+            z=grid.to_numpy(dtype=float), x=[f"attempt {a}" for a in grid.columns], y=labels,
+            zmin=0.0, zmax=1.0, colorscale=[list(c) for c in STATUS_COLOURS], showscale=False,
+            xgap=2, ygap=2, text=status.fillna("").to_numpy(), hoverongaps=False,
+            hovertemplate="%{y}, %{x}: %{text}<extra></extra>",
+        )
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_layout(plot_bgcolor="#e8e8e8")
+    return _layout(fig, "Item by item across your attempts", 140 + 22 * len(labels))

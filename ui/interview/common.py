@@ -10,12 +10,11 @@ from typing import Any
 
 import streamlit as st
 
-from sim.compare.summary import summarize_runs
 from sim.interview.plan import (
     InterviewPlan,
     plan_world,
 )
-from sim.interview.risks import DESIGN_REPS, designs_for
+from sim.interview.risks import DESIGN_REPS, designs_for, summarize_designs
 from ui.compare.common import run_designs_live
 from ui.interview import charts
 
@@ -57,7 +56,7 @@ def new_attempt() -> None:
     candidate = plan_now().candidate
     for key in [k for k in st.session_state if str(k).startswith("iv_game_")]:
         del st.session_state[key]
-    for key in (OUTCOME, SAVED, STARTED, RUN_KEY):
+    for key in (OUTCOME, SAVED, STARTED, RUN_KEY, "iv_prose_read", "iv_llm"):
         st.session_state.pop(key, None)
     replace_plan(InterviewPlan(candidate=candidate), "A new attempt: the question, from the top.")
     st.session_state[STEP] = 0
@@ -73,7 +72,7 @@ def short_hash(text: str) -> str:
 
 def plan_digest(plan: InterviewPlan) -> str:
     """What the simulated outcome depends on: the design and its world."""
-    body = plan.model_dump_json(exclude={"followups", "candidate"})
+    body = plan.model_dump_json(exclude={"followups", "candidate", "judged_at", "prose"})
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
@@ -90,12 +89,21 @@ def minutes_used() -> float | None:
     return (time.time() - started) / 60.0 if started else None
 
 
+#: Outcomes already run this session, by plan digest (a design changed back runs no more).
+OUTCOMES = "iv_outcomes"
+
+
 def run_outcome(plan: InterviewPlan) -> dict[str, dict[str, Any]]:
+    digest = plan_digest(plan)
+    cache = st.session_state.setdefault(OUTCOMES, {})
+    if digest in cache:
+        st.session_state[OUTCOME] = (digest, cache[digest])
+        return cache[digest]  # type: ignore[no-any-return]
     designs = designs_for(plan)
     state = run_designs_live(RUN_KEY, designs, DESIGN_REPS, 0, "your design and two references")
-    frames = state.frames()
-    outcome = {name: summarize_runs(frames[name], designs[name], 0) for name in designs}
-    st.session_state[OUTCOME] = (plan_digest(plan), outcome)
+    outcome = summarize_designs(state.frames(), designs, 0)
+    cache[digest] = outcome
+    st.session_state[OUTCOME] = (digest, outcome)
     return outcome
 
 
@@ -104,6 +112,11 @@ def outcome_for(plan: InterviewPlan) -> dict[str, dict[str, Any]]:
     if stored is not None and stored[0] == plan_digest(plan):
         return stored[1]  # type: ignore[no-any-return]
     return run_outcome(plan)
+
+
+def locked(plan: InterviewPlan) -> bool:
+    """A handed-in attempt is read only: a new answer is a new attempt."""
+    return plan.judged_at is not None
 
 
 def show_outcome(plan: InterviewPlan, outcome: dict[str, dict[str, Any]]) -> None:

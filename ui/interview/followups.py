@@ -16,6 +16,7 @@ import streamlit as st
 from sim.interview.followups import (
     FOLLOWUPS,
     SEARCH_SEEDS,
+    eval_noise,
     find_world,
     followup_result,
     followup_scenario,
@@ -27,8 +28,8 @@ from sim.interview.plan import (
     InterviewPlan,
 )
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import OPTION_HELP
 from ui.common import (
-    OPTION_HELP,
     usd,
     words,
 )
@@ -41,6 +42,11 @@ from ui.interview.common import (
 
 def game_key(fid: str) -> str:
     return f"iv_game_{fid}"
+
+
+def answered_key(fid: str) -> str:
+    """The decisions the candidate answered in this follow-up (the rest: the playbook)."""
+    return f"iv_game_{fid}_answered"
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -57,6 +63,7 @@ def play_followup(fid: str) -> None:
         set_plan(plan.with_followup(unplayable_result(scenario, fid)))
         return
     game = start_followup(scenario, fid, seed)
+    st.session_state[answered_key(fid)] = []
     st.session_state[game_key(fid)] = (game, situation(game))
     if game.pending is None:  # never expected: the search played the same world
         finish_followup(fid)
@@ -69,6 +76,7 @@ def answer_followup(fid: str, key: str, option: str) -> None:
     game, seen = held
     if game.pending is None or game.pending.key != key:
         return  # a stale click
+    st.session_state.setdefault(answered_key(fid), []).append(key)
     game.decide(option)
     game.advance()
     if game.finished or game.pending is None:
@@ -80,13 +88,15 @@ def finish_followup(fid: str) -> None:
     game, seen = st.session_state.pop(game_key(fid))
     game.play_to_end()
     why = st.session_state.get(f"iv_why_{fid}", "")
-    set_plan(plan_now().with_followup(followup_result(game, fid, seen, why)))
+    answered = st.session_state.pop(answered_key(fid), [])
+    set_plan(plan_now().with_followup(followup_result(game, fid, seen, why, answered)))
 
 
 def replay_followup(fid: str) -> None:
     plan = plan_now()
     set_plan(plan.model_copy(update={"followups": [f for f in plan.followups if f.id != fid]}))
     st.session_state.pop(game_key(fid), None)
+    st.session_state.pop(answered_key(fid), None)
 
 
 def render_followups(plan: InterviewPlan) -> None:
@@ -165,17 +175,21 @@ def show_situation(game: Any, seen: dict[str, float]) -> None:
     if point.kind == "ship":
         kinds = {e.id: e.kind for e in game.scenario.objective.evals}
         bars = {t.eval: t.threshold for t in game.scenario.objective.targets}
+        noise = eval_noise(game.scenario, seen)
+        items = {e.id: e.items for e in game.scenario.objective.evals}
         rows = [
             (
                 ev,
                 words(kinds.get(ev, "")),
                 round(score, 3),
                 bars.get(ev),
+                f"±{noise.get(ev, 0.0):.3f} ({items.get(ev, 0)} items)",
                 "" if ev not in bars else "✓ met" if score >= bars[ev] else "✗ below target",
             )
             for ev, score in seen.items()
         ]
-        frame = pd.DataFrame(rows, columns=["eval", "kind", "score", "target", ""])
+        columns = ["eval", "kind", "score", "target", "sampling noise (1 sd)", ""]
+        frame = pd.DataFrame(rows, columns=columns)
         st.dataframe(frame, hide_index=True, width="content")
     elif point.kind == "budget":
         st.markdown(
@@ -193,13 +207,16 @@ def show_followup_result(fid: str, r: Any) -> None:
         )
         st.button("Try again", key=f"iv_again_{fid}", on_click=replay_followup, args=(fid,))
         return
-    calls = " → ".join(words(d.choice) for d in r.decisions)
+    calls = " → ".join(words(d.choice) for d in r.mine) or "nothing"
+    auto = " → ".join(words(d.choice) for d in r.decisions if d.by != "candidate")
     finish = f"day {r.schedule_days:.0f}" + (
         f" (deadline {r.deadline_days:g})" if r.deadline_days else ""
     )
     cost = usd(r.cost_usd) + (f" (budget {usd(r.budget_usd)})" if r.budget_usd else "")
     verdict = "every objective met" if r.success else "not every objective met"
-    text = f"You chose **{calls}**. The project finished on {finish} for {cost}: {verdict}."
+    text = f"You chose **{calls}**." + (
+        f" Your playbook then chose {auto} (its calls, not yours)." if auto else ""
+    ) + f" The project finished on {finish} for {cost}: {verdict}."
     if r.quality_given_up is not None:
         given = max(0.0, r.quality_given_up)
         text += (
@@ -212,6 +229,11 @@ def show_followup_result(fid: str, r: Any) -> None:
     st.caption("Played on your design as it was then; after changing the plan, play it again.")
     if r.alternatives:
         alternatives = [a.model_dump() for a in r.alternatives]
-        fig = charts.alternatives_figure(alternatives, r.decisions[0].choice)
+        first = (r.mine or r.decisions)[0].choice
+        fig = charts.alternatives_figure(alternatives, first)
         st.plotly_chart(fig, key=f"iv_alt_{fid}")
+        st.caption(
+            f"Each bar replays another answer to your first call ({words(first)}) in the same "
+            "world; every later call in those replays was made by your playbook, not by you."
+        )
     st.button("Play it again", key=f"iv_again_{fid}", on_click=replay_followup, args=(fid,))

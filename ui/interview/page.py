@@ -16,6 +16,7 @@ starts from the loaded values. Every number comes from ``sim``.
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 from typing import Any
 
 import pandas as pd
@@ -23,6 +24,9 @@ import streamlit as st
 from sqlalchemy import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from sim.interview.answers import model_answers
+from sim.interview.llm_judge import llm_config, llm_notes
+from sim.interview.markdown import plan_lines, session_markdown
 from sim.interview.plan import (
     CLARIFICATIONS,
     PART_1,
@@ -39,7 +43,9 @@ from sim.interview.plan import (
     plan_json,
     shape_scenario,
 )
-from sim.interview.rubric import STATUS_LABEL, RubricReport, judge, session_markdown
+from sim.interview.prose import read_prose
+from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
+from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
 from sim.interview.store import PracticeStore
 from sim.scenario.spec import Scenario
 from sim.storage import database_url, make_engine
@@ -54,6 +60,7 @@ from ui.interview.common import (
     STARTED,
     STEP,
     go,
+    locked,
     minutes_used,
     new_attempt,
     outcome_for,
@@ -71,7 +78,13 @@ from ui.interview.part1 import render_part1
 from ui.interview.part2 import render_part2
 
 STEPS = ("The question", "Part 1: what is hard", "Part 2: your plan", "Follow-ups", "Debrief")
-ICON = {"met": ":green[●]", "partly": ":orange[◐]", "missed": ":red[○]", "not_played": ":gray[–]"}
+ICON = {"met": ":green[●]", "partly": ":orange[◐]", "missed": ":red[○]", "not_played": ":red[–]",
+        "did_not_arise": ":gray[–]", "not_run": ":gray[–]"}
+#: What the prose reader last read: (the text, the plan, the readings).
+PROSE_READ = "iv_prose_read"
+#: The language model's notes for a plan digest.
+LLM = "iv_llm"
+MODES = {"structured": "Build it part by part", "prose": "Speak it: write or paste your answer"}
 
 #: A database problem met while saving, shown with the past sessions.
 STORE_ERROR = "iv_store_error"
@@ -159,9 +172,63 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
             st.caption(q.option(pick).effect)
             chosen[q.id] = pick
     show_world(shape_scenario(base_scenario(plan.base), chosen))
+    plan = plan.model_copy(update={"clarifications": chosen, "candidate": candidate})
+    mode = st.radio(
+        "How will you answer?", list(MODES), format_func=MODES.get, horizontal=True,
+        key=wkey("mode"), index=1 if plan.prose else 0,
+        help="In prose you answer as in the room; the tool reads your plan from it, you "
+        "correct what it read, and it is run and judged like a plan built part by part.",
+    )  # fmt: skip
+    if mode == "prose":
+        plan = render_prose(plan)
     with st.expander("Your past sessions"):
         show_past_sessions(candidate)
-    return plan.model_copy(update={"clarifications": chosen, "candidate": candidate})
+    return plan
+
+
+def read_answer(plan: InterviewPlan) -> None:
+    text = st.session_state.get(wkey("prose"), "")
+    read, readings = read_prose(text, plan)
+    st.session_state[PROSE_READ] = (text, read, readings)
+
+
+def use_read_plan() -> None:
+    held = st.session_state.get(PROSE_READ)
+    if held is None:
+        return
+    _, read, _ = held
+    replace_plan(read, "Your spoken answer is now the plan: check it in Part 1 and Part 2, "
+                 "correct what was misread, then run and judge it.")  # fmt: skip
+    st.session_state[STEP] = 1
+
+
+def render_prose(plan: InterviewPlan) -> InterviewPlan:
+    st.markdown("#### Your answer, as you would say it")
+    st.caption(
+        "Write or paste your whole answer: what makes it hard, then how you would organise "
+        "the team. Name owners, early warnings, gates, numbers (reserve, ablation share, "
+        "estimates in dollars), what you do first when the budget is cut, your roles, build "
+        "or adapt and why, and your trade-offs."
+    )
+    text = st.text_area("Your answer", value=plan.prose, key=wkey("prose"), height=260,
+                        max_chars=20_000)  # fmt: skip
+    plan = plan.model_copy(update={"prose": text})
+    st.button("Read my answer", key="iv_read_prose", on_click=read_answer, args=(plan,),
+              icon=":material/auto_stories:", disabled=not text.strip())  # fmt: skip
+    held = st.session_state.get(PROSE_READ)
+    if held is not None and held[0] == text:
+        _, read, readings = held
+        if not readings:
+            st.warning("Nothing in it could be read as part of a plan.", icon=":material/info:")
+            return plan
+        st.markdown(f"**What the tool read: {len(readings)} things.** Check them; you can "
+                    "correct each in Part 1 and Part 2 after using it.")  # fmt: skip
+        frame = pd.DataFrame([(r.field, r.value, r.sentence) for r in readings],
+                             columns=["read as", "value", "from the sentence"])  # fmt: skip
+        st.dataframe(frame, hide_index=True, width="stretch")
+        st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
+                  type="primary", icon=":material/edit_note:")  # fmt: skip
+    return plan
 
 
 def show_world(world: Scenario) -> None:
@@ -172,9 +239,10 @@ def show_world(world: Scenario) -> None:
     row[1].metric("Budget", usd(b.total_usd), help="compute, people, data licensing, annotation")
     m = world.model
     if world.levers.strategy == "adapt" and m.base_model is not None:
-        row[2].metric("Model", f"adapt {m.base_model.params_b:g}B", help=m.base_model.name)
+        row[2].metric("Model (adapted)", f"{m.base_model.params_b:g}B", help=m.base_model.name)
     else:
-        row[2].metric("Model", f"{m.params_b:g}B from scratch", help=f"{m.tokens_b:,.0f}B tokens")
+        row[2].metric("Model (from scratch)", f"{m.params_b:g}B",
+                      help=f"{m.tokens_b:,.0f}B tokens")  # fmt: skip
     row[3].metric("Cluster", f"{world.cluster.gpus:,} {world.cluster.gpu.upper()}")
     kinds = {e.id: words(e.kind) for e in obj.evals}
     targets = "; ".join(
@@ -205,7 +273,10 @@ def save_session(plan: InterviewPlan, report: RubricReport) -> None:
     st.session_state[SAVED] = (sid, plan_digest(plan) + str(len(plan.followups)))
 
 
-def show_items(report: RubricReport) -> None:
+def show_items(plan: InterviewPlan, report: RubricReport) -> None:
+    answers = model_answers(plan) if report.revealed else {}
+    held = st.session_state.get(LLM)
+    notes = held[1].notes if held and held[0] == plan_digest(plan) else {}
     for part in dict.fromkeys(i.part for i in report.items):
         st.markdown(f"##### {part}")
         for item in (i for i in report.items if i.part == part):
@@ -214,23 +285,32 @@ def show_items(report: RubricReport) -> None:
                 st.markdown("\n".join(f"- {e}" for e in item.evidence))
                 if item.status != "met":
                     st.markdown(f":material/lightbulb: **A strong answer:** {item.strong}")
+                if item.id in answers:
+                    st.markdown(f":material/school: **Model answer for this project:**\n\n"
+                                f"{answers[item.id]}")  # fmt: skip
+                if item.id in notes:
+                    st.markdown(f":material/smart_toy: **{held[1].model}** (not part of the "
+                                f"score): {notes[item.id]}")  # fmt: skip
+
+
+SHORT_NAMES = {YOUR_DESIGN: "yours", SCENARIO_PLAN: "scenario's", NEGLECTED: "siloed"}
 
 
 def outcome_table(outcome: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per measure, one narrow column per design, so it fits beside the items."""
+    measures = (("all met", "p_success"), ("on time", "p_on_time"),
+                ("on budget", "p_on_budget"), ("quality met", "p_quality_met"))  # fmt: skip
     return pd.DataFrame(
-        [
-            (name, f"{s['p_success']:.0%}", f"{s['p_on_time']:.0%}", f"{s['p_on_budget']:.0%}",
-             f"{s['p_quality_met']:.0%}")
-            for name, s in outcome.items()
-        ],
-        columns=["design", "all met", "on time", "on budget", "quality met"],
+        {"": [m for m, _ in measures]}
+        | {SHORT_NAMES.get(name, name): [f"{s[k]:.0%}" for _, k in measures]
+           for name, s in outcome.items()}
     )  # fmt: skip
 
 
 def render_debrief(plan: InterviewPlan) -> None:
     st.markdown("#### Debrief: your answer against the rubric")
     outcome = outcome_for(plan)
-    report = judge(plan, outcome)
+    report = judge(plan, outcome, revealed_for(plan))
     mine = outcome.get("Your design", {})
     row = st.columns(5)
     row[0].metric("Rubric score", f"{report.score:.0%}", help="Partly met counts half.")
@@ -245,10 +325,22 @@ def render_debrief(plan: InterviewPlan) -> None:
     )
     items, side = st.columns([3, 2], gap="large")
     with items:
-        show_items(report)
+        if not report.revealed:
+            st.info(
+                "These verdicts are for the answer as it stands. **Hand it in** to lock it and "
+                "see the model answer for every item, with the worked compute estimate for your "
+                "project; after that a new answer is a new attempt.", icon=":material/lock_open:",
+            )  # fmt: skip
+            st.button("Hand in this attempt", key="iv_hand_in", on_click=hand_in,
+                      type="primary", icon=":material/assignment_turned_in:")  # fmt: skip
+        show_items(plan, report)
+    with side:
+        show_llm(plan, report)
     with side, st.container(border=True):
         st.markdown("**Your design in the model** (the same worlds for each)")
         st.dataframe(outcome_table(outcome), hide_index=True, width="stretch")
+        st.caption("Yours, the scenario's own design, and the siloed one with no owners, "
+                   "reserve or playbook.")  # fmt: skip
         markdown = session_markdown(plan, report)
         st.download_button(
             "Download the session (Markdown)", markdown, file_name="interview-practice.md",
@@ -279,6 +371,33 @@ def render_debrief(plan: InterviewPlan) -> None:
     show_past_sessions(plan.candidate)
 
 
+def revealed_for(plan: InterviewPlan) -> list[float]:
+    """Compute figures earlier debriefs showed this candidate (to flag a copied estimate)."""
+    if not plan.candidate:
+        return []
+    try:
+        return practice_store(database_url()).revealed_estimates(plan.candidate)
+    except SQLAlchemyError:
+        return []
+
+
+def show_llm(plan: InterviewPlan, report: RubricReport) -> None:
+    config = llm_config()
+    if config is None:
+        return
+    with st.container(border=True):
+        st.markdown(f"**A second opinion from {config.model}** (optional; never part of the "
+                    "score)")  # fmt: skip
+        held = st.session_state.get(LLM)
+        if held and held[0] == plan_digest(plan):
+            if held[1].error:
+                st.warning(held[1].error, icon=":material/cloud_off:")
+            else:
+                st.caption(f"Its notes are beside the verdicts, {len(held[1].notes)} items.")
+        st.button("Ask the language model", key="iv_ask_llm", on_click=ask_llm,
+                  args=(plan, report), icon=":material/smart_toy:")  # fmt: skip
+
+
 def show_past_sessions(candidate: str) -> None:
     st.markdown("#### Past sessions" + (f" of {candidate}" if candidate else ""))
     problem = st.session_state.pop(STORE_ERROR, None)
@@ -296,6 +415,12 @@ def show_past_sessions(candidate: str) -> None:
         return
     chart, table = st.columns([2, 3], gap="large")
     chart.plotly_chart(charts.progress_figure(progress), key="iv_progress")
+    items = store.item_progress(candidate or None)
+    if not items.empty:
+        titles = {spec.id: spec.title for spec in ITEMS}
+        st.plotly_chart(charts.item_progress_figure(items, titles), key="iv_item_progress")
+        st.caption("Green: met; orange: partly met; red: missed or not played; grey: left out "
+                   "of that attempt's score (a situation that never arose, no simulation).")
     shown = progress.assign(
         saved=progress["saved_at"].dt.strftime("%Y-%m-%d %H:%M"),
         score=progress["score"].map("{:.0%}".format),
@@ -312,6 +437,29 @@ def show_past_sessions(candidate: str) -> None:
     if pick is not None:
         with st.expander(f"The whole session: {labels[pick]}"):
             st.markdown(store.load(int(pick)).markdown)
+
+
+def show_locked(plan: InterviewPlan) -> None:
+    st.info(
+        "This attempt was handed in and judged, so it is read only: the debrief has shown the "
+        "model's answers. Start another attempt to answer again.", icon=":material/lock:",
+    )  # fmt: skip
+    st.button("Start another attempt", key="iv_new_attempt_locked", on_click=new_attempt,
+              icon=":material/restart_alt:")  # fmt: skip
+    with st.container(border=True):
+        st.markdown("\n".join(plan_lines(plan)))
+
+
+def hand_in() -> None:
+    plan = plan_now()
+    if plan.judged_at is None:
+        set_plan(plan.model_copy(update={"judged_at": datetime.now(UTC).isoformat()}))
+
+
+def ask_llm(plan: InterviewPlan, report: RubricReport) -> None:
+    config = llm_config()
+    if config is not None:
+        st.session_state[LLM] = (plan_digest(plan), llm_notes(plan, report, config))
 
 
 def step_bar(current: int) -> None:
@@ -340,7 +488,9 @@ def render() -> None:
     clock()
     show_notice()
     plan = plan_now()
-    if step == 0:
+    if step in (0, 1, 2) and locked(plan):
+        show_locked(plan)
+    elif step == 0:
         plan = render_question(plan)
     elif step == 1:
         plan = render_part1(plan)
@@ -350,7 +500,7 @@ def render() -> None:
         render_followups(plan)
     else:
         render_debrief(plan)
-    if step in (0, 1, 2):
+    if step in (0, 1, 2) and not locked(plan):
         set_plan(plan)
     if step < len(STEPS) - 1:
         st.button(

@@ -12,10 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from sim.engine.model import PHASES
+from sim.interview.content import DIMENSIONS
 from sim.interview.plan import (
     CATALOGUE,
-    CONSEQUENCES,
     PART_1,
     PART_1_TITLE,
     STAGES,
@@ -25,7 +24,8 @@ from sim.interview.plan import (
     shape_scenario,
 )
 from sim.interview.risks import price_risk
-from sim.scenario.spec import RISK_KINDS
+from sim.interview.vocabulary import find
+from sim.scenario.spec import PHASES, RISK_KINDS
 from ui.common import (
     usd,
     words,
@@ -83,11 +83,17 @@ def price_line(p: dict[str, Any]) -> str:
     return text + "."
 
 
+def hits_of(text: str) -> list[str]:
+    """Quality, schedule and cost as the consequence names them (the rubric's vocabulary)."""
+    found = set(find(text, tuple(DIMENSIONS.values())).found)
+    return [k for k, d in DIMENSIONS.items() if d in found]
+
+
 def challenge_row(stage: str, title: str, old: Challenge | None, plan: InterviewPlan) -> Challenge:
     known = dict(CATALOGUE[stage]).get(title)
     h = f"{stage}_{short_hash(title)}"
     with st.container(border=True):
-        head, hits_col, text_col, signal_col = st.columns([2.0, 2.4, 3.0, 1.3])
+        head, text_col, signal_col = st.columns([2.2, 4.4, 1.6])
         head.markdown(f"**{title}**")
         if known is not None:
             risk: str | None = known
@@ -99,15 +105,15 @@ def challenge_row(stage: str, title: str, old: Challenge | None, plan: Interview
                 "Maps to the model's risk", options, index=at, key=wkey(f"risk_{h}"),
                 format_func=lambda r: "(none)" if r is None else words(r),
             )  # fmt: skip
-        hits = hits_col.pills(
-            "Puts at risk", CONSEQUENCES, selection_mode="multi",
-            default=list(old.hits) if old else [], key=wkey(f"hits_{h}"),
-        )  # fmt: skip
         consequence = text_col.text_input(
-            "What happens when it strikes",
+            "What happens when it strikes: what it costs in time, money or quality",
             value=old.consequence if old else "",
             key=wkey(f"what_{h}"),
             placeholder="e.g. the run must be repeated: weeks late, compute bill doubled",
+        )
+        hits = hits_of(consequence)
+        text_col.caption(
+            "Puts at risk (read from your words): " + (", ".join(hits) or "nothing yet")
         )
         phases = [None, *PHASES]
         at = phases.index(old.earliest_signal) if old and old.earliest_signal in phases else 0
@@ -133,7 +139,7 @@ def render_part1(plan: InterviewPlan) -> InterviewPlan:
     st.markdown(PART_1)
     st.caption(
         "Pick challenges from the suggestions or type your own, stage by stage. For each, say "
-        "what it puts at risk, what happens, and where it can first be seen. The model then "
+        "what happens when it strikes and where it can first be seen. The model then "
         "prices it: the same worlds with the risk striking, once owned and watched, once late "
         "and unowned."
     )

@@ -16,6 +16,7 @@ from sim.interview.plan import (
     CONSEQUENCES,
     PART_2,
     PART_2_TITLE,
+    SECTIONS,
     BudgetPlan,
     GatePlan,
     InterviewPlan,
@@ -34,10 +35,11 @@ from sim.interview.plan import (
     strategy_fixed,
     world_plan,
 )
+from sim.interview.provenance import filled_sections
 from sim.interview.risks import DESIGN_REPS
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
+from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, PHASES, RISK_KINDS, Scenario
+from sim.scenario.vocabulary import DECISION_TITLES
 from ui.common import (
-    DECISION_TITLES,
     LEVER_WIDGETS,
     NOBODY,
     lever_input,
@@ -55,7 +57,8 @@ from ui.interview.common import (
 )
 
 NOT_NAMED = "(not named)"
-GATE_PHASES = ("prepare", "ablations", "post_training", "evaluation")
+AD_HOC = "(ad hoc)"
+GATE_PHASES = tuple(p for p in PHASES if p not in ("training", "release"))
 DEFECTS = ("data_quality", "tokenizer_config", "contamination", "licensing")
 PLAN_LEVERS = (
     "product_evals_early",
@@ -73,8 +76,28 @@ def fill_from_world() -> None:
     replace_plan(
         world_plan(plan),
         "Filled owners, decision rights, gates, reserve and playbook from the scenario's own "
-        "plan. Now make them yours: early warnings, budget, roles and trade-offs are still open.",
+        "plan. They are the scenario's, not yours, and earn nothing until you change them or "
+        "keep them with a reason (the box under each part). Early warnings, the budget, roles "
+        "and trade-offs are still open.",
     )
+
+
+def confirm_box(plan: InterviewPlan, section: str) -> dict[str, str]:
+    """A reason to keep what the org-chart button filled, where it filled something."""
+    if section not in plan.scenario_filled:
+        return {}
+    left = [s for s in filled_sections(plan) if s == section]
+    st.caption(
+        f":material/account_tree: {SECTIONS[section].capitalize()}: filled from the "
+        "scenario's org chart. " + ("Unchanged values earn nothing until you keep them with a "
+                                    "reason." if left else "Kept, with your reason.")
+    )  # fmt: skip
+    old = {str(k): v for k, v in plan.confirmed.items()}.get(section, "")
+    reason = st.text_input(
+        f"Keep the scenario's {SECTIONS[section]}? Why", value=old,
+        key=wkey(f"confirm_{section}"), placeholder="why this is right for your project",
+    )  # fmt: skip
+    return {section: reason} if reason.strip() else {}
 
 
 def risks_tab(plan: InterviewPlan, teams: list[str]) -> dict[str, RiskPlan]:
@@ -118,9 +141,9 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
         )  # fmt: skip
         if picked != NOT_NAMED:
             rights[kind] = picked
-    st.markdown("**Headcount** (★ core co-design teams)")
     sizes = {}
-    grid = st.columns(4)
+    box = st.expander("Headcount, if you would change it (★ core co-design teams)")
+    grid = box.columns(4)
     for i, team in enumerate(world.org.teams):
         tp = plan.teams.get(team.id)
         current = tp.headcount if tp and tp.headcount else team.headcount
@@ -235,20 +258,47 @@ def levers_tab(plan: InterviewPlan, ablation: float) -> LeverPlan:
             values[name] = lever_input(specs[name], getattr(plan.levers, name), wkey(f"lev_{name}"))
     st.markdown("**Playbook: responses agreed before anything slips**")
     st.caption(
-        "In order of preference. A kind of decision with agreed responses reaches its owner "
-        "faster, with no deliberation; without them, whoever holds the right decides ad hoc."
+        "In order of preference: the first choice, then what to do when it is not on offer. "
+        "A kind of decision with agreed responses reaches its owner faster, with no "
+        "deliberation; without them, whoever holds the right decides ad hoc."
     )
     playbook = {}
     for kind in DECISION_KINDS:
-        label, pick = st.columns([2, 5], vertical_alignment="center")
-        label.markdown(f"`{kind}`")
-        chosen = pick.multiselect(
-            kind, DECISION_OPTIONS[kind], default=plan.responses(kind), key=wkey(f"pb_{kind}"),
-            format_func=words, placeholder="ad hoc", label_visibility="collapsed",
-        )  # fmt: skip
+        chosen = ranked_responses(plan, kind)
         if chosen:
-            playbook[kind] = list(chosen)
+            playbook[kind] = chosen
     return LeverPlan(ablation_fraction=ablation, playbook=playbook, **values)  # type: ignore[arg-type]
+
+
+#: Ranks the playbook asks for: the first choice and fall-backs (two for a budget cut,
+#: which has five levers; one elsewhere).
+RANKS = ("1st", "then", "then")
+RANKS_FOR = {"budget": 3}
+#: Two trade-offs can cover quality, time and cost between them.
+TRADEOFF_ROWS = 2
+
+
+def ranked_responses(plan: InterviewPlan, kind: str) -> list[str]:
+    """One row per decision kind: a choice per rank, in order, so the order is the plan's."""
+    options = list(DECISION_OPTIONS[kind])
+    current = plan.responses(kind)
+    label, *cells = st.columns([1.0, 2.8, 2.8, 2.8], vertical_alignment="center")
+    label.markdown(f"**{words(kind)}**", help=DECISION_TITLES[kind])
+    chosen: list[str] = []
+    ranks = min(len(options), max(RANKS_FOR.get(kind, 2), len(current)))
+    cells = [*cells, *(st.columns([1.0, 2.8, 2.8, 2.8])[1:] if ranks > len(cells) else [])]
+    for rank, cell in enumerate(cells[:ranks]):
+        choices = [AD_HOC, *options]
+        value = current[rank] if rank < len(current) else AD_HOC
+        pick = cell.selectbox(
+            RANKS[min(rank, len(RANKS) - 1)], choices,
+            index=choices.index(value) if value in choices else 0,
+            key=wkey(f"pb_{kind}_{rank}"), format_func=lambda o: "—" if o == AD_HOC else words(o),
+            label_visibility="visible" if kind == DECISION_KINDS[0] else "collapsed",
+        )  # fmt: skip
+        if pick != AD_HOC and pick not in chosen:
+            chosen.append(pick)
+    return chosen
 
 
 def objective_tab(plan: InterviewPlan, world: Scenario) -> dict[str, Any]:
@@ -288,9 +338,9 @@ def objective_tab(plan: InterviewPlan, world: Scenario) -> dict[str, Any]:
     st.markdown("**Trade-offs among quality, time and cost**")
     tradeoffs = []
     dims = ["—", *CONSEQUENCES]
-    for k in range(3):
+    for k in range(TRADEOFF_ROWS):
         old = plan.tradeoffs[k] if k < len(plan.tradeoffs) else None
-        a, b, text_col = st.columns([1, 1, 4])
+        a, b, text_col = st.columns([1.4, 1.4, 4])
         protect = a.selectbox("Protect", dims, index=dims.index(old.protect) if old else 0,
                               key=wkey(f"to_protect_{k}"))  # fmt: skip
         give = b.selectbox("Give up", dims, index=dims.index(old.give_up) if old else 0,
@@ -324,16 +374,22 @@ def render_part2(plan: InterviewPlan) -> InterviewPlan:
             ["Owners", "Rights and roles", "Gates", "Budget", "Levers", "Objective"],
             key="iv_plan_tabs",
         )
+        confirmed: dict[str, str] = {}
         with tabs[0]:
             risks = risks_tab(plan, world.team_ids)
+            confirmed |= confirm_box(plan, "owners")
         with tabs[1]:
             rights, roles, sizes = rights_tab(plan, world)
+            confirmed |= confirm_box(plan, "rights")
         with tabs[2]:
             gates, ablation = gates_tab(plan)
+            confirmed |= confirm_box(plan, "gates") | confirm_box(plan, "ablation")
         with tabs[3]:
             budget = budget_tab(plan, world)
+            confirmed |= confirm_box(plan, "reserve")
         with tabs[4]:
             levers = levers_tab(plan, ablation)
+            confirmed |= confirm_box(plan, "playbook") | confirm_box(plan, "levers")
         with tabs[5]:
             rest = objective_tab(plan, world)
     new = plan.model_copy(
@@ -345,6 +401,7 @@ def render_part2(plan: InterviewPlan) -> InterviewPlan:
             "gates": gates,
             "budget": budget,
             "levers": levers,
+            "confirmed": confirmed,
             **rest,
         }
     )

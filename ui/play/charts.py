@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from sim.play.debrief import DecisionReview
+from sim.scenario.spec import PHASES
 
 CATEGORY_COLORS: dict[str, str] = {
     "compute": "#4C78A8",
@@ -21,14 +22,10 @@ CATEGORY_COLORS: dict[str, str] = {
     "data_licensing": "#54A24B",
     "annotation": "#B279A2",
 }
-PHASE_COLORS: dict[str, str] = {
-    "prepare": "#9ecae1",
-    "ablations": "#6baed6",
-    "training": "#3182bd",
-    "post_training": "#74c476",
-    "evaluation": "#fdae6b",
-    "release": "#e6550d",
-}
+#: One colour per phase, in the order of :data:`~sim.scenario.spec.PHASES`.
+PHASE_COLORS: dict[str, str] = dict(
+    zip(PHASES, ("#9ecae1", "#6baed6", "#3182bd", "#74c476", "#fdae6b", "#e6550d"), strict=True)
+)
 GOOD, BAD, NEUTRAL = "#2ca02c", "#d62728", "#9e9e9e"
 SPIKE = "#d62728"
 #: Trace kinds that mark progress rather than something going wrong.

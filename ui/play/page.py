@@ -20,8 +20,8 @@ from sim.compare.runner import run_replications
 from sim.compare.summary import summarize_runs
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
-from sim.engine.model import PHASES
 from sim.engine.org import OrgGraph
+from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
 from sim.play.views import (
@@ -33,10 +33,9 @@ from sim.play.views import (
     trace_frame,
 )
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import PHASES, Scenario
+from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from ui.common import (
-    DECISION_TITLES,
-    OPTION_HELP,
     pick_scenario,
     setup_overrides,
     usd,
@@ -502,12 +501,7 @@ def show_verdict(out: dict[str, Any]) -> None:
             icon=":material/emoji_events:",
         )
         return
-    names = (
-        ("on_time", "the deadline"),
-        ("on_budget", "the budget"),
-        ("quality_met", "the quality targets"),
-    )
-    missed = ", ".join(name for key, name in names if not out[key])
+    missed = ", ".join(m.missed for m in OBJECTIVES if m.key != "success" and not out[m.key])
     st.error(f"**Objectives missed:** {missed}.", icon=":material/flag:")
 
 

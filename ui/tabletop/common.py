@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from sim.storage import database_url, make_engine
 from sim.tabletop.aar import document, to_docx, to_html, to_markdown, to_pdf
 from sim.tabletop.credentials import normalize_room_code
@@ -23,7 +24,7 @@ from sim.tabletop.document import html_body
 from sim.tabletop.document import md_escape as _md_escape
 from sim.tabletop.errors import TabletopError, Unavailable
 from sim.tabletop.service import TabletopService
-from ui.common import DECISION_TITLES, OPTION_HELP, usd, words
+from ui.common import usd, words
 
 #: How often an open page asks the database whether anything changed (seconds).
 POLL_SECONDS = 2.0

@@ -22,6 +22,7 @@ import streamlit as st
 from sim.play.game import INJECTIONS
 from sim.scenario.loading import scenario_yaml
 from sim.scenario.spec import DECISION_OPTIONS, DefectKind, Scenario
+from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import (
     MAX_MESSAGE,
     MAX_POINT,
@@ -37,7 +38,7 @@ from sim.tabletop.authoring import (
 )
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.service import TabletopService
-from ui.common import OPTION_HELP, pick_scenario, words
+from ui.common import pick_scenario, words
 from ui.tabletop import common as tt
 from ui.tabletop import wrapup
 

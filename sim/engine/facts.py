@@ -1,0 +1,116 @@
+"""What every replication of a scenario reads but never changes, worked out once.
+
+The org graph and its signal paths, which workstreams run in which phase, the handoffs
+between them, and the training run's rates depend on the scenario and its levers only,
+never on a draw. docs/model.md, "Workstreams, handoffs and rework".
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from sim.engine.org import OrgGraph
+from sim.engine.training import RunFacts
+from sim.scenario.spec import PHASES, Scenario, Workstream
+from sim.units import Days, PersonDays, TeamId
+
+#: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
+HANDOFF_REWORK_BASE = 0.05
+HANDOFF_REWORK_PER_DAY = 0.08
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """An upstream workstream of another team that a workstream waits on."""
+
+    upstream: str
+    upstream_effort: PersonDays
+    latency_days: Days
+    rework_chance: float
+
+
+class ScenarioFacts:
+    """The scenario's draw-free facts, shared by its replications in one process."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.org = org = OrgGraph(scenario)
+        lev = scenario.levers
+        workstreams = scenario.plan.workstreams
+        self.by_id: dict[str, Workstream] = {w.id: w for w in workstreams}
+        self.active: frozenset[str] = frozenset(
+            w.id for w in workstreams if w.strategy in ("both", lev.strategy)
+        )
+        late_safety = not (lev.safety_from_start and org.owner("safety"))
+        self.phase_of: dict[str, str] = {}
+        for w in workstreams:
+            phase = w.phase
+            if w.role == "product_evals" and not lev.product_evals_early:
+                phase = "evaluation"
+            elif w.role == "safety_review" and late_safety:
+                phase = "release"
+            self.phase_of[w.id] = phase
+        self.in_phase: dict[str, tuple[Workstream, ...]] = {
+            phase: tuple(
+                w for w in workstreams if self.phase_of[w.id] == phase and w.id in self.active
+            )
+            for phase in PHASES
+        }
+        self.active_deps: dict[str, tuple[str, ...]] = {
+            w.id: tuple(d for d in w.depends_on if d in self.active) for w in workstreams
+        }
+        self.handoffs: dict[str, tuple[Handoff, ...]] = {}
+        for w in workstreams:
+            handoffs = []
+            for d in self.active_deps[w.id]:
+                upstream = self.by_id[d]
+                if upstream.owner == w.owner:
+                    continue
+                latency = org.signal_latency(upstream.owner, w.owner)
+                chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
+                handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
+            self.handoffs[w.id] = tuple(handoffs)
+        self._runs: dict[float, RunFacts] = {}
+        #: Each team's capacity by headcount once nobody is ramping up (it depends on
+        #: nothing else), shared by the replications' team states.
+        self.settled_capacity: dict[TeamId, dict[int, PersonDays]] = {
+            t.id: {} for t in scenario.org.teams
+        }
+        self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
+        self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(
+            "rollback"
+        )
+
+    def run(self, active_params: float) -> RunFacts:
+        """Rates and reliability of a run of ``active_params`` on this scenario's cluster."""
+        facts = self._runs.get(active_params)
+        if facts is None:
+            facts = self._runs[active_params] = RunFacts.build(
+                self.org.scenario, self.org, active_params
+            )
+        return facts
+
+
+#: Recently used scenarios' facts, by object identity. The facts hold their scenario (so an
+#: id is never reused while its entry lives); the cache is bounded, so a long-running app
+#: that plays many variants (sweeps, edited designs) keeps only the most recent.
+_FACTS: OrderedDict[int, tuple[Scenario, ScenarioFacts]] = OrderedDict()
+FACTS_CACHED = 64
+_FACTS_LOCK = threading.Lock()  # the app plays in several threads at once
+
+
+def scenario_facts(scenario: Scenario) -> ScenarioFacts:
+    """The scenario's :class:`ScenarioFacts`, shared by its replications in this process."""
+    key = id(scenario)
+    with _FACTS_LOCK:
+        hit = _FACTS.get(key)
+        if hit is not None and hit[0] is scenario:
+            _FACTS.move_to_end(key)
+            return hit[1]
+    facts = ScenarioFacts(scenario)
+    with _FACTS_LOCK:
+        _FACTS[key] = (scenario, facts)
+        while len(_FACTS) > FACTS_CACHED:
+            _FACTS.popitem(last=False)
+    return facts

@@ -1,0 +1,500 @@
+"""A play's state, and the services the engine's parts use to read and change it.
+
+:class:`Project` holds everything one play of a scenario under one seed knows, declared
+in its ``__init__``: the world's draws, the plan, the teams, the ledger and the records.
+The phases (:mod:`sim.engine.phases`), the training run (:mod:`sim.engine.training`) and
+injects (:mod:`sim.engine.injects`) read it and change it through its public methods;
+:class:`~sim.engine.model.ProjectModel` adds the processes that play it forward.
+docs/model.md, "Phases and workstreams".
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Generator
+from typing import Any
+
+import simpy
+from simpy.core import BoundClass
+
+from sim.engine.compute import planned_compute_usd
+from sim.engine.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
+from sim.engine.draws import Draws
+from sim.engine.facts import scenario_facts
+from sim.engine.incidents import DefectBook
+from sim.engine.quality import (
+    PRODUCT_TRANSFER_LATE,
+    EvalResult,
+    QualityState,
+    chinchilla_loss,
+    data_multiplier,
+    measure,
+)
+from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, TraceEvent
+from sim.engine.rng import Streams
+from sim.engine.teams import VARIANT_ATTENTION, TeamState
+from sim.engine.training import RunFacts, Steps, TrainingRun
+from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario, Workstream
+from sim.units import Days, PersonDays, TeamId
+
+#: Longest step of a workstream before its team's capacity is read again.
+WORK_STEP_DAYS = 2.0
+#: Share of the upstream effort redone on rework.
+REWORK_SHARE = 0.15
+#: Extra time per day of political latency for each parallel model variant.
+VARIANT_POLITICS_DAYS = 0.5
+#: Phases whose work the post-training team leads (it is then the critical core team).
+POST_TRAINING_LED = frozenset(PHASES[PHASES.index("post_training") :])
+
+
+class CountingEnvironment(simpy.Environment):
+    """A SimPy environment that counts processed events (for ``sim bench``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # SimPy binds env.timeout, env.process, ... to the instance, but only those its
+        # own class defines, which a subclass's are not: bind the inherited ones too.
+        for name, attr in vars(simpy.Environment).items():
+            if isinstance(attr, BoundClass):
+                setattr(self, name, getattr(self, name))
+        self.events_processed = 0
+
+    def step(self) -> None:
+        self.events_processed += 1
+        super().step()
+
+
+def planned_run(s: Scenario) -> tuple[float, float]:
+    """(active parameters, tokens) of the run the scenario plans, before budget fitting."""
+    lev = s.levers
+    if lev.strategy == "adapt" and s.model.base_model is not None:
+        base = s.model.base_model
+        return base.params_b * 1e9, s.model.adapt_tokens_b * 1e9 / lev.parallel_variants
+    return s.model.active_b * 1e9, s.model.tokens_b * 1e9 / lev.parallel_variants
+
+
+class Project(ABC):
+    """One play of a scenario under one seed: its state and the services its parts use."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int = 0,
+        replication: int = 0,
+        decider: Decider | str = "playbook",
+    ) -> None:
+        self.scenario = s = scenario
+        self.env = CountingEnvironment()
+        self.streams = Streams.for_replication(seed, replication)
+        self.facts = facts = scenario_facts(s)
+        self.org = facts.org
+        lev = s.levers
+        if isinstance(decider, str):
+            decider = make_decider(decider, lev.playbook, self.streams.lazy("decisions"))
+        self.decider = decider
+        budget = s.objective.budget
+        self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
+        attention = 1.0 / (1.0 + VARIANT_ATTENTION * (lev.parallel_variants - 1))
+        self.teams = {
+            t.id: TeamState(
+                t, attention=attention if t.core else 1.0, _settled=facts.settled_capacity[t.id]
+            )
+            for t in s.org.teams
+        }
+        self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
+        self.draws = Draws.draw(s, self.streams)
+        # --- what is recorded ---
+        self.trace: list[TraceEvent] = []
+        self.decisions: list[DecisionRecord] = []
+        self.incidents: Counter[str] = Counter()
+        self.phase = "setup"
+        self.phase_spans: list[PhaseSpan] = []
+        #: Day the current phase began.
+        self.phase_start: Days = 0.0
+        #: Day up to which salaries are in the ledger.
+        self.people_charged_to: Days = 0.0
+        self.pending: DecisionPoint | None = None
+        self._pending_event: simpy.Event | None = None
+        self.finished = False
+        self.finish_day: Days | None = None
+        self.finished_at: dict[str, float] = {}
+        self.critical_teams: set[TeamId] = set()
+        self.critical_handoffs: set[tuple[TeamId, TeamId]] = set()
+        # --- the plan: the run's size, rounds and rates (changed by decisions) ---
+        self.ablation_fraction = lev.ablation_fraction
+        self.rounds_planned = s.model.post_training_rounds
+        self.rounds_done = 0
+        self.extra_rounds = 0
+        self.product_transfer = 1.0 if lev.product_evals_early else PRODUCT_TRANSFER_LATE
+        self.reserve_left = self.ledger.reserve_usd
+        self.run_params, self.tokens_plan = planned_run(s)
+        #: The planned run's rates, before it starts (they size the plan and feed forecasts).
+        self.run_facts: RunFacts = facts.run(self.run_params)
+        self.run_usd_per_token = self.run_facts.usd_per_day / self.run_facts.rate
+        #: Share of the run's tokens cut to fit the budget before the play began.
+        self.trimmed_share = 0.0
+        self.data_multiplier = data_multiplier(
+            s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
+        )
+        self.run: TrainingRun | None = None
+        self.run_finished = False
+        #: Bumped whenever the model being trained changes; evals are re-measured after.
+        self.version = 0
+        self._measured_version = -1
+        self.latest_evals: dict[str, EvalResult] = {}
+
+    # --- responses the processes provide (ProjectModel) ------------------------------------
+
+    @abstractmethod
+    def respond_to_found_defects(self, run: TrainingRun) -> Steps:
+        """Handle the defects the run's monitoring has just found."""
+
+    @abstractmethod
+    def apply_inject(self, kind: str, params: dict[str, Any], scripted: bool = False) -> None:
+        """Make an incident of ``kind`` happen now."""
+
+    # --- records ------------------------------------------------------------------------------
+
+    def trace_event(
+        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
+        self.trace.append(TraceEvent(self.env.now, kind, summary, team, data or {}))
+
+    def count_incident(self, kind: str) -> None:
+        self.incidents[kind] += 1
+
+    # --- the plan -----------------------------------------------------------------------------
+
+    def planned_compute_usd(self) -> float:
+        """Compute the plan still buys: run, ablations and post-training rounds."""
+        return planned_compute_usd(
+            self.tokens_plan * self.run_usd_per_token, self.ablation_fraction, self.rounds_planned
+        )
+
+    def trim_run(self, tokens: float) -> None:
+        """Cut ``tokens`` from the planned run before it starts, to fit the budget."""
+        self.trimmed_share = tokens / self.tokens_plan
+        self.tokens_plan -= tokens
+
+    def plan_tokens(self, tokens: float) -> None:
+        """Set the run's token target (the running run's too)."""
+        if self.run is not None:
+            self.run.target_tokens = tokens
+        self.tokens_plan = tokens
+
+    def plan_rounds(self, rounds: int) -> None:
+        self.rounds_planned = rounds
+
+    def cut_ablations(self) -> None:
+        self.ablation_fraction = 0.0
+
+    def use_reserve(self, usd: float) -> None:
+        self.reserve_left = max(0.0, self.reserve_left - usd)
+
+    def start_run(self, label: str) -> TrainingRun:
+        """The main (or adaptation) run of the plan, ready to start."""
+        self.run = TrainingRun(self, self.run_facts, self.tokens_plan, label)
+        return self.run
+
+    def end_run(self) -> None:
+        """The run's phase is over: the model has changed."""
+        self.run_finished = True
+        self.version += 1
+
+    def model_changed(self) -> None:
+        """A fix or a retrain changed the model: evals must be measured again."""
+        self.version += 1
+
+    def round_done(self) -> None:
+        self.rounds_done += 1
+        self.version += 1
+
+    def redo_rounds(self) -> None:
+        """A retrain from scratch: post-training starts over."""
+        self.rounds_done = 0
+
+    def extra_round_planned(self) -> None:
+        self.extra_rounds += 1
+
+    def post_training_data_fixed(self) -> None:
+        """Post-training data fixed for the product: product evals gain in full."""
+        self.product_transfer = 1.0
+
+    def round_effort_multiplier(self) -> float:
+        """Effort multiplier of the next post-training round (extra rounds included)."""
+        rounds = self.draws.round_multipliers
+        return rounds[(self.rounds_done + self.extra_rounds) % len(rounds)]
+
+    # --- quality ------------------------------------------------------------------------------
+
+    def current_loss(self, tokens: float) -> float:
+        """Pretraining loss after ``tokens`` raw tokens (or the base model's, when adapting)."""
+        s = self.scenario
+        if s.levers.strategy == "adapt" and s.model.base_model is not None:
+            base = s.model.base_model
+            adapted = tokens * self.data_multiplier * self.defects.token_factor(tokens)
+            effective = base.tokens_b * 1e9 + adapted
+            return chinchilla_loss(base.params_b * 1e9, effective) + self.draws.loss_error
+        effective = max(1e6, tokens) * self.data_multiplier * self.defects.token_factor(tokens)
+        return chinchilla_loss(self.run_params, effective) + self.draws.loss_error
+
+    def quality_state(self) -> QualityState:
+        s = self.scenario
+        tokens = self.run.tokens if self.run is not None else 0.0
+        focus = None
+        if s.levers.eval_focus == "single":
+            public = [e for e in s.objective.evals if e.kind == "public_benchmark"]
+            focus = public[0].capability if public else None
+        return QualityState(
+            loss=self.current_loss(tokens),
+            rounds=float(self.rounds_done),
+            product_transfer=self.product_transfer,
+            adapted=s.levers.strategy == "adapt",
+            focus_capability=focus,
+            decontaminate=s.levers.decontaminate,
+            contamination_defect=self.defects.contamination_active(),
+        )
+
+    def measure_quality(self) -> dict[str, EvalResult]:
+        s = self.scenario
+        errors = self.draws.eval_set_errors if s.incidents.variability else None
+        self.latest_evals = measure(
+            s.objective.capabilities, s.objective.evals, self.quality_state(), errors
+        )
+        self._measured_version = self.version
+        return self.latest_evals
+
+    def measured_current_model(self) -> bool:
+        """Whether the latest evals measured the model as it is now."""
+        return self._measured_version == self.version and bool(self.latest_evals)
+
+    def missed_targets(self) -> list[str]:
+        return [
+            t.eval
+            for t in self.scenario.objective.targets
+            if t.eval in self.latest_evals and self.latest_evals[t.eval].score < t.threshold
+        ]
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def decision_latency(self, kind: str, detected_by: TeamId) -> Days:
+        org, s = self.org, self.scenario
+        latency = org.signal_latency(detected_by, org.decider(kind))
+        if kind not in s.levers.playbook:
+            latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
+        latency += (
+            VARIANT_POLITICS_DAYS * (s.levers.parallel_variants - 1) * (s.org.politics_days > 0)
+        )
+        return latency
+
+    def decide(
+        self,
+        kind: str,
+        detected_by: TeamId,
+        summary: str,
+        context: dict[str, Any] | None = None,
+        options: tuple[str, ...] | None = None,
+    ) -> Generator[simpy.Event, Any, str]:
+        """Raise a decision point, wait for it to reach the owner, and get an answer."""
+        options = options or DECISION_OPTIONS[kind]
+        raised = self.env.now
+        latency = self.decision_latency(kind, detected_by)
+        yield self.env.timeout(latency)
+        n_kind = sum(1 for d in self.decisions if d.kind == kind)
+        point = DecisionPoint(
+            index=len(self.decisions),
+            key=f"{kind}#{n_kind}",
+            kind=kind,
+            day=self.env.now,
+            options=options,
+            owner=self.org.decider(kind),
+            detected_by=detected_by,
+            latency_days=latency,
+            summary=summary,
+            context=dict(context or {}),
+        )
+        choice = self.decider.decide(point)
+        by = self.decider.name
+        # Automatic and human answers both arrive through an event, so a replayed play
+        # processes events in exactly the order the live one did.
+        answer = self.env.event()
+        if choice is None:
+            self.pending, self._pending_event, by = point, answer, "player"
+        else:
+            answer.succeed(choice)
+        choice = yield answer
+        self.pending, self._pending_event = None, None
+        if choice not in options:
+            raise ValueError(f"{choice!r} is not an option of {point.key}: {', '.join(options)}")
+        self.decisions.append(
+            DecisionRecord(
+                point.index,
+                point.key,
+                kind,
+                self.env.now,
+                raised,
+                point.owner,
+                detected_by,
+                latency,
+                options,
+                str(choice),
+                by,
+                point.context,
+            )
+        )
+        self.trace_event("decision", f"{point.owner} chose {choice}: {summary}", point.owner)
+        return str(choice)
+
+    def answer(self, choice: str) -> None:
+        """Answer the pending decision (the game's human decider)."""
+        if self.pending is None or self._pending_event is None:
+            raise RuntimeError("no decision is waiting")
+        if choice not in self.pending.options:
+            raise ValueError(f"{choice!r} is not an option: {', '.join(self.pending.options)}")
+        self._pending_event.succeed(choice)
+
+    # --- work ---------------------------------------------------------------------------------
+
+    def work(self, team_id: TeamId, effort: PersonDays) -> Generator[simpy.Event, Any, None]:
+        """Spend ``effort`` person-days of ``team_id``'s capacity, shared with its other work."""
+        team = self.teams[team_id]
+        env = self.env
+        capacity, timeout = team.capacity, env.timeout  # bound once: read every step
+        team.active += 1
+        remaining = effort
+        try:
+            while remaining > 1e-9:
+                rate = capacity(env.now) / team.active
+                dt = remaining / rate
+                if not dt < WORK_STEP_DAYS:  # min(WORK_STEP_DAYS, dt), as min picks
+                    dt = WORK_STEP_DAYS
+                yield timeout(dt)
+                remaining -= rate * dt
+        finally:
+            team.active -= 1
+
+    def _workstream(
+        self, w: Workstream, done: dict[str, simpy.Event]
+    ) -> Generator[simpy.Event, Any, None]:
+        waits = [done[d] for d in self.facts.active_deps[w.id] if d in done]
+        if waits:
+            yield simpy.AllOf(self.env, waits)
+        effort = w.effort_person_days * self.draws.effort_multiplier[w.id]
+        handoff = 0.0
+        for h in self.facts.handoffs[w.id]:
+            handoff = max(handoff, h.latency_days)
+            if self.draws.rework[(w.id, h.upstream)] < h.rework_chance:
+                effort += REWORK_SHARE * h.upstream_effort
+                self.count_incident("handoff_rework")
+                self.trace_event(
+                    "rework", f"{w.id}: handoff from {h.upstream} needed rework", w.owner
+                )
+        if handoff > 0:
+            yield self.env.timeout(handoff)
+        yield from self.work(w.owner, effort)
+        self.finished_at[w.id] = self.env.now
+        done[w.id].succeed()
+
+    def phase_of(self, w: Workstream) -> str:
+        """The phase a workstream runs in, once its lever moves (product evals, safety)."""
+        return self.facts.phase_of[w.id]
+
+    def run_workstreams(
+        self, phase: str, *extra: tuple[str, TeamId, simpy.Process]
+    ) -> Generator[simpy.Event, Any, None]:
+        """Run a phase's workstreams beside its built-in activities (``extra``).
+
+        Afterwards, note which chain of work set the phase's end (criticality index).
+        """
+        ws = list(self.facts.in_phase[phase])
+        by_id = self.facts.by_id
+        done = {w.id: self.env.event() for w in ws}
+        procs = [self.env.process(self._workstream(w, done)) for w in ws]
+        ended: dict[str, float] = {}
+        for label, _, proc in extra:
+            proc.callbacks.append(self._stamp(ended, label))
+        yield simpy.AllOf(self.env, procs + [p for _, _, p in extra])
+        self._note_critical_chain(phase, ws, by_id, ended, {lb: t for lb, t, _ in extra})
+
+    def _stamp(self, ended: dict[str, float], label: str) -> Callable[[simpy.Event], None]:
+        def stamp(_event: simpy.Event) -> None:
+            ended[label] = self.env.now
+
+        return stamp
+
+    def _note_critical_chain(
+        self,
+        phase: str,
+        ws: list[Workstream],
+        by_id: dict[str, Workstream],
+        ended: dict[str, float],
+        extra_teams: dict[str, TeamId],
+    ) -> None:
+        last_ws = max(ws, key=lambda w: self.finished_at[w.id], default=None)
+        last_extra = max(ended, key=lambda k: ended[k], default=None)
+        ws_end = self.finished_at[last_ws.id] if last_ws else -1.0
+        if last_extra is not None and ended[last_extra] >= ws_end:
+            self.critical_teams.add(extra_teams[last_extra])
+            self.trace_event("critical", f"{phase}: {last_extra} set the pace")
+            return
+        w = last_ws
+        in_phase = {x.id for x in ws}
+        while w is not None:
+            self.critical_teams.add(w.owner)
+            deps = [by_id[d] for d in w.depends_on if d in in_phase and d in self.finished_at]
+            up = max(deps, key=lambda d: self.finished_at[d.id], default=None)
+            if up is not None and up.owner != w.owner:
+                self.critical_handoffs.add((up.owner, w.owner))
+            w = up
+
+    # --- phases and salaries ------------------------------------------------------------------
+
+    def enter_phase(self, phase: str) -> None:
+        """Close the current phase's span, bring salaries up to date, and begin ``phase``."""
+        if self.phase in PHASES:
+            self.phase_spans.append(PhaseSpan(self.phase, self.phase_start, self.env.now))
+        self.charge_people()
+        self.phase, self.phase_start = phase, self.env.now
+        self.trace_event("phase", f"{phase.replace('_', ' ').capitalize()} begins")
+
+    def charge_people(self) -> None:
+        now = self.env.now
+        notes = self.facts.salary_notes
+        charge = self.ledger.charge
+        for tid, team in self.teams.items():
+            charge(now, "people", team.cost_usd(team.accrue_person_days(now)), notes[tid])
+        self.people_charged_to = now
+
+    # --- staffing -----------------------------------------------------------------------------
+
+    def depart(self, tid: TeamId) -> Generator[simpy.Event, Any, None]:
+        """Someone leaves ``tid`` now; a replacement joins after the hiring delay."""
+        dep = self.scenario.incidents.departures
+        team = self.teams[tid]
+        if team.headcount <= 0:
+            return
+        team.leave(self.env.now)
+        self.count_incident("key_person_departure")
+        self.trace_event("departure", f"A {tid} team member left", tid)
+        wait = dep.replacement_days * (1.0 if self.org.owner("staffing") else 2.0)
+        yield self.env.timeout(wait)
+        if not self.finished:
+            team.join(self.env.now)
+            self.trace_event("hire", f"A replacement joined {tid} and starts ramping up", tid)
+
+    def add_core_staff(self, people: int, why: str) -> None:
+        """New people join the core team on the critical path now (Brooks's law applies)."""
+        team = self.critical_core_team()
+        self.teams[team].join(self.env.now, people)
+        self.count_incident("core_staff_added")
+        self.trace_event("hire", f"{people} people join {team} ({why})", team)
+
+    def critical_core_team(self) -> TeamId:
+        if self.phase in POST_TRAINING_LED:
+            return self.post_training_team
+        return self.org.training_team
+
+    @property
+    def post_training_team(self) -> TeamId:
+        return self.facts.post_training_team

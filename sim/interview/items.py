@@ -1,0 +1,471 @@
+"""The rubric items of Part 1, Part 2 and what a strong answer adds, judged on one plan.
+
+Each judge takes an :class:`Answer` (the plan, every text judged for content, and whether
+the attempt has been handed in) and returns a :class:`~sim.interview.checks.Judgement`.
+Credit goes only to what the candidate did: a value the org-chart button filled stays
+the scenario's (:mod:`sim.interview.provenance`) until changed or confirmed.
+docs/interview.md says what every check looks for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from sim.engine.compute import estimate_for_scenario, planned_compute_usd
+from sim.interview.checks import Judgement, Status, check, judged, names
+from sim.interview.content import TextVerdict, read_texts
+from sim.interview.plan import (
+    EARLY_SIGNALS,
+    InterviewPlan,
+    adapt_caps,
+    effective_strategy,
+    plan_scenario,
+    plan_world,
+    stated_targets,
+)
+from sim.interview.provenance import reference, scenarios
+from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
+
+#: The product manager's team in the shipped scenarios.
+PM_TEAM = "product"
+#: Teams that may sensibly hold budget, schedule and ship calls.
+BUSINESS_TEAMS = ("product", "leadership")
+#: A sensible reserve: under 5% leaves nothing for surprises; over 25% idles money the
+#: work needs (the seeds' essay and common practice put it at 10-15%).
+RESERVE_BAND = (0.05, 0.25)
+ABLATION_BAND = (0.03, 0.25)
+#: How far a compute estimate may stray from the model's and still count as sound.
+ESTIMATE_TOLERANCE = 0.35
+#: An estimate this close to the model's figure, written to more than three significant
+#: digits, was copied rather than estimated; this close to a figure an earlier debrief
+#: showed, it was copied whatever its digits.
+COPY_TOLERANCE = 0.005
+REVEALED_TOLERANCE = 0.001
+#: A gate less thorough than this catches almost nothing it looks for.
+GATE_STRENGTH_MIN = 0.3
+#: Defects a pre-run gate should look for: the ones that ruin a run when found late.
+PRE_RUN_CATCHES = ("data_quality", "tokenizer_config", "contamination")
+#: Sound first responses to a loss spike (a recipe change or training on is not).
+SOUND_SPIKE_CALLS = ("rollback_skip", "pause_investigate")
+AREAS: dict[str, tuple[str, ...]] = {
+    "data": ("data",),
+    "compute and infrastructure": ("sizing", "cluster"),
+    "training stability": ("stability",),
+    "post-training": ("post_training",),
+    "evaluation": ("evaluation",),
+}
+
+
+@dataclass
+class Answer:
+    """One plan ready to judge: its texts read once, and what the judge may reveal."""
+
+    plan: InterviewPlan
+    outcome: dict[str, Any] | None = None
+    revealed_estimates: Sequence[float] = ()
+    texts: dict[str, TextVerdict] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.texts = read_texts(self.plan)
+
+    @property
+    def reveal(self) -> bool:
+        """Whether the attempt was handed in, so the model's own figures may be shown."""
+        return self.plan.judged_at is not None
+
+    @cached_property
+    def model_compute_usd(self) -> float:
+        return model_compute_usd(self.plan)
+
+    def mine(self, section: str, key: str | None = None) -> bool:
+        """Whether the value is the candidate's (not left as the scenario's)."""
+        return not scenarios(self.plan, section, key)
+
+    def text(self, slot: str) -> TextVerdict:
+        return self.texts[slot]
+
+
+def model_compute_usd(plan: InterviewPlan) -> float:
+    """The model's compute bill for the design: main run, ablations and post-training rounds."""
+    design = plan_scenario(plan)
+    return planned_compute_usd(
+        estimate_for_scenario(design).cost_usd,
+        design.levers.ablation_fraction,
+        design.model.post_training_rounds,
+    )
+
+
+def _explained(a: Answer) -> list[int]:
+    return [i for i in range(len(a.plan.challenges)) if a.text(f"challenge.{i}").met]
+
+
+# --- Part 1 ----------------------------------------------------------------------------------
+
+
+def breadth(a: Answer) -> Judgement:
+    challenges = a.plan.challenges
+    stages = {challenges[i].stage for i in _explained(a)}
+    covered = [area for area, ss in AREAS.items() if stages & set(ss)]
+    missing = [area for area in AREAS if area not in covered]
+    line = (
+        f"{len(challenges)} challenges, {len(_explained(a))} with a consequence that says what "
+        f"it costs; they cover {len(covered)} of {len(AREAS)} areas: {names(covered)}; "
+        f"missing: {names(missing)}"
+    )
+    c = check("areas", len(covered) >= 3, "content", line)
+    status: Status = "met" if not missing else ("partly" if len(covered) >= 3 else "missed")
+    return judged(c, status=status)
+
+
+def consequences(a: Answer) -> Judgement:
+    n = len(a.plan.challenges)
+    if not n:
+        return judged(check("consequences", False, "content", "No challenges listed"))
+    done = _explained(a)
+    lines = [f"{len(done)} of {n} challenges say what they cost in time, money or quality"]
+    lines += [a.text(f"challenge.{i}").evidence() for i in range(n) if i not in done]
+    c = check("consequences", len(done) >= (n + 1) // 2, "content", *lines)
+    status: Status = "met" if len(done) == n and n >= 3 else ("partly" if c.passed else "missed")
+    return judged(c, status=status)
+
+
+def grounding(a: Answer) -> Judgement:
+    late = a.text("late_discovery")
+    mechanism = check("late_discovery", late.met, "content", late.evidence())
+    mapped = [c for c in a.plan.challenges if c.risk is not None]
+    signalled = [c for c in mapped if c.earliest_signal is not None]
+    unsound = [c for c in signalled if c.earliest_signal not in EARLY_SIGNALS[c.risk or "budget"]]
+    lines = [
+        f"Earliest signals named for {len(signalled)} of {len(mapped)} challenges; "
+        f"{len(signalled) - len(unsound)} sound"
+    ]
+    for c in unsound:
+        first = " or ".join(EARLY_SIGNALS[c.risk or "budget"])
+        lines.append(f"'{c.title}' at {c.earliest_signal}: its first signal comes at {first}")
+    sound = bool(mapped) and 2 * len(signalled) >= len(mapped) and not unsound
+    return judged(mechanism, check("signals", sound, "structure", *lines))
+
+
+# --- Part 2 ----------------------------------------------------------------------------------
+
+
+def owners(a: Answer) -> Judgement:
+    plan = a.plan
+    owned = [r for r in RISK_KINDS if plan.owner(r) is not None]
+    theirs = [r for r in owned if not a.mine("owners", r)]
+    mine = [r for r in owned if a.mine("owners", r)]
+    unowned = [r for r in RISK_KINDS if r not in owned]
+    warned = [r for r in mine if a.text(f"warning.{r}").met]
+    n = len(RISK_KINDS)
+    lines = [f"{len(mine)} of {n} risks have an owner you chose"]
+    if unowned:
+        lines.append(f"No owner: {names(unowned)}")
+    if theirs:
+        lines.append(f"Still the scenario's owner (change or confirm it): {names(theirs)}")
+    warn_lines = [f"{len(warned)} of {len(mine)} owned risks have an early warning that names "
+                  "a signal able to reveal that risk"]  # fmt: skip
+    warn_lines += [a.text(f"warning.{r}").evidence() for r in mine if r not in warned]
+    orphans = sorted({c.risk for c in plan.challenges if c.risk and c.risk in unowned})
+    if orphans:
+        lines.append(f"Part 1 challenges left without an owner: {names(orphans)}")
+    c_owned = check("owned", len(mine) == n, "structure", *lines)
+    c_warned = check("warnings", len(warned) >= max(3, len(mine) // 2), "content", *warn_lines)
+    if c_owned.passed and len(warned) == len(mine):
+        status: Status = "met"
+    else:
+        status = "partly" if len(mine) >= 5 and c_warned.passed else "missed"
+    return judged(c_owned, c_warned, status=status)
+
+
+def _core_teams(plan: InterviewPlan) -> set[str]:
+    return {t.id for t in plan_scenario(plan).org.teams if t.core}
+
+
+def rights(a: Answer) -> Judgement:
+    plan = a.plan
+    named = {k: v for k in DECISION_KINDS if (v := plan.right(k)) is not None}
+    mine = {k: v for k, v in named.items() if a.mine("rights", k)}
+    lines = [f"Rights you named: {names([f'{k} → {v}' for k, v in mine.items()])}"]
+    open_ = [k for k in DECISION_KINDS if k not in mine]
+    if open_:
+        lines.append(f"Not named by you: {names(open_)}")
+    core = _core_teams(plan)
+    misplaced = [k for k in ("rollback", "data_fix") if k in mine and mine[k] not in core]
+    misplaced += [k for k in ("budget", "schedule", "ship") if k in mine
+                  and mine[k] not in BUSINESS_TEAMS]  # fmt: skip
+    placed = [
+        "Held far from the work: "
+        + names([f"{k} by {mine[k]}" for k in misplaced])
+        + " (run calls belong to a core training team; money, dates and shipping to "
+        "product or leadership)"
+        if misplaced
+        else ""
+    ]
+    first: str | None = next(iter(plan.responses("rollback")), None)
+    own_playbook = a.mine("playbook", "rollback")
+    spike = check(
+        "rollback_agreed",
+        first in SOUND_SPIKE_CALLS and own_playbook,
+        "structure",
+        "Loss-spike response agreed in advance: "
+        + (
+            "none"
+            if first is None
+            else f"{str(first).replace('_', ' ')} first"
+            + ("" if own_playbook else " (the scenario's playbook, not yours)")
+            + ("" if first in SOUND_SPIKE_CALLS else
+               " (the wrong first response: roll back or pause, not train on or change recipe)")
+        ),
+    )  # fmt: skip
+    return judged(
+        check("all_named", not open_, "structure", *lines),
+        check("placed", bool(mine) and not misplaced, "structure", *placed),
+        spike,
+        note=_spike_note(plan),
+    )
+
+
+def _spike_note(plan: InterviewPlan) -> list[str]:
+    f = plan.followup("loss_spike")
+    if f is None or not f.mine:
+        return []
+    d = f.mine[0]
+    return [
+        f"In the loss-spike follow-up, {d.owner} made the call {d.latency_days:.1f} days after "
+        f"the spike was seen and you chose {d.choice.replace('_', ' ')}"
+    ]
+
+
+def _gate_problem(a: Answer, g: Any) -> str:
+    world = plan_world(a.plan)
+    odds = {d.kind: d.probability for d in world.incidents.defects}
+    if g.strength < GATE_STRENGTH_MIN:
+        return f"{g.id} is so light it catches almost nothing ({g.strength:.0%} chance)"
+    if not any(odds.get(k, 0.0) > 0 for k in g.catches):
+        return f"{g.id} looks only for defects this project never has"
+    return ""
+
+
+def gates(a: Answer) -> Judgement:
+    plan = a.plan
+    pre = [g for g in plan.gates if g.after in ("prepare", "ablations")]
+    mine = [g for g in pre if a.mine("gates", g.id)]
+    weak = {g.id: p for g in mine if (p := _gate_problem(a, g))}
+    working = [g for g in mine if g.id not in weak]
+    ref_exp = {g.id: g.experiment for g in reference(plan).gates}
+    experiments = [
+        a.text(f"gate.{g.id}") for g in working
+        if not (g.experiment == ref_exp.get(g.id) and "gates" in plan.scenario_filled)
+    ]  # fmt: skip
+    backed = [v for v in experiments if v.met]
+    caught = {k for g in working for k in g.catches}
+    blind = [k for k in PRE_RUN_CATCHES if k not in caught]
+    ablation = plan.levers.ablation_fraction
+    lo, hi = ABLATION_BAND
+    ablation_ok = lo <= ablation <= hi and a.mine("ablation")
+    theirs = [g.id for g in pre if g not in mine]
+    lines = [f"Your gates before the run: {names([g.id for g in mine])}"]
+    if theirs:
+        lines.append(f"Still the scenario's (change or confirm them): {names(theirs)}")
+    lines += list(weak.values())
+    return judged(
+        check("experiment", bool(backed), "content",
+              *[v.evidence() for v in experiments] or ["No cheap experiment named for a gate"]),
+        check("coverage", not blind, "structure", *lines,
+              f"Defects no working gate before the run looks for: {names(blind)}"),
+        check("ablation", ablation_ok, "structure",
+              f"Ablation budget: {ablation:.0%} of the run's compute"
+              + ("" if a.mine("ablation") else " (the scenario's)")
+              + ("" if lo <= ablation <= hi else f" (outside {lo:.0%}-{hi:.0%})")),
+    )  # fmt: skip
+
+
+def _significant(x: float) -> int:
+    digits = f"{abs(x):.0f}".rstrip("0")
+    return len(digits)
+
+
+def copied_estimate(a: Answer) -> str:
+    """Why the compute estimate looks copied rather than estimated (empty when it does not)."""
+    est, model = a.plan.budget.compute_usd, a.model_compute_usd
+    if est <= 0 or model <= 0:
+        return ""
+    for shown in a.revealed_estimates:
+        if shown > 0 and abs(est - shown) / shown <= REVEALED_TOLERANCE:
+            return "the same figure an earlier debrief showed: estimate it, don't copy it"
+    if abs(est - model) / model <= COPY_TOLERANCE and _significant(est) > 3:
+        return "the model's own figure to the dollar: estimate it, don't copy it"
+    return ""
+
+
+def budget(a: Answer) -> Judgement:
+    plan, b = a.plan, a.plan.budget
+    model = a.model_compute_usd
+    off = (b.compute_usd - model) / model if model > 0 else math.inf
+    copied = copied_estimate(a)
+    close = b.compute_usd > 0 and abs(off) <= ESTIMATE_TOLERANCE and not copied
+    if a.reveal:
+        est_line = (f"Compute estimate ${b.compute_usd:,.0f}; the model's for this design "
+                    f"${model:,.0f} ({off:+.0%})")  # fmt: skip
+    else:
+        est_line = (f"Compute estimate ${b.compute_usd:,.0f}: "
+                    + ("within" if abs(off) <= ESTIMATE_TOLERANCE else "not within")
+                    + f" {ESTIMATE_TOLERANCE:.0%} of the model's (its figure is shown once "
+                    "you hand the attempt in)")  # fmt: skip
+    all_in = plan.clarifications.get("budget", "all_in") != "compute_only"
+    needed = ["compute_usd"] + (
+        ["people_usd", "data_licensing_usd", "annotation_usd"] if all_in else []
+    )
+    unallocated = [k.removesuffix("_usd") for k in needed if getattr(b, k) <= 0]
+    total = plan_world(plan).objective.budget.total_usd
+    lo, hi = RESERVE_BAND
+    band = lo <= b.reserve_fraction <= hi
+    reserve_line = (
+        f"Reserve: {b.reserve_fraction:.0%} of the budget (${b.reserve_fraction * total:,.0f})"
+        + ("" if a.mine("reserve") else " (the scenario's; change or confirm it)")
+        + ("" if band else f"; outside a sensible {lo:.0%}-{hi:.0%}")
+    )
+    tracking = a.text("tracking")
+    return judged(
+        check("estimate", close, "structure", est_line, f"Flagged: {copied}" if copied else ""),
+        check("allocated", not unallocated, "structure",
+              f"Categories without an estimate: {names(unallocated)}"),
+        check("tracking", tracking.met, "content", tracking.evidence()),
+        check("reserve", band and a.mine("reserve"), "structure", reserve_line),
+    )  # fmt: skip
+
+
+def levers(a: Answer) -> Judgement:
+    plan = a.plan
+    out = []
+    for kind in ("budget", "schedule"):
+        responses = plan.responses(kind)
+        mine = a.mine("playbook", kind)
+        line = f"{kind}: " + (" → ".join(o.replace("_", " ") for o in responses) or "ad hoc")
+        if responses and not mine:
+            line += " (the scenario's playbook; change or confirm it)"
+        bad = kind == "budget" and responses[:1] == ["accept_overrun"]
+        if bad:
+            line += " (accepting the overrun first agrees no lever at all)"
+        out.append(check(kind, bool(responses) and mine and not bad, "structure", line))
+    f = plan.followup("budget_cut")
+    note = []
+    if f is not None and f.mine:
+        note = ["In the budget-cut follow-up you pulled: "
+                + " → ".join(d.choice.replace("_", " ") for d in f.mine)]  # fmt: skip
+    return judged(*out, note=note)
+
+
+# --- what a strong answer covers ---------------------------------------------------------------
+
+
+def objective(a: Answer) -> Judgement:
+    plan = a.plan
+    world = plan_world(plan)
+    kinds = {e.id: e.kind for e in world.objective.evals}
+    targets = stated_targets(plan)
+    product = [t for t in targets if kinds.get(t.eval) == "product_eval"]
+    use = a.text("product_use")
+    return judged(
+        check("product_use", use.met, "content", use.evidence()),
+        check("product_eval", bool(product), "structure",
+              "Targets: " + names([f"{t.capability} by {t.eval} ≥ {t.threshold:.2f}"
+                                   for t in targets]),
+              "" if product else "No target is measured by a product eval"),
+    )  # fmt: skip
+
+
+def roles(a: Answer) -> Judgement:
+    plan = a.plan
+    verdicts = [a.text(f"role.{r}") for r in plan.roles.model_dump()]
+    described = [v for v in verdicts if v.met]
+    held = [k for k in ("rollback", "data_fix") if plan.right(k) == PM_TEAM]
+    lines = [f"Roles described by what they own: {len(described)} of {len(verdicts)}"]
+    lines += [v.evidence() for v in verdicts if not v.met]
+    c_described = check("described", len(described) >= 2, "content", *lines)
+    c_apart = check(
+        "apart",
+        not held,
+        "structure",
+        f"The product team also holds technical calls: {names(held)}" if held else "",
+    )
+    full = len(described) == len(verdicts) and not held
+    return judged(
+        c_described, c_apart, status="met" if full else "partly" if c_described.passed else "missed"
+    )
+    # fmt: skip
+
+
+def build_vs_adapt(a: Answer) -> Judgement:
+    plan = a.plan
+    strategy = effective_strategy(plan)
+    fixed = plan.clarifications.get("strategy", "open") != "open"
+    reason = a.text("strategy_reason")
+    capped = [f"{c} at {cap:.2f}, below its {bar:.2f} target" for c, cap, bar in adapt_caps(plan)]
+    lines = [
+        f"Strategy: {strategy} ({'fixed by your clarifying answer' if fixed else 'your call'})"
+    ]
+    sound = True
+    if capped:
+        verb = "caps" if strategy == "adapt" else "would cap"
+        lines.append(f"Adapting the open base model {verb} " + "; ".join(capped))
+        sound = strategy == "pretrain" or fixed
+    return judged(
+        check("reason", reason.met, "content", reason.evidence()),
+        check("consistent", sound, "structure", *lines,
+              "" if sound else "You chose to adapt although it cannot reach a target"),
+    )  # fmt: skip
+
+
+def tradeoffs(a: Answer) -> Judgement:
+    plan = a.plan
+    same = [k for k, t in enumerate(plan.tradeoffs) if t.protect == t.give_up]
+    stated = [
+        (t, a.text(f"tradeoff.{k}"))
+        for k, t in enumerate(plan.tradeoffs)
+        if k not in same and a.text(f"tradeoff.{k}").met
+    ]
+    dims = sorted({d for t, _ in stated for d in (t.protect, t.give_up)})
+    lines = [v.evidence() for k in range(len(plan.tradeoffs)) if (v := a.text(f"tradeoff.{k}"))]
+    lines += [f"Trade-off {k + 1} protects and gives up the same thing: {plan.tradeoffs[k].protect}"
+              for k in same]  # fmt: skip
+    c_stated = check("stated", bool(stated), "content", *lines or ["No trade-off stated"])
+    c_dims = check("dimensions", len(dims) == 3, "structure", f"Dimensions traded: {names(dims)}")
+    full = len(stated) >= 2 and c_dims.passed
+    return judged(
+        c_stated,
+        c_dims,
+        note=_cut_note(plan),
+        status="met" if full else "partly" if stated else "missed",
+    )
+
+
+def _cut_note(plan: InterviewPlan) -> list[str]:
+    f = plan.followup("budget_cut")
+    if f is None or f.quality_given_up is None or not f.mine:
+        return []
+    return [f"In the budget-cut follow-up your calls gave up {f.quality_given_up:+.3f} of mean "
+            "eval score against the same world without the cut"]  # fmt: skip
+
+
+def safety(a: Answer) -> Judgement:
+    plan = a.plan
+    start = plan.levers.safety_from_start and a.mine("levers", "safety_from_start")
+    legal = [g.id for g in plan.gates if g.after in ("prepare", "ablations")
+             and "licensing" in g.catches and a.mine("gates", g.id)]  # fmt: skip
+    named = [plan.challenges[i].title for i in _explained(a)
+             if plan.challenges[i].stage == "safety_legal"]  # fmt: skip
+    from_start = ("from the start" if plan.levers.safety_from_start else "only at release") + (
+        "" if a.mine("levers", "safety_from_start") else " (the scenario's lever)"
+    )
+    return judged(
+        check("from_start", start, "structure", f"Safety, legal and privacy engaged {from_start}"),
+        check("licence_gate", bool(legal), "structure",
+              f"Your licence and privacy review before the run: {names(legal)}"),
+        check("named", bool(named), "content",
+              f"Part 1 explains: {names(named)}"),
+    )  # fmt: skip

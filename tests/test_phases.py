@@ -1,0 +1,140 @@
+"""sim.engine.phases: what each phase does, in order, on the tiny scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.engine import phases
+from sim.engine.model import ProjectModel
+from sim.engine.phases import ABLATION_CLUSTER_SHARE, round_cost
+from sim.scenario.spec import PHASES
+from tests.tiny import DATA, TRAIN, kinds, model, run_until, tiny
+
+
+def phase_starts(m: ProjectModel) -> dict[str, float]:
+    return {e.summary.removesuffix(" begins"): e.day for e in m.trace if e.kind == "phase"}
+
+
+def test_phases_run_in_order_and_tile_the_schedule() -> None:
+    m = model()
+    m.env.run()
+    assert [p.phase for p in m.phase_spans] == list(PHASES)
+    starts = [e.day for e in m.trace if e.kind == "phase"]
+    assert starts == sorted(starts) and len(starts) == len(PHASES) + 1  # and "done"
+    assert kinds(m)[-1] == "release" and m.finish_day == m.env.now
+
+
+def test_prepare_charges_the_licences_first_and_waits_for_the_handoff() -> None:
+    s = tiny(objective__budget__data_licensing_usd=50_000.0, levers__data_investment_usd=20_000.0)
+    m = model(s)
+    m.env.run()
+    first = m.ledger.entries[:2]
+    assert [(e.day, e.category, e.note) for e in first] == [
+        (0.0, "data_licensing", "data licences"),
+        (0.0, "data_licensing", "extra data work"),
+    ]
+    # "recipe" (train) waits for "data_prep" (data), then one day of handoff latency.
+    assert m.finished_at["recipe"] > m.finished_at["data_prep"] + 1.0
+    assert ("data", "train") in m.critical_handoffs
+
+
+def test_ablations_take_their_share_of_the_cluster() -> None:
+    s = tiny(levers__ablation_fraction=0.1)
+    m = model(s)
+    run_until(m, lambda: m.phase == "training")
+    span = m.phase_spans[-1]
+    run_days = m.tokens_plan / m.run_facts.rate
+    assert span.phase == "ablations"
+    assert span.end - span.start == pytest.approx(0.1 * run_days / ABLATION_CLUSTER_SHARE)
+    abl = [e for e in m.ledger.entries if e.note == "ablations and scaling-law runs"]
+    assert len(abl) == 1 and abl[0].usd == pytest.approx(0.1 * m.tokens_plan * m.run_usd_per_token)
+
+
+def test_training_starts_the_planned_run_and_post_training_runs_every_round() -> None:
+    m = model()
+    run_until(m, lambda: m.run is not None)
+    assert m.run is not None and m.run.target_tokens == m.tokens_plan and not m.run_finished
+    version = m.version
+    m.env.run()
+    assert m.run_finished and m.rounds_done == m.rounds_planned == 2
+    assert m.version == version + 1 + 2  # the run, then each round
+    annotation, compute = round_cost(m)
+    rounds = [e for e in m.ledger.entries if e.note == "post-training round"]
+    assert [e.category for e in rounds] == ["annotation", "compute"] * 2
+    assert rounds[0].usd == pytest.approx(annotation) and rounds[1].usd == pytest.approx(compute)
+    # Each round takes at least its shortest calendar time.
+    days = [e.day for e in m.trace if e.kind == "round"]
+    assert days[1] - days[0] >= m.scenario.model.round_days_min - 1e-9
+
+
+def test_a_defect_caught_before_the_run_is_fixed_without_a_decision() -> None:
+    s = tiny(
+        incidents__defects=[{"kind": "data_quality", "probability": 1.0, "fix_person_days": 6}],
+        plan__gates=[{"id": "audit", "after": "prepare", "catches": ["data_quality"],
+                      "strength": 1.0}],
+    )  # fmt: skip
+    m = model(s)
+    m.env.run()
+    (d,) = m.defects.defects
+    assert d.found_at == "audit" and d.fixed and d.affected_tokens == 0.0
+    assert not [r for r in m.decisions if r.kind == "data_fix"]
+    ablations = phase_starts(m)["Ablations"]
+    assert d.found_day is not None and d.found_day < ablations
+
+
+def test_a_defect_found_in_the_run_goes_to_the_holder_of_the_data_fix_right() -> None:
+    s = tiny(incidents__scripted=[{"kind": "data_defect", "run_progress": 0.3}])
+    m = model(s)
+    m.env.run()
+    (d,) = m.defects.defects
+    assert d.found_at == "run monitoring"  # the run loop raised it at its next check
+    at_share = phase_starts(m)["Training"] + 0.3 * m.tokens_plan / m.run_facts.rate
+    assert d.found_day == pytest.approx(at_share, rel=1e-6)
+    (fix,) = [r for r in m.decisions if r.kind == "data_fix"]
+    assert fix.detected_by == DATA and fix.owner == TRAIN
+    assert fix.day >= d.found_day  # type: ignore[operator]
+    assert m.incidents["defect_data_quality"] == 1
+
+
+def test_a_tight_deadline_raises_the_schedule_decision_before_post_training() -> None:
+    m = model(tiny(objective__deadline_days=20.0))
+    m.env.run()
+    (slip,) = [r for r in m.decisions if r.kind == "schedule"]
+    assert slip.raised_day >= phase_starts(m)["Post training"]
+    assert m.incidents["schedule_slip"] == 1
+
+
+@pytest.mark.parametrize(
+    "choice", ["use_reserve", "cut_ablations", "reduce_tokens", "fewer_post_training_rounds"]
+)
+def test_each_budget_response_changes_the_plan_through_the_project(choice: str) -> None:
+    m = model(tiny(levers__ablation_fraction=0.1, model__post_training_rounds=4))
+    gap = 0.5 * m.tokens_plan * m.run_usd_per_token
+    before = (m.reserve_left, m.ablation_fraction, m.tokens_plan, m.rounds_planned)
+    phases._apply_budget_response(m, choice, gap)
+    after = (m.reserve_left, m.ablation_fraction, m.tokens_plan, m.rounds_planned)
+    changed = [k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert changed == [
+        ["use_reserve", "cut_ablations", "reduce_tokens", "fewer_post_training_rounds"].index(
+            choice
+        )
+    ]
+    assert m.tokens_plan >= 0.5 * before[2] and m.rounds_planned >= 1
+    assert m.trace[-1].summary == f"Budget response: {choice.replace('_', ' ')}"
+
+
+def test_a_budget_cut_closes_the_gap_with_the_playbook() -> None:
+    s = tiny(
+        objective__budget={"compute_usd": 20_000.0, "people_usd": 300_000.0},
+        levers__reserve_fraction=0.2,
+        incidents__budget_cut={"enabled": True, "probability": 1.0, "fraction": 0.9,
+                               "earliest_day": 10.0, "latest_day": 10.0},
+    )  # fmt: skip
+    m = model(s)
+    budget = m.ledger.budget_usd
+    m.env.run()
+    cut = next(e for e in m.trace if e.kind == "budget_cut")
+    assert cut.day == pytest.approx(10.0)
+    assert m.ledger.budget_usd < budget and m.incidents["budget_cut"] == 1
+    budget_calls = [r for r in m.decisions if r.kind == "budget"]
+    assert budget_calls and budget_calls[0].raised_day == pytest.approx(10.0)

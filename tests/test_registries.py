@@ -1,0 +1,151 @@
+"""One place for each rule: the phases, inject kinds, outcome columns and the model's words.
+
+Each registry is checked against the code that acts on it, and the source is scanned for
+a second spelling of the list (a literal naming several of its entries).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from sim.engine import injects, phases
+from sim.engine.compute import ROUND_COMPUTE_SHARE, planned_compute_usd
+from sim.engine.model import ProjectModel
+from sim.engine.outcome import outcome_row
+from sim.interview.rubric import model_compute_usd
+from sim.metrics import BY_KEY, FAMILIES, HEADLINE, is_outcome_column
+from sim.play.game import INJECTIONS
+from sim.scenario.loading import load_scenario
+from sim.scenario.spec import (
+    DECISION_KINDS,
+    DECISION_OPTIONS,
+    INJECT_KINDS,
+    INJECTS,
+    PHASES,
+    RUN_KINDS,
+    ScriptedIncident,
+)
+from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP, decision_title, option_help
+from sim.tabletop.authoring import RAISES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_phase_has_its_steps_in_order() -> None:
+    assert tuple(phases.STEPS) == PHASES
+
+
+def test_every_inject_kind_is_registered_once_and_applied() -> None:
+    assert tuple(INJECTS) == INJECT_KINDS
+    assert set(injects.APPLY) == set(INJECT_KINDS)
+    assert INJECTIONS == {k: i.params for k, i in INJECTS.items()}
+    assert RAISES == {k: i.raises for k, i in INJECTS.items()}
+    assert {i.raises for i in INJECTS.values()} - {None} <= set(DECISION_KINDS)
+    assert RUN_KINDS == ("loss_spike", "hardware_failure", "data_defect")
+
+
+def test_run_progress_follows_the_registry() -> None:
+    for kind, spec in INJECTS.items():
+        data = {"kind": kind, "run_progress": 0.5}
+        if spec.during_run:
+            ScriptedIncident.model_validate(data)
+        else:
+            with pytest.raises(ValueError, match="run_progress applies only to"):
+                ScriptedIncident.model_validate(data)
+
+
+def test_every_option_and_decision_has_the_models_words() -> None:
+    options = {o for kind in DECISION_OPTIONS.values() for o in kind}
+    assert set(OPTION_HELP) == options
+    assert all("\n" not in text and text.endswith(".") for text in OPTION_HELP.values())
+    assert set(DECISION_TITLES) == set(DECISION_KINDS)
+    assert option_help("ship") == OPTION_HELP["ship"] and option_help("nope") == ""
+    assert decision_title("budget") == DECISION_TITLES["budget"]
+    assert decision_title("new_kind") == "New kind"
+
+
+def test_outcome_rows_hold_registered_columns_only() -> None:
+    s = load_scenario("assistant_7b")
+    m = ProjectModel(s, seed=1)
+    m.env.run()
+    row = outcome_row(m)
+    unknown = [c for c in row if not is_outcome_column(c)]
+    assert not unknown, f"outcome columns missing from sim.metrics: {unknown}"
+    missing = [k for k in BY_KEY if k not in row]
+    assert not missing, f"sim.metrics names columns the outcome row lacks: {missing}"
+    for prefix in FAMILIES:
+        if prefix != "critical_handoff:":  # only when a handoff was critical
+            assert any(c.startswith(prefix) for c in row), prefix
+
+
+def test_one_planned_compute_formula() -> None:
+    s = load_scenario("assistant_7b")
+    m = ProjectModel(s, seed=0)
+    run_usd = m.tokens_plan * m.run_usd_per_token
+    rounds = s.model.post_training_rounds
+    expected = run_usd * (1.0 + s.levers.ablation_fraction + ROUND_COMPUTE_SHARE * rounds)
+    assert m.planned_compute_usd() == planned_compute_usd(
+        run_usd, s.levers.ablation_fraction, rounds
+    )
+    assert m.planned_compute_usd() == pytest.approx(expected, rel=1e-12)
+    assert model_compute_usd.__code__.co_names.count("planned_compute_usd") == 1
+    # Every use of the share goes through compute.py (phases price one round with it).
+    users = [
+        p.relative_to(ROOT).as_posix()
+        for p in sorted((ROOT / "sim").rglob("*.py"))
+        if "ROUND_COMPUTE_SHARE" in p.read_text(encoding="utf-8")
+    ]
+    assert users == ["sim/engine/compute.py", "sim/engine/phases.py"]
+
+
+# --- no second spelling ---------------------------------------------------------------------
+
+#: (what, its entries, how many in one literal make a copy, where it may be spelled)
+LISTS = (
+    ("phases", set(PHASES), 4, {"sim/scenario/spec.py"}),
+    ("inject kinds", set(INJECT_KINDS), 3, {"sim/scenario/spec.py"}),
+    ("outcome columns", {m.key for m in HEADLINE}, 4, {"sim/metrics.py", "sim/engine/outcome.py"}),
+)
+
+
+def _literals(tree: ast.AST) -> list[tuple[int, set[str]]]:
+    out = []
+    for node in ast.walk(tree):
+        items: list[ast.expr | None] = []
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            items = list(node.elts)
+        elif isinstance(node, ast.Dict) and all(isinstance(v, ast.Constant) for v in node.values):
+            items = list(node.keys)  # a table of words or colours (not a dispatch table)
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "Literal":
+            inner = node.slice
+            items = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+        words: set[str] = set()
+        for item in items:
+            if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                words.add(item.value)
+            elif isinstance(item, ast.Tuple) and item.elts:  # (key, label) pairs
+                first = item.elts[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    words.add(first.value)
+        out.append((getattr(node, "lineno", 0), words))
+    return out
+
+
+@pytest.mark.parametrize("what,entries,enough,home", LISTS, ids=[x[0] for x in LISTS])
+def test_no_second_spelling_of_a_registry(
+    what: str, entries: set[str], enough: int, home: set[str]
+) -> None:
+    copies = []
+    for path in sorted([*(ROOT / "sim").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in home:
+            continue
+        for line, words in _literals(ast.parse(path.read_text(encoding="utf-8"))):
+            if len(words & entries) >= enough:
+                copies.append(f"{rel}:{line}: {sorted(words & entries)}")
+    assert not copies, f"{what} spelled again (read them from the registry):\n" + "\n".join(
+        copies
+    )
