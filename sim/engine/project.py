@@ -102,7 +102,7 @@ class Project(ABC):
             )
             for t in s.org.teams
         }
-        self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
+        self.defects = DefectBook.draw(s, self.streams)
         self.draws = Draws.draw(s, self.streams)
         # --- what is recorded ---
         self.trace: list[TraceEvent] = []
