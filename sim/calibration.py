@@ -19,7 +19,6 @@ from sim.engine.compute import (
     FLOPS_PER_PARAM_TOKEN,
     GPUS,
     estimate,
-    planned_compute_usd,
     training_flops,
 )
 from sim.engine.facts import scenario_facts
@@ -594,8 +593,7 @@ def price_rows() -> list[CalibrationRow]:
 
 def ablation_rows() -> list[CalibrationRow]:
     levers = Levers()
-    rounds = 4  # ModelSpec's default post_training_rounds
-    share = levers.ablation_fraction / planned_compute_usd(1.0, levers.ablation_fraction, rounds)
+    share = levers.ablation_fraction / (1.0 + levers.ablation_fraction)
     return [
         CalibrationRow(
             "Share of GPU-hours spent on ablations and debugging",

@@ -13,6 +13,11 @@ import math
 from dataclasses import dataclass
 
 from sim.engine.incidents import BudgetCutDraw, draw_budget_cut, draw_departure_gaps
+from sim.engine.novelty import (
+    MAX_ABLATION_RERUNS,
+    ablation_failure_chance,
+    effective_ablation_fraction,
+)
 from sim.engine.quality import loss_sigma
 from sim.engine.rng import Streams
 from sim.scenario.spec import Scenario
@@ -54,6 +59,8 @@ class Draws:
     safety: float
     #: Standard normal sampling error of each eval set, by eval id.
     eval_set_errors: dict[str, float]
+    #: Ablation campaigns whose recipe failed and ran again (novel work fails more).
+    ablation_reruns: int
 
     @classmethod
     def draw(cls, s: Scenario, streams: Streams) -> Draws:
@@ -71,7 +78,9 @@ class Draws:
             for w, d in pairs
         ]
         error = streams["quality"].standard_normal()
-        sigma_loss = loss_sigma(s.model.novelty, s.levers.ablation_fraction) if vary else 0.0
+        novelty = s.model.novelty
+        ablations = effective_ablation_fraction(s.levers.ablation_fraction, novelty)
+        sigma_loss = loss_sigma(novelty, ablations) if vary else 0.0
         evals = s.objective.evals
         noise = [float(effort("eval_noise", e.id).standard_normal()) for e in evals]
         return cls(
@@ -85,4 +94,12 @@ class Draws:
             departure_gaps=draw_departure_gaps(s, streams),
             safety=float(streams["safety"].random()),
             eval_set_errors=dict(zip((e.id for e in evals), noise, strict=True)),
+            ablation_reruns=_reruns(streams, novelty),
         )
+
+
+def _reruns(streams: Streams, novelty: float) -> int:
+    """Ablation campaigns that fail and run again: each fails with the novelty's chance."""
+    fail = ablation_failure_chance(novelty)
+    draws = streams["ablations"].random(MAX_ABLATION_RERUNS).tolist()
+    return next((k for k, u in enumerate(draws) if u >= fail), MAX_ABLATION_RERUNS)

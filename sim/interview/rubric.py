@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from sim.engine.compute import estimate_for_scenario, planned_compute_usd
+from sim.engine.compute import planned_compute_usd
 from sim.interview.followups import FOLLOWUPS
 from sim.interview.plan import (
     CLARIFICATION_BY_ID,
@@ -247,12 +247,7 @@ def _gates(plan: InterviewPlan) -> Judgement:
 
 def model_compute_usd(plan: InterviewPlan) -> float:
     """The model's compute bill for the design: main run, ablations and post-training rounds."""
-    design = plan_scenario(plan)
-    return planned_compute_usd(
-        estimate_for_scenario(design).cost_usd,
-        design.levers.ablation_fraction,
-        design.model.post_training_rounds,
-    )
+    return planned_compute_usd(plan_scenario(plan))
 
 
 def _budget(plan: InterviewPlan) -> Judgement:

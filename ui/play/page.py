@@ -510,6 +510,15 @@ def show_verdict(out: dict[str, Any]) -> None:
     st.error(f"**Objectives missed:** {missed}.", icon=":material/flag:")
 
 
+def show_scope_cuts(cuts: list[str]) -> None:
+    """What the plan gave up to fit its budget: never silent."""
+    if cuts:
+        st.warning(
+            "**The plan was cut to fit its budget.**  \n" + "  \n".join(f"- {c}" for c in cuts),
+            icon=":material/content_cut:",
+        )
+
+
 def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
     obj = game.scenario.objective
     kinds = {e.id: words(e.kind) for e in obj.evals}
@@ -559,6 +568,7 @@ def render_outcome(game: Game) -> None:
     if st.session_state.get(NOTICE):
         st.caption(st.session_state[NOTICE])
     show_verdict(out)
+    show_scope_cuts(view["scope_cuts"])
     show_footer(game, finished=True)
     show_outcome_metrics(game, out, view)
     timeline = charts.timeline_figure(
