@@ -271,7 +271,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     elif not during_run:
         # Continued training repairs some of the damage, never more: the model can be no
         # better than a clean run of the plan (docs/model.md, "Late fixes").
-        m.cap_effective_tokens(run.target_tokens)
+        m.cap_effective_tokens(run.target_tokens * run.recipe_token_factor)
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")

@@ -212,7 +212,11 @@ class Project(ABC):
         self.trace_event("scope_cut", cut.summary(), "budget", cut.as_dict())
 
     def cap_effective_tokens(self, tokens: float) -> None:
-        """From now on the model can be no better than a clean run of ``tokens``."""
+        """From now on the model can be no better than a clean run of ``tokens``.
+
+        ``tokens`` counts what the recipe changes so far already cost (the clean run's own
+        effective tokens, before data quality).
+        """
         self.tokens_cap = tokens
 
     def planned_effort(self, w: Workstream) -> PersonDays:

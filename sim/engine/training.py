@@ -58,7 +58,7 @@ RECIPE_ROLLBACKS_BEFORE_CHANGE = 3
 #: cluster held, the steps it goes back, its chance of curing a recipe-bound instability,
 #: what it costs in effective tokens (a lower LR learns a little less per token), and the
 #: spike rate of the more conservative recipe.
-RECIPE_CHANGE_DAYS = 2.0
+RECIPE_CHANGE_DAYS = 1.0
 RECIPE_CHANGE_STEPS = 1_000
 RECIPE_CHANGE_CURES = 0.8
 RECIPE_CHANGE_TOKEN_FACTOR = 0.99
