@@ -134,7 +134,8 @@ def load_play() -> None:
         raw = upload.getvalue()
         if len(raw) > MAX_PLAY_BYTES:
             raise PlayError(f"{name}: file is larger than {MAX_PLAY_BYTES >> 20} MiB")
-        game = Game.from_log(PlayLog.from_json(raw.decode("utf-8"), name))
+        log = PlayLog.from_json(raw.decode("utf-8"), name)
+        game = Game.from_log(log)
         game.advance()  # logged decisions replay; the first unlogged one waits for the person
     except UnicodeDecodeError:
         st.session_state[LOAD_ERROR] = f"{name}: file is not UTF-8 text"
@@ -150,7 +151,9 @@ def load_play() -> None:
     new_play()
     st.session_state.update({GAME: game, SOURCE: name, SINCE: 0.0, MINE: None})
     n = len(game.model.decisions)
-    st.session_state[NOTICE] = f"Loaded {name} and replayed its {n} decisions exactly."
+    st.session_state[NOTICE] = f"Loaded {name} and replayed its {n} decisions exactly." + (
+        f" {older}" if (older := log.version_notice()) else ""
+    )
 
 
 # --- stages 1 and 2: pick a scenario and set it up ---
