@@ -138,6 +138,15 @@ def test_an_entitys_stream_depends_on_its_id_only() -> None:
     assert not np.allclose(a1, Streams.for_replication(5, 4).for_entity("effort", "a").random(4))
     with pytest.raises(KeyError, match="unknown random stream"):
         one.for_entity("no_such_source", "a")
+    # The counter-based draws the engine reads: keyed the same way, uniform in (0, 1).
+    u = one.entity_uniforms("effort", "a", 20)
+    assert u == other.entity_uniforms("effort", "a", 20) and len(set(u)) == 20
+    assert u[:3] == one.entity_uniforms("effort", "a", 3), "draw k is draw k, however many"
+    assert u != one.entity_uniforms("effort", "b", 20)
+    assert u != Streams.for_replication(5, 4).entity_uniforms("effort", "a", 20)
+    assert all(0.0 < x < 1.0 for x in u)
+    many = np.array(Streams.for_replication(1, 0).entity_normals("effort", "z", 4_000))
+    assert abs(many.mean()) < 0.06 and abs(many.std() - 1.0) < 0.05
 
 
 def test_duplicate_defect_source_ids_are_refused(base: Scenario) -> None:

@@ -134,7 +134,7 @@ def _print_scope(scope: dict[str, Any]) -> None:
             ("Mean target score given up", -scope["cut_score"]["mean"]),
         ]
         rows += [(f"  cut: {k.replace('_', ' ')}", v) for k, v in scope["responses"].items()]
-    table("Scope (what the plan gave up to fit its budget)", rows, ("scope", "value"))
+    table("Scope given up to fit the budget", rows, ("scope", "value"))
 
 
 def run(

@@ -69,20 +69,17 @@ class Draws:
         workstreams = s.plan.workstreams
         # Mean-one lognormal multipliers: one from each workstream's own stream, and the
         # post-training rounds' from theirs (round k always reads the k-th draw).
-        effort = streams.for_entity
-        z_work = [float(effort("effort", w.id).standard_normal()) for w in workstreams]
-        z_rounds = effort("effort", ROUNDS_ENTITY).standard_normal(ROUND_DRAWS).tolist()
+        normals, uniforms = streams.entity_normals, streams.entity_uniforms
+        z_work = [normals("effort", w.id)[0] for w in workstreams]
+        z_rounds = normals("effort", ROUNDS_ENTITY, ROUND_DRAWS)
         pairs = [(w.id, d) for w in workstreams for d in w.depends_on]
-        rework = [
-            float(effort("handoffs", handoff_entity(w, d)).random()) if vary else 1.0
-            for w, d in pairs
-        ]
+        rework = [uniforms("handoffs", handoff_entity(w, d))[0] if vary else 1.0 for w, d in pairs]
         error = streams["quality"].standard_normal()
         novelty = s.model.novelty
         ablations = effective_ablation_fraction(s.levers.ablation_fraction, novelty)
         sigma_loss = loss_sigma(novelty, ablations) if vary else 0.0
         evals = s.objective.evals
-        noise = [float(effort("eval_noise", e.id).standard_normal()) for e in evals]
+        noise = [normals("eval_noise", e.id)[0] for e in evals]
         return cls(
             effort_multiplier={
                 w.id: _mean_one(sigma, x) for w, x in zip(workstreams, z_work, strict=True)

@@ -82,13 +82,10 @@ class DefectBook:
         sources = sorted(scenario.incidents.defects, key=lambda d: d.key)
         for i, src in enumerate(sources):
             key = src.key
-            own = streams.for_entity("defects", key)
-            present = float(own.random()) < min(1.0, src.probability * (1.0 + novelty))
-            monitor = float(own.standard_exponential())
-            draws = {
-                g.id: float(streams.for_entity("detection", f"{key}@{g.id}").random())
-                for g in gates
-            }
+            u_present, u_monitor = streams.entity_uniforms("defects", key, 2)
+            present = u_present < min(1.0, src.probability * (1.0 + novelty))
+            monitor = -math.log1p(-u_monitor)  # a standard exponential
+            draws = {g.id: streams.entity_uniforms("detection", f"{key}@{g.id}")[0] for g in gates}
             book.defects.append(Defect(i, src, present, draws, monitor))
         return book
 
@@ -186,6 +183,5 @@ def draw_departure_gaps(
     Each team's gaps come from its own ``staffing`` stream, keyed by the team's id.
     """
     return {
-        t.id: streams.for_entity("staffing", t.id).standard_exponential(horizon).tolist()
-        for t in scenario.org.teams
+        t.id: streams.entity_exponentials("staffing", t.id, horizon) for t in scenario.org.teams
     }

@@ -11,9 +11,12 @@ random numbers by identity). See docs/model.md, "Randomness".
 
 from __future__ import annotations
 
+import hashlib
+import math
 import zlib
 from collections.abc import Callable, Sequence
 from functools import partial
+from statistics import NormalDist
 
 import numpy as np
 
@@ -40,6 +43,10 @@ STREAMS: tuple[str, ...] = (
 
 #: Each stream's name as a number: the last word of its SeedSequence's spawn key.
 STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREAMS}
+
+
+_TWO_TO_MINUS_53 = 2.0**-53
+_STANDARD_NORMAL = NormalDist()
 
 
 def stream_key(name: str) -> int:
@@ -100,6 +107,34 @@ class Streams:
             )
             gen = self._entities[(source, entity_id)] = np.random.Generator(np.random.PCG64(child))
         return gen
+
+    def entity_uniforms(self, source: str, entity_id: str, n: int = 1) -> list[float]:
+        """``n`` uniforms in (0, 1) that belong to one element of the scenario.
+
+        A counter-based generator: BLAKE2b of the replication's seed, the source and the
+        element's id, 8 bytes a draw. Like :meth:`for_entity` it depends on the id only,
+        and it costs about a microsecond a draw instead of building a generator (a play
+        reads some fifty of these at set-up).
+        """
+        stream_key(source)
+        key = f"{self._entropy}/{self._spawn_key}/{source}/{entity_id}".encode()
+        out: list[float] = []
+        block = 0
+        while len(out) < n:
+            digest = hashlib.blake2b(key + b"#%d" % block, digest_size=64).digest()
+            for k in range(0, 64, 8):
+                word = int.from_bytes(digest[k : k + 8], "little") >> 11
+                out.append((word + 0.5) * _TWO_TO_MINUS_53)
+            block += 1
+        return out[:n]
+
+    def entity_normals(self, source: str, entity_id: str, n: int = 1) -> list[float]:
+        """``n`` standard normals of one element (inverse CDF of :meth:`entity_uniforms`)."""
+        return [_STANDARD_NORMAL.inv_cdf(u) for u in self.entity_uniforms(source, entity_id, n)]
+
+    def entity_exponentials(self, source: str, entity_id: str, n: int = 1) -> list[float]:
+        """``n`` standard exponentials of one element."""
+        return [-math.log1p(-u) for u in self.entity_uniforms(source, entity_id, n)]
 
     def lazy(self, name: str) -> Callable[[], np.random.Generator]:
         """``self[name]``, deferred: the stream is built only if the callable is called.
