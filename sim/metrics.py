@@ -59,15 +59,24 @@ RUN: tuple[Metric, ...] = (
     Metric("run_lost_gpu_hours", "Lost GPU-hours", "GPU-hours", "lower"),
     Metric("run_wall_days", "Run wall time", "days", "lower"),
     Metric("run_spikes", "Loss spikes", "count", "lower"),
+    Metric("run_recipe_changes", "Recipe changes", "count", "lower"),
+    Metric("run_failed_runs", "Failed runs", "count", "lower"),
 )
 
 #: The row's other columns: budget, scope, quality and the play's own counts.
 DETAIL: tuple[Metric, ...] = (
     Metric("budget_usd", "Budget after cuts", "USD", "higher"),
     Metric("reserve_used_usd", "Reserve used", "USD", "lower"),
+    Metric("tokens_planned_b", "Tokens planned", "billion tokens", "higher"),
     Metric("tokens_b", "Tokens trained", "billion tokens", "higher"),
     Metric("loss", "Pretraining loss", "nats per token", "lower"),
+    Metric("post_training_rounds_planned", "Post-training rounds planned", "rounds", "higher"),
     Metric("post_training_rounds", "Post-training rounds", "rounds", "higher"),
+    Metric("scope_cuts", "Scope cuts", "count", "lower"),
+    Metric("scope_cut_usd", "Saved by scope cuts", "USD", "lower"),
+    Metric("scope_cut_loss", "Loss added by scope cuts", "nats per token", "lower"),
+    Metric("scope_cut_score", "Score lost to scope cuts", "points", "lower"),
+    Metric("exploration_multiplier", "Frontier exploration multiplier", "x", "lower"),
     Metric("decisions", "Decisions", "count", "lower"),
     Metric("decision_latency_days", "Decision latency", "days", "lower"),
     Metric("events", "Simulation events", "count", "lower"),
@@ -84,6 +93,7 @@ FAMILIES: dict[str, str] = {
     "met:": "whether each target was met",
     "incident:": "count of each incident kind",
     "critical:": "whether each team set the finish date",
+    "scope:": "whether each scope option was cut to fit the budget",
     "critical_handoff:": "whether each handoff lay on the chain that set the finish date",
 }
 

@@ -78,7 +78,7 @@ def test_a_comparison_shows_a_verdict_numbers_charts_and_downloads(at: AppTest) 
 
 def test_funding_every_plan_compares_the_same_run(at: AppTest) -> None:
     run(at)
-    assert "Scope: B trained" in markdown(at), "unfunded, the large org's run is cut"
+    assert "Scope: B gave up scope" in markdown(at), "unfunded, the large org's plan is cut"
     at.toggle(key="compare_fund_plans").set_value(True)
     ok(at)
     assert "Press **Run the comparison**" in at.info[0].value, "funded designs are new designs"

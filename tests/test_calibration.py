@@ -18,6 +18,7 @@ from sim.calibration import (
     compute_optimal_params,
     deepseek_implied_mfu,
 )
+from sim.calibration.projects import project_rows
 from sim.engine.compute import training_flops
 from sim.engine.quality import (
     CHINCHILLA_A,
@@ -64,9 +65,30 @@ def test_the_rows_the_brief_asks_for_are_there(rows: list[CalibrationRow]) -> No
         "PaLM 540B",
         "Coordination in a 10-person core",
         "Core team size with the most output",
-        "Rounds before reward over-optimisation",
+        "Rounds with the most post-training gain",
+        "Tülu 3: calendar",
+        "Frontier (novelty 1) over documented work",
+        "BLOOM 176B",
+        "OPT-175B: wall clock over compute days",
+        "DeepSeek-V3: post-training GPU-hours",
+        "DeepSeek-V3: total GPU-hours, post-training included",
+        "SmolLM3: share of GPU-hours",
     ):
         by_name(rows, start)
+
+
+def test_no_row_only_restates_an_input(rows: list[CalibrationRow]) -> None:
+    names = " ".join(r.name for r in rows)
+    gone = ("default price", "OPTIMAL_ROUNDS", "(default failure_rate)", "Default cluster MFU")
+    assert not [g for g in gone if g in names]
+
+
+def test_project_rows_play_the_whole_engine(rows: list[CalibrationRow]) -> None:
+    # A whole-project row compares an output of the engine, not a constant: it moves with
+    # the seed of the plays.
+    other = {r.name: r.model for r in project_rows(seed=5)}
+    moved = [r.name for r in rows if r.name in other and r.model != other[r.name]]
+    assert len(moved) >= 4, moved
 
 
 def test_deepseek_implied_mfu_is_computed_from_the_report() -> None:

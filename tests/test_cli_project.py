@@ -89,7 +89,7 @@ def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path
     d = json.loads(out.stdout)
     assert list(d["designs"]) == ["assistant_7b", "large_siloed", "More reserve"]
     siloed = d["verdict"]["large_siloed"]
-    assert any(line.startswith("Scope: large_siloed trained") for line in siloed)
+    assert any(line.startswith("Scope: large_siloed") for line in siloed)
     assert any("quality targets" in line for line in siloed), "the page's metrics, too"
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: Bad\nchanges:\n  levers.reserve_fraction: 0.1\n  levers.nope: 1\n")

@@ -17,7 +17,7 @@ from sim.engine.compute import (
     training_flops,
 )
 from sim.engine.quality import chinchilla_loss
-from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
+from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, Scenario
 
 # DeepSeek-V3 technical report: 2,048 H800, 14.8T tokens, 37B active of 671B parameters,
@@ -195,7 +195,11 @@ def scenario(strategy: str = "pretrain", **model: Any) -> Scenario:
 
 
 def test_estimate_for_a_pretraining_scenario() -> None:
-    result = estimate_for_scenario(scenario())
+    s = scenario()
+    result = estimate_for_scenario(s)
+    # Planned maintenance, checkpoint writes and restarts scale with the job and the model.
+    ops = operations(s.cluster, 70e9, 1_024)
+    assert ops.planned_per_day == pytest.approx(0.425 / 1_000 * 128)
     expected = estimate(
         70e9,
         1.4e12,
@@ -205,6 +209,9 @@ def test_estimate_for_a_pretraining_scenario() -> None:
         mfu=0.35,
         usd_per_gpu_hour=3.0,
         checkpoint_minutes=25,
+        planned_per_day=ops.planned_per_day,
+        checkpoint_write_minutes=ops.checkpoint_write_minutes,
+        restart_minutes=ops.restart_minutes,
     )
     assert result == expected
 

@@ -3,7 +3,9 @@
 Each test runs two (or more) designs through the same replications (same seed, so
 replication k sees the same failures, spikes, defects and staffing under both) and
 asserts the direction on a paired 95% interval, not on one lucky run. Replication
-counts are stated per test; all together the file runs in well under a minute.
+counts are stated per test. Tests of the scope, money and compute lessons report the
+tokens trained and post-training rounds of both arms (``same_scope``) and fail when a
+scope cut made to fit the budget, not the mechanism they name, could give the direction.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sim.engine.model import ProjectModel
 from sim.intervals import paired_difference
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
+from tests.mechanisms import same_scope
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 2026
@@ -63,6 +66,12 @@ def base7b() -> Scenario:
     return scenario("assistant_7b")
 
 
+#: A people line no arm runs out of: no scope is cut to fit the budget (equal scope).
+RICH = {"objective.budget.people_usd": 20_000_000}
+#: A budget no arm of any scenario runs out of, and no deadline that cuts rounds.
+UNBOUNDED = {"objective.budget.people_usd": 1e10, "objective.deadline_days": 5_000}
+
+
 # --- late discovery, ablations, ownership -------------------------------------------------------
 
 ONE_DATA_DEFECT = [
@@ -74,11 +83,16 @@ def test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run(base7b: Scen
     # 300 replications; the same defect is present in every one of them.
     s = with_overrides(
         base7b,
-        {"incidents.defects": ONE_DATA_DEFECT, "levers.playbook.data_fix": ["fix_and_restart"]},
+        {
+            **RICH,
+            "incidents.defects": ONE_DATA_DEFECT,
+            "levers.playbook.data_fix": ["fix_and_restart"],
+        },
     )
     gates = [g.model_dump() for g in s.plan.gates]
     with_gate = runs(s, 300, plan__gates=[{**g, "strength": 1.0} for g in gates])
     no_gate = runs(s, 300, plan__gates=[g for g in gates if g["id"] != "ablation_gate"])
+    same_scope(with_gate, no_gate)
     higher(no_gate["cost_usd"], with_gate["cost_usd"])
     higher(no_gate["schedule_days"], with_gate["schedule_days"])
     higher(no_gate["cost_compute_usd"], with_gate["cost_compute_usd"])
@@ -87,35 +101,30 @@ def test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run(base7b: Scen
 def test_fix_cost_grows_with_how_far_the_run_has_gone(base7b: Scenario) -> None:
     # 150 replications per point: the same injected defect at 10%, 50% and 90% of the run.
     s = with_overrides(
-        base7b, {"levers.playbook.data_fix": ["fix_and_restart"], "incidents.defects": []}
+        base7b,
+        {**RICH, "levers.playbook.data_fix": ["fix_and_restart"], "incidents.defects": []},
     )
-    costs = []
+    arms = []
     for progress in (0.1, 0.5, 0.9):
         inject = [{"kind": "data_defect", "run_progress": progress, "defect": "data_quality"}]
-        costs.append(runs(s, 150, incidents__scripted=inject)["cost_compute_usd"])
-    higher(costs[1], costs[0])
-    higher(costs[2], costs[1])
+        arms.append(runs(s, 150, incidents__scripted=inject))
+    same_scope(arms[0], arms[2])
+    higher(arms[1]["cost_compute_usd"], arms[0]["cost_compute_usd"])
+    higher(arms[2]["cost_compute_usd"], arms[1]["cost_compute_usd"])
 
 
-def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point() -> None:
-    # Frontier scale, 200 replications per level; a found defect mid-run means a restart.
-    # The licensing risk is switched off: ablations cannot see a takedown (a legal review
-    # can), and in the 10% of worlds where one strikes it alone sets the cost's P90.
-    base = scenario("frontier_405b")
-    licensing = [d.kind for d in base.incidents.defects].index("licensing")
-    s = with_overrides(
-        base,
-        {
-            "levers.playbook.data_fix": ["fix_and_restart"],
-            f"incidents.defects.{licensing}.probability": 0.0,
-        },
-    )
-    none, some, lots = (runs(s, 200, levers__ablation_fraction=f) for f in (0.0, 0.08, 0.5))
+def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point(base7b: Scenario) -> None:
+    # 200 replications per level; a found defect mid-run means a restart. Every plan is funded
+    # in full, so no arm trims its scope: the cost of ablations shows as cost.
+    s = with_overrides(base7b, {**RICH, "levers.playbook.data_fix": ["fix_and_restart"]})
+    none, some, lots = (runs(s, 200, levers__ablation_fraction=f) for f in (0.0, 0.1, 0.5))
+    same_scope(none, some)
+    same_scope(some, lots)
     assert np.percentile(some["cost_usd"], 90) < np.percentile(none["cost_usd"], 90)
     assert spread(some["cost_usd"]) < spread(none["cost_usd"])
     assert spread(some["loss"]) < spread(none["loss"])
-    # Past the point, ablations eat into the run: the plan is trimmed to fit and quality drops.
-    higher(lots["loss"], some["loss"])
+    # Past the point, ablations cost more compute than the late restarts they prevent.
+    higher(lots["cost_compute_usd"], some["cost_compute_usd"])
 
 
 def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
@@ -137,11 +146,12 @@ def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
 
 def test_effective_training_time_peaks_at_an_interior_checkpoint_interval() -> None:
     # 40 replications per interval on 16,384 GPUs (hundreds of interruptions each).
-    s = with_overrides(scenario("frontier_405b"), {"incidents.loss_spikes.enabled": False})
-    ett = {
-        m: runs(s, 40, levers__checkpoint_minutes=m)["run_effective_training_time"].mean()
-        for m in (1, 13, 240)
-    }
+    s = with_overrides(
+        scenario("frontier_405b"), {**UNBOUNDED, "incidents.loss_spikes.enabled": False}
+    )
+    arms = {m: runs(s, 40, levers__checkpoint_minutes=m) for m in (1, 13, 240)}
+    same_scope(arms[1], arms[240])
+    ett = {m: df["run_effective_training_time"].mean() for m, df in arms.items()}
     assert ett[13] > ett[1] and ett[13] > ett[240], ett
 
 
@@ -157,13 +167,27 @@ def test_clear_rights_and_a_playbook_waste_less_compute_on_spikes() -> None:
 
 
 def test_overreacting_to_spikes_costs_more_on_average() -> None:
-    # 300 replications of the loss-spike follow-up; only the spike response differs.
-    s = scenario("followup_loss_spike")
+    # 300 replications of the loss-spike follow-up; only the spike response differs. Most
+    # spikes are curable by a rollback: a recipe change ("overreact") costs days and tokens.
+    s = with_overrides(scenario("followup_loss_spike"), RICH)
     calm = runs(s, 300, levers__playbook__rollback=["rollback_skip"])
     over = runs(s, 300, levers__playbook__rollback=["overreact"])
+    same_scope(calm, over)
     higher(over["cost_compute_usd"], calm["cost_compute_usd"])
     higher(over["run_wall_days"], calm["run_wall_days"])
     higher(over["run_lost_gpu_hours"], calm["run_lost_gpu_hours"])
+
+
+def test_expect_failed_runs_at_frontier_scale() -> None:
+    # 150 replications: recipe-bound instabilities that rollbacks do not cure force recipe
+    # changes, and some runs fail outright (abandoned, restarted from scratch).
+    frontier = runs(scenario("frontier_405b"), 150)
+    failed = (frontier["run_failed_runs"] > 0).mean()
+    assert 0.01 <= failed <= 0.25, failed
+    assert frontier["run_recipe_changes"].mean() > 0.5
+    # Each failed run costs its progress: those worlds train longer and cost more.
+    hit = frontier[frontier["run_failed_runs"] > 0]
+    assert hit["run_wall_days"].mean() > frontier["run_wall_days"].mean()
 
 
 # --- budget ------------------------------------------------------------------------------------
@@ -172,6 +196,9 @@ def test_overreacting_to_spikes_costs_more_on_average() -> None:
 def test_reserve_lowers_the_chance_of_going_over_budget(base7b: Scenario) -> None:
     # 400 replications.
     without, with_reserve = (runs(base7b, 400, levers__reserve_fraction=r) for r in (0.0, 0.15))
+    same_scope(
+        without, with_reserve, why="a reserve is money the plan does not spend: its scope is cut"
+    )
     higher(with_reserve["on_budget"], without["on_budget"])
 
 
@@ -189,8 +216,11 @@ def test_playbook_beats_ad_hoc_choices() -> None:
 def test_adapting_wins_on_time_and_cost_and_loses_where_the_cap_binds(base7b: Scenario) -> None:
     # 300 replications; support_knowledge is capped at 0.66 in the base model. Both ship at the
     # first eval (no extra rounds), so the comparison is of the paths, not of chasing a cap.
-    build = runs(base7b, 300, policy="aggressive")
-    adapt = runs(base7b, 300, policy="aggressive", levers__strategy="adapt")
+    rich = with_overrides(base7b, RICH)
+    build = runs(rich, 300, policy="aggressive")
+    adapt = runs(rich, 300, policy="aggressive", levers__strategy="adapt")
+    same_scope(build, adapt, why="adapting trains a few billion tokens on a base model")
+    assert adapt["scope_cuts"].max() == 0 and build["scope_cuts"].max() == 0
     higher(build["schedule_days"], adapt["schedule_days"])
     higher(build["cost_usd"], adapt["cost_usd"])
     higher(build["true:support_tickets"], adapt["true:support_tickets"])
@@ -294,9 +324,16 @@ def test_fewer_focused_models_do_better(base7b: Scenario) -> None:
     higher(politics["schedule_days"], one["schedule_days"])
 
 
-def test_frontier_work_has_wider_spreads(base7b: Scenario) -> None:
-    # 400 replications per design.
-    documented = runs(base7b, 400, model__novelty=0.0)
-    frontier = runs(base7b, 400, model__novelty=1.0)
+def test_frontier_work_costs_several_times_more_with_wider_spreads(base7b: Scenario) -> None:
+    # 300 replications per design, both funded without limit (equal scope): novelty raises
+    # research effort, ablation needs and failed recipes, not only the spread.
+    funded = with_overrides(base7b, UNBOUNDED)
+    documented = runs(funded, 300, model__novelty=0.0)
+    frontier = runs(funded, 300, model__novelty=1.0)
+    same_scope(documented, frontier, why="novel work finds more defects late: fixes train on")
+    assert documented["scope_cuts"].max() == 0 and frontier["scope_cuts"].max() == 0
+    assert frontier["post_training_rounds"].mean() >= documented["post_training_rounds"].mean()
+    assert frontier["cost_usd"].mean() > 3.0 * documented["cost_usd"].mean()
+    higher(frontier["effort_person_days"], documented["effort_person_days"])
     assert spread(frontier["schedule_days"]) > 1.3 * spread(documented["schedule_days"])
     assert spread(frontier["cost_usd"]) > 1.3 * spread(documented["cost_usd"])

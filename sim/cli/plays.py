@@ -99,12 +99,15 @@ def replay_command(
     play_file: Path = typer.Argument(..., help="A saved play (JSON)."),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Replay a saved play to its outcome (identical to the original)."""
+    """Replay a saved play to its outcome (identical to the original, on the same engine)."""
     log = _read_play(play_file)
     row = replay(log)
+    notice = log.version_notice()
     if as_json:
-        emit_json({"outcome": row})
+        emit_json({"outcome": row, "engine_version": log.engine_version, "notice": notice})
     else:
+        if notice:
+            stdout.print(f"Note: {notice}", markup=False, highlight=False)
         _print_outcome(f"Replay of {play_file}", row, Game.from_log(log).scenario)
 
 

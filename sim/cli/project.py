@@ -202,6 +202,23 @@ def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
         [(t["eval"], f"≥ {t['threshold']:.2f}", percent(t["p_met"])) for t in s["targets"]],
         ("eval", "threshold", "P(met)"),
     )
+    _print_scope(s["scope"])
+
+
+def _print_scope(scope: dict[str, Any]) -> None:
+    """What the plan gave up to fit the budget, so fewer tokens never read as speed."""
+    rows: list[tuple[Any, ...]] = [
+        ("Tokens planned (B)", scope["tokens_planned_b"]),
+        ("Post-training rounds planned", scope["post_training_rounds_planned"]),
+        ("Worlds with a scope cut", scope["p_cut"]),
+    ]
+    if scope["p_cut"] > 0:
+        rows += [
+            ("Mean dollars saved by cuts", scope["cut_usd"]["mean"]),
+            ("Mean target score given up", -scope["cut_score"]["mean"]),
+        ]
+        rows += [(f"  cut: {k.replace('_', ' ')}", v) for k, v in scope["responses"].items()]
+    table("Scope given up to fit the budget", rows, ("scope", "value"))
 
 
 def run(

@@ -378,6 +378,32 @@ def scope_line(a: str, b: str, tokens_a: float, tokens_b: float) -> str | None:
     )
 
 
+#: Share of worlds more in which B cut scope before the verdict says so.
+SCOPE_CUT_GAP = 0.25
+
+
+def scope_cut_line(a: str, b: str, frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> str | None:
+    """When B gave up scope to fit its budget clearly more often than A, say what it gave up."""
+    if "scope_cuts" not in frame_a or "scope_cuts" not in frame_b:
+        return None
+    share_a = float((frame_a["scope_cuts"] > 0).mean())
+    share_b = float((frame_b["scope_cuts"] > 0).mean())
+    if share_b - share_a < SCOPE_CUT_GAP:
+        return None
+    rounds_a = float(frame_a["post_training_rounds"].mean())
+    rounds_b = float(frame_b["post_training_rounds"].mean())
+    given = [
+        c.split(":", 1)[1].replace("_", " ")
+        for c in sorted(frame_b.columns)
+        if c.startswith("scope:") and frame_b[c].fillna(False).astype(bool).mean() >= SCOPE_GAP
+    ]
+    return (
+        f"Scope: {b} gave up scope to fit its budget in {share_b:.0%} of worlds ({share_a:.0%} "
+        f"for {a}): {', '.join(given) or 'cuts'}; post-training rounds {rounds_b:.1f} against "
+        f"{rounds_a:.1f}. Compare at equal scope (fund every plan) to see the organisation alone."
+    )
+
+
 def design_verdict(
     a: str,
     b: str,
@@ -401,6 +427,9 @@ def design_verdict(
         )
         if line:
             lines.append(line)
+    cut = scope_cut_line(a, b, frame_a, frame_b)
+    if cut:
+        lines.append(cut)
     return lines
 
 

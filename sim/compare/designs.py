@@ -25,8 +25,8 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
+from sim.engine.budget import projected_spend
 from sim.engine.model import ProjectModel
-from sim.engine.phases import projected_spend
 from sim.scenario.loading import Problem, ScenarioError, parse_yaml, with_overrides
 from sim.scenario.spec import Scenario
 

@@ -43,14 +43,35 @@ def summarize_runs(df: pd.DataFrame, scenario: Scenario, seed: int) -> dict[str,
         "lost_gpu_hours": summarize(df["run_lost_gpu_hours"]),
         "wall_days": summarize(df["run_wall_days"]),
         "loss_spikes": summarize(df["run_spikes"]),
+        "recipe_changes": summarize(df["run_recipe_changes"]),
+        "failed_runs": summarize(df["run_failed_runs"]),
     }
     out["loss"] = summarize(df["loss"])
     out["tokens_b"] = summarize(df["tokens_b"])
     out["post_training_rounds"] = summarize(df["post_training_rounds"])
+    out["scope"] = scope_summary(df)
     out["criticality"] = criticality(df)
     out["deadline_days"] = scenario.objective.deadline_days
     out["budget_usd"] = scenario.objective.budget.total_usd
     return out
+
+
+def scope_summary(df: pd.DataFrame) -> dict[str, Any]:
+    """What the plan gave up to fit its budget: how often, which cuts, their price."""
+    responses = {
+        c.split(":", 1)[1]: float(df[c].fillna(False).astype(bool).mean())
+        for c in sorted(df.columns)
+        if c.startswith("scope:")
+    }
+    return {
+        "tokens_planned_b": float(df["tokens_planned_b"].max()),
+        "post_training_rounds_planned": int(df["post_training_rounds_planned"].max()),
+        "p_cut": float((df["scope_cuts"] > 0).mean()),
+        "cut_usd": summarize(df["scope_cut_usd"]),
+        "cut_loss": summarize(df["scope_cut_loss"]),
+        "cut_score": summarize(df["scope_cut_score"]),
+        "responses": responses,
+    }
 
 
 def criticality(df: pd.DataFrame) -> dict[str, dict[str, float]]:

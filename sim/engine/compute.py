@@ -14,14 +14,17 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from sim.engine.quality import chinchilla_loss
-from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
-from sim.scenario.spec import Scenario
+from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
+from sim.scenario.spec import PostTrainingRecipe, Scenario
 from sim.units import HOURS_PER_DAY, SECONDS_PER_DAY, Days, Flops, Hours, Usd
 
 #: Training FLOPs per active parameter per token (forward and backward pass).
 FLOPS_PER_PARAM_TOKEN = 6.0
-#: Post-training compute per round, as a share of the main run's compute.
-ROUND_COMPUTE_SHARE = 0.005
+#: A forward pass alone (generation, a reference model's log-probabilities).
+FORWARD_FLOPS_PER_PARAM_TOKEN = 2.0
+#: Post-training's throughput as a share of pretraining's MFU: short, ragged sequences,
+#: small batches and frequent evaluation (docs/model.md, "Post-training compute").
+POST_TRAINING_MFU_SHARE = 0.6
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,7 @@ def estimate_for_scenario(scenario: Scenario) -> ComputeEstimate:
         tokens = model.adapt_tokens_b * 1e9
     else:
         params, active, tokens = model.params_b * 1e9, model.active_b * 1e9, model.tokens_b * 1e9
+    ops = operations(cluster, params, cluster.gpus)
     result = estimate(
         params,
         tokens,
@@ -169,10 +173,10 @@ def estimate_for_scenario(scenario: Scenario) -> ComputeEstimate:
         mfu=cluster.mfu,
         usd_per_gpu_hour=cluster.usd_per_gpu_hour,
         failure_rate=cluster.failure_rate,
-        planned_per_day=cluster.planned_per_day,
+        planned_per_day=ops.planned_per_day,
         checkpoint_minutes=scenario.levers.checkpoint_minutes,
-        checkpoint_write_minutes=cluster.checkpoint_write_minutes,
-        restart_minutes=cluster.restart_minutes,
+        checkpoint_write_minutes=ops.checkpoint_write_minutes,
+        restart_minutes=ops.restart_minutes,
         gpus_per_node=cluster.gpus_per_node,
     )
     if model.base_model is not None and scenario.levers.strategy == "adapt":
@@ -181,13 +185,70 @@ def estimate_for_scenario(scenario: Scenario) -> ComputeEstimate:
     return result
 
 
-def planned_compute_usd(run_usd: Usd, ablation_fraction: float, post_training_rounds: int) -> Usd:
+def post_training_round_flops(active_params: float, recipe: PostTrainingRecipe) -> Flops:
+    """Compute of one post-training round: SFT, preference tuning and RL with rollouts.
+
+    Every trained token costs ``6 N``; preference tuning adds a reference model's forward
+    pass (``2 N``) per token; RL first generates its rollouts (``2 N`` a token, at
+    ``rollout_efficiency`` of training's throughput), then trains on them.
+    """
+    b = 1e9
+    trained = (recipe.sft_tokens_b + recipe.preference_tokens_b + recipe.rl_rollout_tokens_b) * b
+    reference = recipe.preference_tokens_b * b
+    generated = recipe.rl_rollout_tokens_b * b / recipe.rollout_efficiency
+    flops_per_param = FLOPS_PER_PARAM_TOKEN * trained + FORWARD_FLOPS_PER_PARAM_TOKEN * (
+        reference + generated
+    )
+    return active_params * flops_per_param
+
+
+def post_training_round_gpu_hours(
+    active_params: float, recipe: PostTrainingRecipe, gpu: str, mfu: float
+) -> Hours:
+    """GPU-hours of one round at ``POST_TRAINING_MFU_SHARE`` of the cluster's MFU."""
+    per_gpu = gpu_model(gpu).peak_tflops * 1e12 * mfu * POST_TRAINING_MFU_SHARE
+    return post_training_round_flops(active_params, recipe) / per_gpu / 3_600.0
+
+
+def adapting(s: Scenario) -> bool:
+    """Whether the scenario adapts a base model rather than pretraining its own."""
+    return s.levers.strategy == "adapt" and s.model.base_model is not None
+
+
+def planned_run(s: Scenario) -> tuple[float, float]:
+    """(active parameters, tokens) of the run the scenario plans, before budget fitting."""
+    lev = s.levers
+    base = s.model.base_model
+    if adapting(s) and base is not None:
+        return base.params_b * 1e9, s.model.adapt_tokens_b * 1e9 / lev.parallel_variants
+    return s.model.active_b * 1e9, s.model.tokens_b * 1e9 / lev.parallel_variants
+
+
+def total_params(s: Scenario) -> float:
+    """Parameters the run trains and checkpoints (all of a mixture of experts')."""
+    base = s.model.base_model
+    if adapting(s) and base is not None:
+        return base.params_b * 1e9
+    return s.model.params_b * 1e9
+
+
+def round_compute_usd(s: Scenario, active_params: float) -> Usd:
+    """On-demand price of one post-training round's GPU-hours on the scenario's cluster."""
+    c = s.cluster
+    hours = post_training_round_gpu_hours(active_params, s.model.post_training, c.gpu, c.mfu)
+    return hours * _price(c.gpu, c.usd_per_gpu_hour)
+
+
+def planned_compute_usd(scenario: Scenario) -> Usd:
     """A plan's compute bill: the main run, its ablations and its post-training rounds.
 
-    Ablations cost ``ablation_fraction`` of the run; each post-training round
-    ``ROUND_COMPUTE_SHARE`` of it (docs/model.md, "Plan sizing").
+    Ablations cost ``ablation_fraction`` of the compute they de-risk (the run and the
+    post-training rounds); each round its own GPU-hours (docs/model.md, "Plan sizing").
     """
-    return run_usd * (1.0 + ablation_fraction + ROUND_COMPUTE_SHARE * post_training_rounds)
+    run = estimate_for_scenario(scenario)
+    active, _ = planned_run(scenario)
+    rounds = scenario.model.post_training_rounds * round_compute_usd(scenario, active)
+    return (run.cost_usd + rounds) * (1.0 + scenario.levers.ablation_fraction)
 
 
 def _price(gpu: str, usd_per_gpu_hour: Usd | None) -> Usd:

@@ -1,8 +1,10 @@
 """A replication's world, drawn up front: effort spreads, rework, forecast error, cuts.
 
-Each draw comes from its source's named stream in a fixed order, so replication *k*
-holds the same world under every design (common random numbers; docs/model.md,
-"Randomness"). Defects are drawn by :class:`~sim.engine.incidents.DefectBook`.
+Each draw comes from its source's named stream, and a draw that belongs to one element
+of the scenario from that element's own stream (keyed by its id), so replication *k*
+holds the same world under every design, and under any order of the scenario's lists
+(common random numbers by identity; docs/model.md, "Randomness"). Defects are drawn by
+:class:`~sim.engine.incidents.DefectBook`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,11 @@ import math
 from dataclasses import dataclass
 
 from sim.engine.incidents import BudgetCutDraw, draw_budget_cut, draw_departure_gaps
+from sim.engine.novelty import (
+    MAX_ABLATION_RERUNS,
+    ablation_failure_chance,
+    effective_ablation_fraction,
+)
 from sim.engine.quality import loss_sigma
 from sim.engine.rng import Streams
 from sim.scenario.spec import Scenario
@@ -20,6 +27,17 @@ EFFORT_SIGMA_BASE = 0.10
 EFFORT_SIGMA_NOVELTY = 0.50
 #: Effort multipliers drawn for post-training rounds (reused in turn beyond that).
 ROUND_DRAWS = 40
+#: The entity whose stream holds the post-training rounds' draws (round k reads the k-th).
+ROUNDS_ENTITY = "post_training_rounds"
+
+
+def handoff_entity(workstream: str, upstream: str) -> str:
+    """The id of the handoff from ``upstream`` into ``workstream`` (its rework draw's stream)."""
+    return f"{workstream}<{upstream}"
+
+
+def _mean_one(sigma: float, z: float) -> float:
+    return math.exp(sigma * z - sigma**2 / 2)
 
 
 @dataclass(frozen=True)
@@ -41,31 +59,44 @@ class Draws:
     safety: float
     #: Standard normal sampling error of each eval set, by eval id.
     eval_set_errors: dict[str, float]
+    #: Ablation campaigns whose recipe failed and ran again (novel work fails more).
+    ablation_reruns: int
 
     @classmethod
     def draw(cls, s: Scenario, streams: Streams) -> Draws:
         vary = s.incidents.variability
         sigma = (EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty) if vary else 0.0
         workstreams = s.plan.workstreams
-        # Mean-one lognormal multipliers, in a fixed order for common random numbers:
-        # one per workstream, then the post-training rounds' (one draw of them all).
-        z = streams["effort"].standard_normal(len(workstreams) + ROUND_DRAWS).tolist()
-        multipliers = [math.exp(sigma * x - sigma**2 / 2) for x in z]
+        # Mean-one lognormal multipliers: one from each workstream's own stream, and the
+        # post-training rounds' from theirs (round k always reads the k-th draw).
+        normals, uniforms = streams.entity_normals, streams.entity_uniforms
+        z_work = [normals("effort", w.id)[0] for w in workstreams]
+        z_rounds = normals("effort", ROUNDS_ENTITY, ROUND_DRAWS)
         pairs = [(w.id, d) for w in workstreams for d in w.depends_on]
-        rework = streams["handoffs"].random(len(pairs)).tolist() if vary else [1.0] * len(pairs)
+        rework = [uniforms("handoffs", handoff_entity(w, d))[0] if vary else 1.0 for w, d in pairs]
         error = streams["quality"].standard_normal()
-        sigma_loss = loss_sigma(s.model.novelty, s.levers.ablation_fraction) if vary else 0.0
+        novelty = s.model.novelty
+        ablations = effective_ablation_fraction(s.levers.ablation_fraction, novelty)
+        sigma_loss = loss_sigma(novelty, ablations) if vary else 0.0
         evals = s.objective.evals
-        noise = streams["eval_noise"].standard_normal(len(evals)).tolist()
+        noise = [normals("eval_noise", e.id)[0] for e in evals]
         return cls(
             effort_multiplier={
-                w.id: m for w, m in zip(workstreams, multipliers, strict=False)
+                w.id: _mean_one(sigma, x) for w, x in zip(workstreams, z_work, strict=True)
             },
-            round_multipliers=multipliers[len(workstreams) :],
+            round_multipliers=[_mean_one(sigma, x) for x in z_rounds],
             rework=dict(zip(pairs, rework, strict=True)),
             loss_error=float(error * sigma_loss),
             cut=draw_budget_cut(s, streams["budget"]),
-            departure_gaps=draw_departure_gaps(s, streams["staffing"]),
+            departure_gaps=draw_departure_gaps(s, streams),
             safety=float(streams["safety"].random()),
             eval_set_errors=dict(zip((e.id for e in evals), noise, strict=True)),
+            ablation_reruns=_reruns(streams, novelty),
         )
+
+
+def _reruns(streams: Streams, novelty: float) -> int:
+    """Ablation campaigns that fail and run again: each fails with the novelty's chance."""
+    fail = ablation_failure_chance(novelty)
+    draws = streams["ablations"].random(MAX_ABLATION_RERUNS).tolist()
+    return next((k for k, u in enumerate(draws) if u >= fail), MAX_ABLATION_RERUNS)

@@ -71,7 +71,7 @@ class ScenarioFacts:
                 chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
                 handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
             self.handoffs[w.id] = tuple(handoffs)
-        self._runs: dict[float, RunFacts] = {}
+        self._runs: dict[tuple[float, int | None], RunFacts] = {}
         #: Each team's capacity by headcount once nobody is ramping up (it depends on
         #: nothing else), shared by the replications' team states.
         self.settled_capacity: dict[TeamId, dict[int, PersonDays]] = {
@@ -82,12 +82,16 @@ class ScenarioFacts:
             "rollback"
         )
 
-    def run(self, active_params: float) -> RunFacts:
-        """Rates and reliability of a run of ``active_params`` on this scenario's cluster."""
-        facts = self._runs.get(active_params)
+    def run(self, active_params: float, cluster_gpus: int | None = None) -> RunFacts:
+        """Rates and reliability of a run of ``active_params`` on ``cluster_gpus`` GPUs.
+
+        ``None``: the scenario's whole cluster.
+        """
+        key = (active_params, cluster_gpus)
+        facts = self._runs.get(key)
         if facts is None:
-            facts = self._runs[active_params] = RunFacts.build(
-                self.org.scenario, self.org, active_params
+            facts = self._runs[key] = RunFacts.build(
+                self.org.scenario, self.org, active_params, cluster_gpus
             )
         return facts
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sim.engine import phases
+from sim.engine import budget, phases
 from sim.engine.incidents import Defect
 from sim.engine.project import Project
 from sim.engine.training import TrainingRun
@@ -39,7 +39,7 @@ def _budget_cut(m: Project, params: dict[str, Any]) -> None:
     fraction = float(params.get("fraction", m.scenario.incidents.budget_cut.fraction))
     if not 0.0 < fraction <= 1.0:
         raise InjectError("fraction must be in (0, 1]")
-    m.env.process(phases.budget_cut(m, fraction))
+    m.env.process(budget.budget_cut(m, fraction))
 
 
 def _departure(m: Project, params: dict[str, Any]) -> None:

@@ -17,16 +17,13 @@ from typing import Any
 
 import simpy
 
-from sim.engine import phases
+from sim.engine import budget, phases
 from sim.engine.decisions import Decider
 from sim.engine.injects import InjectError
 from sim.engine.injects import apply_inject as _apply_inject
 from sim.engine.project import Project
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import PHASES, Scenario
-
-#: Sizing never plans fewer than this share of the scenario's tokens.
-MIN_PLANNED_TOKEN_SHARE = 0.6
 
 
 class ProjectModel(Project):
@@ -40,28 +37,16 @@ class ProjectModel(Project):
         decider: Decider | str = "playbook",
     ) -> None:
         super().__init__(scenario, seed, replication, decider)
-        self._fit_plan_to_budget()
+        budget.fit_plan_to_budget(self)
         self.main: simpy.Process = self.env.process(self._project())
         self.env.process(self._departures())
         self.env.process(self._budget_cut())
         self.env.process(self._scheduled_staffing())
         self.env.process(self._scripted())
 
-    def _fit_plan_to_budget(self) -> None:
-        """Size the run so the forecast spend fits the budget less the reserve."""
-        budget = self.scenario.objective.budget.total_usd
-        excess = self.projected_spend() - budget * (1.0 - self.scenario.levers.reserve_fraction)
-        if excess <= 0:
-            return
-        floor = MIN_PLANNED_TOKEN_SHARE * self.tokens_plan
-        self.trim_run(min(self.tokens_plan - floor, excess / self.run_usd_per_token))
-        self.trace_event(
-            "plan", f"Run trimmed by {self.trimmed_share:.0%} of its tokens to keep the reserve"
-        )
-
     def projected_spend(self) -> float:
         """Spent so far plus what the current plan still needs."""
-        return phases.projected_spend(self)
+        return budget.projected_spend(self)
 
     # --- what the parts ask of the model ----------------------------------------------------
 
@@ -77,7 +62,7 @@ class ProjectModel(Project):
         for phase in PHASES:
             self.enter_phase(phase)
             if phase != "prepare":
-                yield from phases.budget_watch(self)
+                yield from budget.budget_watch(self)
             yield from phases.STEPS[phase](self)
             yield from phases.gates_after(self, phase)
         self._finish()
@@ -114,8 +99,10 @@ class ProjectModel(Project):
         if lev.add_core_staff <= 0:
             return
         yield self.env.timeout(lev.add_core_staff_day)
-        if not self.finished:
-            self.add_core_staff(lev.add_core_staff, "planned (levers.add_core_staff)")
+        # The plan may have cut the hires to fit the budget.
+        if not self.finished and self.hires_planned > 0:
+            self.add_core_staff(self.hires_planned, "planned (levers.add_core_staff)")
+            self.plan_hires(0)
 
     def _scripted(self) -> Generator[simpy.Event, Any, None]:
         """The scenario's timed injects (run-progress ones are the run's business)."""
@@ -139,4 +126,4 @@ class ProjectModel(Project):
         yield self.env.timeout(cut.day)
         if self.finished:
             return
-        yield from phases.budget_cut(self)
+        yield from budget.budget_cut(self)

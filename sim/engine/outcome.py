@@ -6,6 +6,7 @@ from typing import Any
 
 from sim.engine.model import ProjectModel
 from sim.engine.records import COST_CATEGORIES
+from sim.units import later_than, over_usd
 
 
 def outcome_row(m: ProjectModel) -> dict[str, Any]:
@@ -22,8 +23,15 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         "effort_person_days": sum(t.person_days(m.finish_day) for t in m.teams.values()),
         "reserve_used_usd": max(0.0, ledger.spent_usd - (ledger.budget_usd - ledger.reserve_usd)),
         "tokens_b": (m.run.tokens if m.run else 0.0) / 1e9,
+        "tokens_planned_b": m.tokens_scenario / 1e9,
         "loss": m.current_loss(m.run.tokens if m.run else 0.0),
         "post_training_rounds": m.rounds_done,
+        "post_training_rounds_planned": s.model.post_training_rounds,
+        "scope_cuts": len(m.scope_cuts),
+        "scope_cut_usd": sum(c.saves_usd for c in m.scope_cuts),
+        "scope_cut_loss": sum(c.loss for c in m.scope_cuts),
+        "scope_cut_score": sum(c.score for c in m.scope_cuts),
+        "exploration_multiplier": m.exploration,
         "decisions": len(m.decisions),
         "decision_latency_days": sum(d.latency_days for d in m.decisions),
         "events": m.env.events_processed,
@@ -38,8 +46,8 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         met = t.eval in m.latest_evals and m.latest_evals[t.eval].score >= t.threshold
         row[f"met:{t.eval}"] = met
         met_all = met_all and met
-    row["on_time"] = m.finish_day <= obj.deadline_days
-    row["on_budget"] = ledger.spent_usd <= ledger.budget_usd + 1e-6
+    row["on_time"] = not later_than(m.finish_day, obj.deadline_days)
+    row["on_budget"] = not over_usd(ledger.spent_usd - ledger.budget_usd)
     row["quality_met"] = met_all
     row["success"] = row["on_time"] and row["on_budget"] and met_all
     run = m.run
@@ -48,6 +56,10 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     row["run_lost_gpu_hours"] = run.lost_gpu_hours if run else 0.0
     row["run_wall_days"] = run.stats.wall_days if run else 0.0
     row["run_spikes"] = run.stats.spikes if run else 0
+    row["run_recipe_changes"] = run.stats.recipe_changes if run else 0
+    row["run_failed_runs"] = run.stats.failed_runs if run else 0
+    for cut in m.scope_cuts:
+        row[f"scope:{cut.response}"] = True
     for kind, n in m.incidents.items():
         row[f"incident:{kind}"] = n
     for team in s.org.teams:

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
-from sim.engine.compute import ROUND_COMPUTE_SHARE
+from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
+from sim.engine.forecast import ablation_days, forecast_days, round_compute_days, round_days
 from sim.engine.incidents import Defect
+from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.project import Project
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import PHASES
+from sim.units import later_than, over_usd
 
-#: Ablations happen on the cluster; their calendar time at this share of it.
-ABLATION_CLUSTER_SHARE = 0.5
 #: Caps on repeated responses to an eval gap.
 MAX_EXTRA_ROUNDS = 3
 #: After a run, continuing on fixed data costs this share of the run again.
@@ -28,21 +27,6 @@ CONTINUE_AFTER_FIX_SHARE = 0.25
 RETUNE_DATA_PERSON_DAYS = 20.0
 #: Extra effort of a release-blocking safety finding for post-training (a safety-tuning round).
 SAFETY_TUNING_ROUNDS = 1
-
-
-def licences(m: Project) -> list[tuple[str, float]]:
-    """Data spend committed when preparation starts: licences, extra data work, base model."""
-    s = m.scenario
-    out = [("data licences", s.objective.budget.data_licensing_usd)]
-    if s.levers.data_investment_usd:
-        out.append(("extra data work", s.levers.data_investment_usd))
-    if s.levers.strategy == "adapt" and s.model.base_model is not None:
-        out.append(("base model licence", s.model.base_model.license_usd))
-    return out
-
-
-def planned_licences(m: Project) -> float:
-    return sum(usd for _, usd in licences(m))
 
 
 def prepare(m: Project) -> Steps:
@@ -68,14 +52,24 @@ def _early_safety(m: Project) -> Steps:
 
 
 def ablations(m: Project) -> Steps:
-    run_days = m.tokens_plan / m.run_facts.rate
-    days = m.ablation_fraction * run_days / ABLATION_CLUSTER_SHARE
-    cost = m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
+    """Ablation and scaling-law runs on a share of the cluster; failed recipes run again."""
+    m.start_reservation()
+    reruns = m.draws.ablation_reruns
+    factor = 1.0 + ABLATION_RERUN_SHARE * reruns
+    days = ablation_days(m, factor)
+    cost = ablation_compute_usd(m, factor)
 
     def experiments() -> Steps:
         if days > 0:
+            if reruns:
+                m.count_incident("ablation_rerun")
+                m.trace_event(
+                    "ablations",
+                    f"{reruns} ablation campaign(s) failed and ran again (a novel recipe)",
+                    m.org.training_team,
+                )
             yield m.env.timeout(days)
-            m.ledger.charge(m.env.now, "compute", cost, "ablations and scaling-law runs")
+            m.charge_compute(cost, "ablations and scaling-law runs", "ablation_compute")
 
     yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
@@ -99,6 +93,7 @@ def post_training(m: Project) -> Steps:
     yield from m.run_workstreams(
         "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
     )
+    m.end_reservation()
 
 
 def _rounds(m: Project) -> Steps:
@@ -106,70 +101,31 @@ def _rounds(m: Project) -> Steps:
         yield from post_training_round(m)
 
 
-def round_cost(m: Project) -> tuple[float, float]:
-    """(annotation, compute) dollars of one post-training round."""
-    s = m.scenario
-    planned = max(1, s.model.post_training_rounds)
-    annotation = s.objective.budget.annotation_usd / planned
-    compute = ROUND_COMPUTE_SHARE * m.tokens_plan * m.run_usd_per_token
-    return annotation, compute
-
-
 def post_training_round(m: Project, label: str = "post-training round") -> Steps:
+    """A round: the team's work, at least ``round_days_min``, and its own compute.
+
+    SFT, preference tuning and RL with rollouts run on a share of the cluster; the round
+    lasts as long as the longest of the three.
+    """
     s = m.scenario
     start = m.env.now
     effort = s.model.round_person_days * m.round_effort_multiplier()
     yield from m.work(m.post_training_team, effort)
-    rest = s.model.round_days_min - (m.env.now - start)
+    rest = max(s.model.round_days_min, round_compute_days(m)) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
-    annotation, compute = round_cost(m)
+    annotation, _ = round_cost(m)
     m.ledger.charge(m.env.now, "annotation", annotation, label)
-    m.ledger.charge(m.env.now, "compute", compute, label)
+    m.charge_compute(m.round_compute_usd, label, "post_training_compute")
     m.round_done()
     m.trace_event("round", f"{label.capitalize()} {m.rounds_done} done", m.post_training_team)
-
-
-def _work_days(m: Project, phase: str) -> float:
-    """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
-    days = 0.0
-    now, teams = m.env.now, m.teams
-    for w in m.facts.in_phase[phase]:
-        days = max(days, w.effort_person_days / teams[w.owner].capacity(now))
-    return days
-
-
-#: Set-up and the play's phases, in order, for forecasts; a phase's position in it.
-FORECAST_ORDER = ("setup", *PHASES)
-_POSITION = {phase: k for k, phase in enumerate(FORECAST_ORDER)}
-_ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
-
-
-def forecast_days(m: Project) -> float:
-    """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
-    s = m.scenario
-    now = _POSITION.get(m.phase, len(FORECAST_ORDER))
-    team = m.teams[m.post_training_team]
-    per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
-    days = per_round * max(0, m.rounds_planned - m.rounds_done)
-    if now <= _TRAINING:
-        run = m.run
-        days += run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)
-    if now <= _ABLATIONS:
-        days += m.ablation_fraction * m.tokens_plan / m.run_facts.rate / ABLATION_CLUSTER_SHARE
-    # The phases still to come; evaluation and release also while they run.
-    for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
-        days += _work_days(m, FORECAST_ORDER[k])
-    if m.phase == "prepare":
-        days += max(0.0, _work_days(m, "prepare") - (m.env.now - m.phase_start))
-    return days
 
 
 def _schedule_check(m: Project) -> Steps:
     s = m.scenario
     projected = m.env.now + forecast_days(m)
     deadline = s.objective.deadline_days
-    if projected <= deadline:
+    if not later_than(projected, deadline):
         return
     m.count_incident("schedule_slip")
     options = ["add_core_staff", "accept_slip"]
@@ -183,11 +139,7 @@ def _schedule_check(m: Project) -> Steps:
         options=tuple(options),
     )
     if choice == "cut_post_training_rounds":
-        team = m.teams[m.post_training_team]
-        per_round = max(
-            s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now)
-        )
-        cut = math.ceil((projected - deadline) / per_round)
+        cut = math.ceil((projected - deadline) / round_days(m))
         m.plan_rounds(max(1, m.rounds_planned - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
@@ -207,7 +159,7 @@ def _eval_gap(m: Project) -> Steps:
         m.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
-        affordable = budget_gap(m) + annotation + compute <= 0
+        affordable = not over_usd(budget_gap(m) + annotation + compute)
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = ["extra_round", "fix_data_and_retune", "ship"]
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
@@ -257,7 +209,8 @@ def gates_after(m: Project, phase: str) -> Steps:
     for gate in m.scenario.plan.gates:
         if gate.after != phase:
             continue
-        for d in m.defects.gate(gate, m.org, m.ablation_fraction, legal):
+        ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
+        for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
 
@@ -316,6 +269,9 @@ def handle_defect(m: Project, d: Defect) -> Steps:
             m.redo_rounds()
             yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
     elif not during_run:
+        # Continued training repairs some of the damage, never more: the model can be no
+        # better than a clean run of the plan (docs/model.md, "Late fixes").
+        m.cap_effective_tokens(run.target_tokens * run.recipe_token_factor)
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
@@ -343,107 +299,6 @@ def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:
     for d in m.defects.due(m.env.now):
         m.defects.mark_found(d, m.env.now, "run monitoring")
         yield from handle_defect(m, d)
-
-
-# --- budget cuts ----------------------------------------------------------------------------
-
-
-def projected_spend(m: Project) -> float:
-    """Spent so far plus what the current plan still needs."""
-    annotation, round_compute = round_cost(m)
-    rounds_left = max(0, m.rounds_planned - m.rounds_done)
-    remaining = rounds_left * (annotation + round_compute)
-    run = m.run
-    if run is None:
-        remaining += m.tokens_plan * m.run_usd_per_token
-        if m.phase in ("setup", "prepare"):
-            remaining += m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
-    else:
-        remaining += max(0.0, run.target_tokens - run.tokens) * m.run_usd_per_token
-    # People cost per day, and what they have cost since salaries were last charged.
-    people_per_day = unbilled = 0.0
-    since = m.env.now - m.people_charged_to
-    for t in m.teams.values():
-        per_day = (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
-        people_per_day += per_day
-        unbilled += per_day * since
-    remaining += people_per_day * forecast_days(m)
-    if m.phase == "setup":
-        remaining += planned_licences(m)
-    return m.ledger.spent_usd + unbilled + remaining
-
-
-def budget_gap(m: Project) -> float:
-    return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
-
-
-def budget_cut(m: Project, fraction: float | None = None) -> Steps:
-    s = m.scenario
-    share = s.incidents.budget_cut.fraction if fraction is None else fraction
-    remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
-    amount = share * remaining_compute
-    m.ledger.cut_budget(amount)
-    m.count_incident("budget_cut")
-    m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
-    yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
-
-
-def budget_watch(m: Project) -> Steps:
-    """At each phase boundary, the budget owner compares the forecast with the budget."""
-    if budget_gap(m) > 0:
-        m.count_incident("budget_slip")
-        yield from close_budget_gap(m, "on the current forecast", {})
-
-
-def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
-    """Apply the budget responses one by one until the plan fits the budget again."""
-    used: set[str] = set()
-    while (gap := budget_gap(m)) > 0:
-        options = _budget_options(m, used)
-        choice = yield from m.decide(
-            "budget",
-            detected_by=m.org.owner("budget") or m.org.decider("budget"),
-            summary=f"Plan is ${gap:,.0f} over the budget {why}",
-            context={"gap_usd": gap, **context},
-            options=options,
-        )
-        used.add(choice)
-        if choice == "accept_overrun":
-            return
-        _apply_budget_response(m, choice, gap)
-
-
-def _budget_options(m: Project, used: set[str]) -> tuple[str, ...]:
-    options = []
-    if m.reserve_left > 0:
-        options.append("use_reserve")
-    if m.phase in ("setup", "prepare") and m.ablation_fraction > 0:
-        options.append("cut_ablations")
-    if m.run is None or m.run.tokens < m.run.target_tokens * 0.95:
-        options.append("reduce_tokens")
-    if m.rounds_planned - m.rounds_done > 1:
-        options.append("fewer_post_training_rounds")
-    options = [o for o in options if o not in used]
-    return (*options, "accept_overrun")
-
-
-def _apply_budget_response(m: Project, choice: str, gap: float) -> None:
-    if choice == "use_reserve":
-        m.use_reserve(gap)
-    elif choice == "cut_ablations":
-        m.cut_ablations()
-    elif choice == "reduce_tokens":
-        run = m.run
-        target = run.target_tokens if run is not None else m.tokens_plan
-        done = run.tokens if run is not None else 0.0
-        floor = max(done, 0.5 * target)
-        m.plan_tokens(max(floor, target - gap / m.run_usd_per_token))
-    elif choice == "fewer_post_training_rounds":
-        annotation, compute = round_cost(m)
-        cut = math.ceil(gap / max(1.0, annotation + compute))
-        m.plan_rounds(max(m.rounds_done + 1, m.rounds_planned - cut))
-    m.trace_event("budget", f"Budget response: {choice.replace('_', ' ')}")
-
 
 
 #: Each phase's steps, by name (the names of :data:`~sim.scenario.spec.PHASES`, a test checks).

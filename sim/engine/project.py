@@ -18,11 +18,17 @@ from typing import Any
 import simpy
 from simpy.core import BoundClass
 
-from sim.engine.compute import planned_compute_usd
+from sim.engine.compute import (
+    adapting,
+    planned_run,
+    post_training_round_gpu_hours,
+    round_compute_usd,
+)
 from sim.engine.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
 from sim.engine.draws import Draws
 from sim.engine.facts import scenario_facts
 from sim.engine.incidents import DefectBook
+from sim.engine.novelty import exploration_multiplier
 from sim.engine.quality import (
     PRODUCT_TRANSFER_LATE,
     EvalResult,
@@ -31,7 +37,7 @@ from sim.engine.quality import (
     data_multiplier,
     measure,
 )
-from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, TraceEvent
+from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, ScopeCut, TraceEvent
 from sim.engine.rng import Streams
 from sim.engine.teams import VARIANT_ATTENTION, TeamState
 from sim.engine.training import RunFacts, Steps, TrainingRun
@@ -65,15 +71,6 @@ class CountingEnvironment(simpy.Environment):
         super().step()
 
 
-def planned_run(s: Scenario) -> tuple[float, float]:
-    """(active parameters, tokens) of the run the scenario plans, before budget fitting."""
-    lev = s.levers
-    if lev.strategy == "adapt" and s.model.base_model is not None:
-        base = s.model.base_model
-        return base.params_b * 1e9, s.model.adapt_tokens_b * 1e9 / lev.parallel_variants
-    return s.model.active_b * 1e9, s.model.tokens_b * 1e9 / lev.parallel_variants
-
-
 class Project(ABC):
     """One play of a scenario under one seed: its state and the services its parts use."""
 
@@ -102,7 +99,7 @@ class Project(ABC):
             )
             for t in s.org.teams
         }
-        self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
+        self.defects = DefectBook.draw(s, self.streams)
         self.draws = Draws.draw(s, self.streams)
         # --- what is recorded ---
         self.trace: list[TraceEvent] = []
@@ -129,11 +126,33 @@ class Project(ABC):
         self.product_transfer = 1.0 if lev.product_evals_early else PRODUCT_TRANSFER_LATE
         self.reserve_left = self.ledger.reserve_usd
         self.run_params, self.tokens_plan = planned_run(s)
+        #: What the scenario planned, before any scope cut.
+        self.tokens_scenario = self.tokens_plan
+        #: Share of the evaluation workstreams' effort and of the evals' items kept.
+        self.eval_scope = 1.0
+        #: GPUs the plan holds (a smaller cluster for longer is a scope option).
+        self.cluster_gpus = s.cluster.gpus
+        #: People still to join the core through ``levers.add_core_staff``.
+        self.hires_planned = lev.add_core_staff
         #: The planned run's rates, before it starts (they size the plan and feed forecasts).
         self.run_facts: RunFacts = facts.run(self.run_params)
         self.run_usd_per_token = self.run_facts.usd_per_day / self.run_facts.rate
-        #: Share of the run's tokens cut to fit the budget before the play began.
-        self.trimmed_share = 0.0
+        #: GPU-hours and on-demand price of one post-training round.
+        self.round_gpu_hours = post_training_round_gpu_hours(
+            self.run_params, s.model.post_training, s.cluster.gpu, s.cluster.mfu
+        )
+        self.round_compute_usd = round_compute_usd(s, self.run_params)
+        #: Research effort over documented work (docs/model.md, "Novelty").
+        self.exploration = exploration_multiplier(s.model.novelty)
+        #: Every scope cut made to fit the budget, priced (docs/model.md, "Budget as a plan").
+        self.scope_cuts: list[ScopeCut] = []
+        #: Effective tokens are never above a clean run's of the same plan (late fixes).
+        self.tokens_cap: float | None = None
+        # --- a reserved cluster: paid every day from its start to its end ---
+        self.reserved = s.cluster.billing == "reserved"
+        self.reservation_start: Days | None = None
+        self.reservation_paid_to: Days = 0.0
+        self.reservation_ended = False
         self.data_multiplier = data_multiplier(
             s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
         )
@@ -166,16 +185,86 @@ class Project(ABC):
 
     # --- the plan -----------------------------------------------------------------------------
 
-    def planned_compute_usd(self) -> float:
-        """Compute the plan still buys: run, ablations and post-training rounds."""
-        return planned_compute_usd(
-            self.tokens_plan * self.run_usd_per_token, self.ablation_fraction, self.rounds_planned
-        )
+    @property
+    def trimmed_share(self) -> float:
+        """Share of the scenario's tokens the plan no longer trains (scope cuts)."""
+        return max(0.0, 1.0 - self.tokens_plan / self.tokens_scenario)
 
-    def trim_run(self, tokens: float) -> None:
-        """Cut ``tokens`` from the planned run before it starts, to fit the budget."""
-        self.trimmed_share = tokens / self.tokens_plan
-        self.tokens_plan -= tokens
+    def plan_ablations(self, fraction: float) -> None:
+        self.ablation_fraction = fraction
+
+    def plan_eval_scope(self, share: float) -> None:
+        self.eval_scope = share
+
+    def plan_hires(self, people: int) -> None:
+        self.hires_planned = people
+
+    def plan_cluster(self, gpus: int) -> None:
+        """Hold ``gpus`` GPUs for the run (before it starts): its rates follow."""
+        self.cluster_gpus = gpus
+        self.run_facts = self.facts.run(self.run_params, gpus)
+        self.run_usd_per_token = self.run_facts.usd_per_day / self.run_facts.rate
+
+    def record_scope_cut(self, cut: ScopeCut) -> None:
+        """A scope cut made to fit the budget: kept, traced and priced, never silent."""
+        self.scope_cuts.append(cut)
+        self.count_incident("scope_cut")
+        self.trace_event("scope_cut", cut.summary(), "budget", cut.as_dict())
+
+    def cap_effective_tokens(self, tokens: float) -> None:
+        """From now on the model can be no better than a clean run of ``tokens``.
+
+        ``tokens`` counts what the recipe changes so far already cost (the clean run's own
+        effective tokens, before data quality).
+        """
+        self.tokens_cap = tokens
+
+    def planned_effort(self, w: Workstream) -> PersonDays:
+        """A workstream's effort before its draw: research costs more at the frontier."""
+        effort = w.effort_person_days
+        if self.teams[w.owner].core:
+            effort *= self.exploration
+        if self.facts.phase_of[w.id] == "evaluation":
+            effort *= self.eval_scope
+        return effort
+
+    # --- the cluster's bill -------------------------------------------------------------------
+
+    def on_reservation(self) -> bool:
+        """Whether a reservation pays for the cluster now (jobs then cost nothing more)."""
+        return self.reservation_start is not None and not self.reservation_ended
+
+    def start_reservation(self) -> None:
+        if self.reserved and self.reservation_start is None:
+            self.reservation_start = self.reservation_paid_to = self.env.now
+            self.trace_event(
+                "reservation", f"Cluster reserved: {self.cluster_gpus:,} GPUs, paid every day"
+            )
+
+    def pay_reservation(self) -> None:
+        """Charge the reserved cluster up to now, idle days included."""
+        if not self.on_reservation():
+            return
+        days = self.env.now - self.reservation_paid_to
+        self.ledger.charge(
+            self.env.now,
+            "compute",
+            days * self.run_facts.usd_per_day,
+            "reserved cluster",
+            "reserved_cluster",
+        )
+        self.reservation_paid_to = self.env.now
+
+    def end_reservation(self) -> None:
+        if self.on_reservation():
+            self.pay_reservation()
+            self.reservation_ended = True
+            self.trace_event("reservation", "Cluster reservation ends")
+
+    def charge_compute(self, usd: float, note: str, line: str) -> None:
+        """An on-demand compute job's bill; nothing more while a reservation pays."""
+        if not self.on_reservation():
+            self.ledger.charge(self.env.now, "compute", usd, note, line)
 
     def plan_tokens(self, tokens: float) -> None:
         """Set the run's token target (the running run's too)."""
@@ -194,7 +283,9 @@ class Project(ABC):
 
     def start_run(self, label: str) -> TrainingRun:
         """The main (or adaptation) run of the plan, ready to start."""
-        self.run = TrainingRun(self, self.run_facts, self.tokens_plan, label)
+        self.run = TrainingRun(
+            self, self.run_facts, self.tokens_plan, label, billed=not self.on_reservation()
+        )
         return self.run
 
     def end_run(self) -> None:
@@ -222,21 +313,36 @@ class Project(ABC):
         self.product_transfer = 1.0
 
     def round_effort_multiplier(self) -> float:
-        """Effort multiplier of the next post-training round (extra rounds included)."""
+        """Effort multiplier of the next post-training round (extra rounds included).
+
+        Its draw, times the research multiplier of frontier work.
+        """
         rounds = self.draws.round_multipliers
-        return rounds[(self.rounds_done + self.extra_rounds) % len(rounds)]
+        return rounds[(self.rounds_done + self.extra_rounds) % len(rounds)] * self.exploration
 
     # --- quality ------------------------------------------------------------------------------
 
     def current_loss(self, tokens: float) -> float:
-        """Pretraining loss after ``tokens`` raw tokens (or the base model's, when adapting)."""
+        """Pretraining loss after ``tokens`` raw tokens (or the base model's, when adapting).
+
+        Effective tokens count data quality, defects and recipe changes, and never exceed a
+        clean run's of the plan once a late fix has capped them.
+        """
         s = self.scenario
-        if s.levers.strategy == "adapt" and s.model.base_model is not None:
-            base = s.model.base_model
-            adapted = tokens * self.data_multiplier * self.defects.token_factor(tokens)
+        run = self.run
+        factor = self.defects.token_factor(tokens) * (run.recipe_token_factor if run else 1.0)
+        dm = self.data_multiplier
+        cap = self.tokens_cap
+        base = s.model.base_model
+        if adapting(s) and base is not None:
+            adapted = tokens * dm * factor
+            if cap is not None:
+                adapted = min(adapted, cap * dm)
             effective = base.tokens_b * 1e9 + adapted
             return chinchilla_loss(base.params_b * 1e9, effective) + self.draws.loss_error
-        effective = max(1e6, tokens) * self.data_multiplier * self.defects.token_factor(tokens)
+        effective = max(1e6, tokens) * dm * factor
+        if cap is not None:
+            effective = min(effective, max(1e6, cap) * dm)
         return chinchilla_loss(self.run_params, effective) + self.draws.loss_error
 
     def quality_state(self) -> QualityState:
@@ -260,7 +366,11 @@ class Project(ABC):
         s = self.scenario
         errors = self.draws.eval_set_errors if s.incidents.variability else None
         self.latest_evals = measure(
-            s.objective.capabilities, s.objective.evals, self.quality_state(), errors
+            s.objective.capabilities,
+            s.objective.evals,
+            self.quality_state(),
+            errors,
+            items_share=self.eval_scope,
         )
         self._measured_version = self.version
         return self.latest_evals
@@ -380,7 +490,7 @@ class Project(ABC):
         waits = [done[d] for d in self.facts.active_deps[w.id] if d in done]
         if waits:
             yield simpy.AllOf(self.env, waits)
-        effort = w.effort_person_days * self.draws.effort_multiplier[w.id]
+        effort = self.planned_effort(w) * self.draws.effort_multiplier[w.id]
         handoff = 0.0
         for h in self.facts.handoffs[w.id]:
             handoff = max(handoff, h.latency_days)
@@ -455,6 +565,7 @@ class Project(ABC):
         if self.phase in PHASES:
             self.phase_spans.append(PhaseSpan(self.phase, self.phase_start, self.env.now))
         self.charge_people()
+        self.pay_reservation()
         self.phase, self.phase_start = phase, self.env.now
         self.trace_event("phase", f"{phase.replace('_', ' ').capitalize()} begins")
 

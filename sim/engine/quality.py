@@ -132,6 +132,7 @@ def measure(
     evals: list[Eval],
     q: QualityState,
     set_errors: dict[str, float] | None,
+    items_share: float = 1.0,
 ) -> dict[str, EvalResult]:
     """Measured scores: public benchmarks inflated by contamination and focus.
 
@@ -139,6 +140,7 @@ def measure(
     error of sd sqrt(p(1-p)/items). The error belongs to the set, not to one run:
     ``set_errors`` holds one standard normal per eval, drawn once per play, so
     measuring again does not re-roll it. ``None`` means no sampling error.
+    ``items_share`` is the share of each set's items run (a smaller eval scope).
     """
     product, general = true_scores(caps, q), true_scores(caps, q, in_product=False)
     out: dict[str, EvalResult] = {}
@@ -154,7 +156,7 @@ def measure(
                 expected += FOCUS_BOOST
         p = min(1.0, max(0.0, expected))
         if set_errors is not None:
-            p += set_errors[ev.id] * math.sqrt(p * (1.0 - p) / ev.items)
+            p += set_errors[ev.id] * math.sqrt(p * (1.0 - p) / max(1.0, ev.items * items_share))
         score = min(1.0, max(0.0, p))
         out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability])
     return out

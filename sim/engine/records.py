@@ -9,6 +9,13 @@ from sim.units import Days, Usd
 
 CostCategory = Literal["compute", "people", "data_licensing", "annotation"]
 COST_CATEGORIES: tuple[CostCategory, ...] = ("compute", "people", "data_licensing", "annotation")
+#: The budget plan's line a charge of each category belongs to unless it names one.
+DEFAULT_LINE: dict[str, str] = {
+    "compute": "run_compute",
+    "people": "people",
+    "data_licensing": "data",
+    "annotation": "annotation",
+}
 
 
 @dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
@@ -24,12 +31,13 @@ class TraceEvent:
 
 @dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
 class LedgerEntry:
-    """Money spent in one category at ``day``."""
+    """Money spent in one category at ``day`` (and the budget plan's line it belongs to)."""
 
     day: Days
     category: CostCategory
     usd: Usd
     note: str
+    line: str = ""
 
 
 @dataclass(slots=True)  # not frozen: made ~150 times a play, and frozen init is 3x slower
@@ -72,6 +80,37 @@ class DecisionRecord:
         return d
 
 
+@dataclass(frozen=True)
+class ScopeCut:
+    """Scope given up to fit the budget: what, when, what it saved and what it cost.
+
+    ``loss`` and ``score`` are the forecast change of the pretraining loss and of the mean
+    target score (score: negative is worse); ``at_risk`` marks a cut whose cost is risk
+    (forecast error, measurement error) rather than expected quality.
+    """
+
+    day: Days
+    response: str
+    when: str
+    what: str
+    saves_usd: Usd
+    loss: float
+    score: float
+    days: float
+    at_risk: bool = False
+
+    def summary(self) -> str:
+        cost = f"{self.score:+.3f} score"
+        if abs(self.loss) >= 5e-4:
+            cost = f"{self.loss:+.3f} loss, " + cost
+        if self.at_risk:
+            cost = f"{cost} expected, more at risk"
+        return f"Scope cut {self.when}: {self.what} (saves ${self.saves_usd:,.0f}; {cost})"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 class Ledger:
     """Spending by category against a budget that cuts can lower."""
 
@@ -80,14 +119,21 @@ class Ledger:
         self.reserve_usd = reserve_usd
         self.entries: list[LedgerEntry] = []
         self.totals: dict[CostCategory, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
+        #: Spent by the budget plan's lines (sim.engine.budget.LINES).
+        self.line_totals: dict[str, Usd] = {}
 
-    def charge(self, day: Days, category: CostCategory, usd: Usd, note: str) -> None:
+    def charge(
+        self, day: Days, category: CostCategory, usd: Usd, note: str, line: str = ""
+    ) -> None:
+        """Spend ``usd``; ``line`` defaults to the category's own line."""
         if usd < 0:
             raise ValueError(f"negative charge {usd} for {note}")
         if usd == 0:
             return
-        self.entries.append(LedgerEntry(day, category, usd, note))
+        line = line or DEFAULT_LINE[category]
+        self.entries.append(LedgerEntry(day, category, usd, note, line))
         self.totals[category] += usd
+        self.line_totals[line] = self.line_totals.get(line, 0.0) + usd
 
     def cut_budget(self, usd: Usd) -> None:
         """Leadership takes ``usd`` away from the budget."""

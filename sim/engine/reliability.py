@@ -33,10 +33,76 @@ import numpy as np
 import simpy
 
 from sim.engine.rng import Streams
+from sim.scenario.spec import ClusterSpec
 from sim.units import MINUTES_PER_DAY, Days, Hours, Minutes
 
 #: Search range of :func:`best_checkpoint_minutes`, minutes of training.
 CHECKPOINT_SEARCH_MINUTES: tuple[Minutes, Minutes] = (0.1, 7.0 * MINUTES_PER_DAY)
+
+# --- scale-dependent operations (docs/model.md, "Operations at scale") ----------------------
+
+#: Bytes of a checkpoint per parameter: BF16 weights (2), FP32 master weights (4) and
+#: Adam's two FP32 moments (8). Llama 3 405B: 5.7 TB, 346 MB per GPU on 16,384 GPUs, inside
+#: the paper's "1 MB to 4 GB per GPU".
+CHECKPOINT_BYTES_PER_PARAM = 14.0
+#: Fixed cost of a checkpoint while training waits: barrier, metadata, serialisation.
+CHECKPOINT_FIXED_SECONDS = 10.0
+#: What one node can push to (or pull from) checkpoint storage, GB/s.
+NODE_STORAGE_GB_PER_SECOND = 4.0
+#: Restart: reschedule and start the processes, then initialise collectives and check health
+#: (grows with the job's nodes), then read the checkpoint back.
+RESTART_FIXED_MINUTES = 2.0
+RESTART_MINUTES_PER_1000_NODES = 0.9
+
+
+@dataclass(frozen=True)
+class Operations:
+    """A job's planned-maintenance rate, checkpoint write time and restart time."""
+
+    planned_per_day: float
+    checkpoint_write_minutes: Minutes
+    restart_minutes: Minutes
+
+
+def checkpoint_gb(params: float) -> float:
+    """Size of a checkpoint of ``params`` parameters (weights and optimiser state), GB."""
+    return params * CHECKPOINT_BYTES_PER_PARAM / 1e9
+
+
+def storage_gb_per_second(nodes: int, storage: float) -> float:
+    """Checkpoint bandwidth of a job: the storage's, or its nodes' share of it if less."""
+    return min(storage, nodes * NODE_STORAGE_GB_PER_SECOND)
+
+
+def operations(cluster: ClusterSpec, params: float, gpus: int) -> Operations:
+    """Scale-dependent operations of a job of ``gpus`` GPUs training ``params`` parameters.
+
+    Explicit ``planned_per_day``, ``checkpoint_write_minutes`` and ``restart_minutes`` on
+    the cluster win; otherwise planned maintenance is per node (Llama 3), a checkpoint
+    write moves the model's weights and optimiser state at the job's storage bandwidth,
+    and a restart grows with the job's nodes and reads the checkpoint back (Kokolis et
+    al. 2024: restart overheads grow with job size).
+    """
+    nodes = math.ceil(gpus / cluster.gpus_per_node)
+    transfer_minutes = (
+        checkpoint_gb(params) / storage_gb_per_second(nodes, cluster.storage_gb_per_second) / 60.0
+    )
+    planned = cluster.planned_per_day
+    write = cluster.checkpoint_write_minutes
+    restart = cluster.restart_minutes
+    return Operations(
+        planned_per_day=cluster.planned_rate / 1_000.0 * nodes if planned is None else planned,
+        checkpoint_write_minutes=(
+            CHECKPOINT_FIXED_SECONDS / 60.0 + transfer_minutes if write is None else write
+        ),
+        restart_minutes=(
+            RESTART_FIXED_MINUTES
+            + RESTART_MINUTES_PER_1000_NODES * nodes / 1_000.0
+            + transfer_minutes
+            if restart is None
+            else restart
+        ),
+    )
 
 
 @dataclass(frozen=True)

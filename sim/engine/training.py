@@ -3,8 +3,10 @@
 Progress is tracked in tokens. Between events the run advances at the ideal rate
 times the checkpoint duty cycle; an unexpected interruption loses the tokens
 since the last checkpoint; a loss spike wastes compute until someone notices and
-the holder of the rollback right decides. The cluster is billed for every hour it
-is held, idle or not. docs/model.md, "The training run".
+the holder of the rollback right decides. A spike of a recipe-bound kind comes back
+after rollbacks until the recipe changes; recipe changes that fail in a row abandon
+the run, which restarts from scratch (a failed run). On demand, the cluster is billed
+for every hour the run holds it, idle or not. docs/model.md, "The training run".
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from typing import Any, Protocol
 
 import simpy
 
-from sim.engine.compute import gpu_model, tokens_per_day
+from sim.engine.compute import gpu_model, tokens_per_day, total_params
 from sim.engine.incidents import DefectBook
 from sim.engine.org import OrgGraph
 from sim.engine.records import Ledger, LossPoint
-from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time
+from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.engine.rng import Streams
 from sim.scenario.spec import Scenario, ScriptedIncident
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
@@ -45,9 +47,26 @@ SPIKE_DETECT_UNOWNED_DAYS = 0.75
 SELF_RECOVERY_WASTE_DAYS = 0.25
 DIVERGENCE_NOTICE_DAYS = 1.0
 INVESTIGATE_DAYS = 1.5
-OVERREACT_DAYS = 4.0
-OVERREACT_ROLLBACK_SHARE = 0.25
+#: Share of spikes of a recipe-bound kind added by novelty (on top of ``recipe_bound``).
+RECIPE_BOUND_NOVELTY = 0.15
+#: Chance a recipe-bound instability comes back right after a rollback (OPT-175B's logbook:
+#: divergences recurred until the learning rate or clipping changed).
+RECIPE_RECURRENCE = 0.8
+#: Rollbacks into the same instability before the team must change the recipe.
+RECIPE_ROLLBACKS_BEFORE_CHANGE = 3
+#: A recipe change (the ``overreact`` answer): days to re-plan LR, clipping and warmup with the
+#: cluster held, the steps it goes back, its chance of curing a recipe-bound instability,
+#: what it costs in effective tokens (a lower LR learns a little less per token), and the
+#: spike rate of the more conservative recipe.
+RECIPE_CHANGE_DAYS = 1.0
+RECIPE_CHANGE_STEPS = 1_000
+RECIPE_CHANGE_CURES = 0.8
+RECIPE_CHANGE_TOKEN_FACTOR = 0.99
 OVERREACT_SPIKE_RATE = 0.7
+#: Failed recipe changes in a row before the run is abandoned and restarted from scratch.
+RECIPE_CHANGES_BEFORE_RESTART = 2
+#: Days to re-plan before a failed run restarts from scratch.
+ABANDON_REPLAN_DAYS = 5.0
 #: Reference size for the spike rate's scale dependence (docs/model.md).
 SPIKE_REFERENCE_PARAMS = 7e9
 EPS = 1e-9
@@ -64,6 +83,8 @@ class RunStats:
     spikes: int = 0
     rollbacks: int = 0
     restarts_from_scratch: int = 0
+    recipe_changes: int = 0
+    failed_runs: int = 0
     lost_tokens: float = 0.0
     curve: list[LossPoint] = field(default_factory=list)
 
@@ -82,23 +103,30 @@ class RunFacts:
     spike_rate_per_token: float
     effective_training_time: float
     """Long-run effective training time of ``reliability`` (for forecasts)."""
+    recipe_bound_share: float
+    """Chance a new spike is of a recipe-bound kind."""
 
     @classmethod
-    def build(cls, s: Scenario, org: OrgGraph, active_params: float) -> RunFacts:
+    def build(
+        cls, s: Scenario, org: OrgGraph, active_params: float, cluster_gpus: int | None = None
+    ) -> RunFacts:
+        """The run's rates on ``cluster_gpus`` GPUs (default: the scenario's cluster)."""
         c = s.cluster
-        gpus = max(1, c.gpus // s.levers.parallel_variants)
+        cluster_gpus = c.gpus if cluster_gpus is None else cluster_gpus
+        gpus = max(1, cluster_gpus // s.levers.parallel_variants)
+        ops = operations(c, total_params(s), gpus)
         distance = org.infra_distance_days()
         mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
-        restart = c.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
+        restart = ops.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
         if org.owner("hardware") is None:
             restart *= UNOWNED_HARDWARE_RESTART
         reliability = ReliabilitySpec(
             gpus=gpus,
             gpus_per_node=c.gpus_per_node,
             failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
-            planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
+            planned_per_day=ops.planned_per_day if s.incidents.hardware else 0.0,
             checkpoint_minutes=s.levers.checkpoint_minutes,
-            checkpoint_write_minutes=c.checkpoint_write_minutes,
+            checkpoint_write_minutes=ops.checkpoint_write_minutes,
             restart_minutes=restart,
         )
         ideal = tokens_per_day(active_params, gpus, c.gpu, mfu)
@@ -111,16 +139,21 @@ class RunFacts:
             mfu=mfu,
             reliability=reliability,
             ideal_tokens_per_day=ideal,
-            duty=interval / (interval + c.checkpoint_write_minutes),
+            duty=interval / (interval + ops.checkpoint_write_minutes),
             checkpoint_tokens=ideal * interval / MINUTES_PER_DAY,
-            # The whole cluster is reserved for the run, whatever share the flagship gets.
+            # The whole cluster is held for the run, whatever share the flagship gets.
             usd_per_day=(
-                c.gpus * HOURS_PER_DAY * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
+                cluster_gpus
+                * HOURS_PER_DAY
+                * (c.usd_per_gpu_hour or gpu_model(c.gpu).usd_per_gpu_hour)
             ),
             spike_rate_per_token=(
                 spikes.per_trillion_tokens * scale * novelty / 1e12 if spikes.enabled else 0.0
             ),
             effective_training_time=analytic_effective_training_time(reliability),
+            recipe_bound_share=min(
+                1.0, spikes.recipe_bound + RECIPE_BOUND_NOVELTY * s.model.novelty
+            ),
         )
 
     @property
@@ -154,7 +187,6 @@ class RunHost(Protocol):
     @property
     def org(self) -> OrgGraph: ...
 
-
     def current_loss(self, tokens: float) -> float: ...
 
     def trace_event(
@@ -182,9 +214,20 @@ class RunHost(Protocol):
 
 
 class TrainingRun:
-    """One run of ``target_tokens`` at the rates of ``facts`` (pretraining or adaptation)."""
+    """One run of ``target_tokens`` at the rates of ``facts`` (pretraining or adaptation).
 
-    def __init__(self, project: RunHost, facts: RunFacts, target_tokens: float, label: str) -> None:
+    ``billed``: whether the run pays for the days it holds the cluster (on demand), or a
+    reservation already pays for them.
+    """
+
+    def __init__(
+        self,
+        project: RunHost,
+        facts: RunFacts,
+        target_tokens: float,
+        label: str,
+        billed: bool = True,
+    ) -> None:
         self.p = project
         self.env: simpy.Environment = project.env
         self.label = label
@@ -207,9 +250,13 @@ class TrainingRun:
         #: Tokens per wall day while training (checkpoint writes included).
         self.rate = facts.rate
         self.checkpoint_tokens = facts.checkpoint_tokens
-        self.usd_per_day = facts.usd_per_day
+        self.usd_per_day = facts.usd_per_day if billed else 0.0
         self.spike_rate_per_token = facts.spike_rate_per_token
         self._training = f"{label}: training"  # the ledger note of every training step
+        #: A recipe-bound instability is active: spikes come back until the recipe changes.
+        self.unstable = False
+        self.rollbacks_into_instability = 0
+        self.failed_changes = 0
 
     # --- derived quantities ---------------------------------------------------------------
 
@@ -226,6 +273,11 @@ class TrainingRun:
     @property
     def lost_gpu_hours(self) -> float:
         return max(0.0, self.stats.wall_days - self.useful_days) * self.gpus * HOURS_PER_DAY
+
+    @property
+    def recipe_token_factor(self) -> float:
+        """Share of effective tokens kept after the recipe changes so far (lower LR)."""
+        return float(RECIPE_CHANGE_TOKEN_FACTOR**self.stats.recipe_changes)
 
     def loss_now(self) -> float:
         return self.p.current_loss(self.tokens)
@@ -390,28 +442,40 @@ class TrainingRun:
             "loss_spike",
             f"Loss spike at {self.tokens / 1e9:,.0f}B tokens",
             team=p.org.owner("loss_spike"),
-            data={"tokens_b": self.tokens / 1e9},
+            data={"tokens_b": self.tokens / 1e9, "recurrence": self.unstable},
         )
         owner = p.org.owner("loss_spike")
         detect = SPIKE_DETECT_OWNED_DAYS if owner else SPIKE_DETECT_UNOWNED_DAYS
         yield from self.hold(detect, "diverged training before anyone noticed")
-        outcome_u = p.streams["spike_outcomes"].random()
-        recur_u = p.streams["spike_outcomes"].random()
+        draws = p.streams["spike_outcomes"]
+        kind_u, outcome_u, recur_u, cure_u = (float(x) for x in draws.random(4))
+        if not self.unstable:
+            self.unstable = kind_u < self.facts.recipe_bound_share
+        again = self.rollbacks_into_instability
+        # After repeated rollbacks into the same instability only a recipe change is left.
+        forced = self.unstable and again >= RECIPE_ROLLBACKS_BEFORE_CHANGE
         t0 = self.env.now
+        summary = (
+            f"Loss spiked at {self.tokens / 1e9:,.0f}B of {self.target_tokens / 1e9:,.0f}B tokens"
+        )
+        if again:
+            summary += f", the same instability again after {again} rollback(s)"
         choice = yield from p.decide(
             "rollback",
             detected_by=owner or p.org.decider("rollback"),
-            summary=(
-                f"Loss spiked at {self.tokens / 1e9:,.0f}B of "
-                f"{self.target_tokens / 1e9:,.0f}B tokens"
-            ),
-            context={"tokens_b": self.tokens / 1e9, "progress": self.tokens / self.target_tokens},
+            summary=summary,
+            context={
+                "tokens_b": self.tokens / 1e9,
+                "progress": self.tokens / self.target_tokens,
+                "rollbacks_into_instability": again,
+            },
+            options=("overreact",) if forced else None,
         )
         self.bill(self.env.now - t0, "idle while the rollback decision travelled")
         spikes = p.scenario.incidents.loss_spikes
-        recurrence = spikes.recurrence
+        recurrence = RECIPE_RECURRENCE if self.unstable else spikes.recurrence
         if choice == "continue":
-            if outcome_u < spikes.self_recovery:
+            if not self.unstable and outcome_u < spikes.self_recovery:
                 yield from self.hold(SELF_RECOVERY_WASTE_DAYS, "waiting for the loss to recover")
                 self.next_spike = self.tokens + self._spike_gap()
                 return
@@ -421,18 +485,75 @@ class TrainingRun:
             yield from self.hold(INVESTIGATE_DAYS, "cluster paused for investigation")
             recurrence /= 2.0
         elif choice == "overreact":
-            yield from self.hold(OVERREACT_DAYS, "re-planning the recipe after one spike")
-            self.restart_from(1.0 - OVERREACT_ROLLBACK_SHARE)
-            self.spike_rate_per_token *= OVERREACT_SPIKE_RATE
-            recurrence = 0.0
+            yield from self._change_recipe(cure_u, recur_u)
+            return
         self.rollback()
         yield from self.hold(
             self.reliability.restart_minutes / MINUTES_PER_DAY, "restart after rollback"
         )
+        if self.unstable:
+            self.rollbacks_into_instability += 1
         if recur_u < recurrence:
             self.next_spike = self.tokens + 2 * ROLLBACK_STEPS * BATCH_TOKENS
         else:
+            # The model moved past it: a recipe-bound instability that does not come back
+            # right away has passed.
+            self._stable_again()
             self.next_spike = self.tokens + self._spike_gap()
+
+    def _stable_again(self) -> None:
+        self.unstable = False
+        self.rollbacks_into_instability = 0
+        self.failed_changes = 0
+
+    def _change_recipe(self, cure_u: float, recur_u: float) -> Generator[simpy.Event, Any, None]:
+        """Lower the LR, tighten clipping, lengthen warmup; restart from further back.
+
+        Cures a recipe-bound instability with ``RECIPE_CHANGE_CURES``; on a spike that a
+        rollback would have cured, it only costs (the seeds' "do not overreact").
+        """
+        p = self.p
+        self.stats.recipe_changes += 1
+        p.count_incident("recipe_change")
+        p.trace_event(
+            "recipe_change",
+            f"Recipe changed (learning rate, clipping, warmup); restarting {RECIPE_CHANGE_STEPS:,} "
+            "steps back",
+            team=p.org.owner("loss_spike"),
+        )
+        yield from self.hold(RECIPE_CHANGE_DAYS, "re-planning the recipe")
+        self.rollback(RECIPE_CHANGE_STEPS)
+        yield from self.hold(
+            self.reliability.restart_minutes / MINUTES_PER_DAY, "restart on the changed recipe"
+        )
+        self.spike_rate_per_token *= OVERREACT_SPIKE_RATE
+        if not self.unstable or cure_u < RECIPE_CHANGE_CURES:
+            self._stable_again()
+            self.next_spike = self.tokens + self._spike_gap()
+            return
+        self.failed_changes += 1
+        if self.failed_changes >= RECIPE_CHANGES_BEFORE_RESTART:
+            yield from self._abandon()
+            return
+        # The change did not cure it: the instability comes back soon.
+        self.next_spike = self.tokens + 2 * ROLLBACK_STEPS * BATCH_TOKENS * (1.0 + recur_u)
+
+    def _abandon(self) -> Generator[simpy.Event, Any, None]:
+        """A failed run: no recipe change cured it; restart from scratch with a new recipe."""
+        p = self.p
+        self.stats.failed_runs += 1
+        p.count_incident("failed_run")
+        p.trace_event(
+            "failed_run",
+            f"Run abandoned at {self.tokens / 1e9:,.0f}B tokens after {self.failed_changes} failed "
+            "recipe changes; restarting from scratch",
+            team=p.org.owner("loss_spike"),
+        )
+        yield from self.hold(ABANDON_REPLAN_DAYS, "re-planning after a failed run")
+        self.restart_from(0.0)
+        p.defects.reset_tokens()
+        self._stable_again()
+        self.next_spike = self.tokens + self._spike_gap()
 
 
 def _gap(standard_exponential: float, rate_per_unit: float) -> float:

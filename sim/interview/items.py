@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sim.engine.compute import estimate_for_scenario, planned_compute_usd
+from sim.engine.compute import planned_compute_usd
 from sim.interview.checks import Judgement, Status, check, judged, names
 from sim.interview.content import TextVerdict, read_texts
 from sim.interview.plan import (
@@ -91,12 +91,7 @@ class Answer:
 
 def model_compute_usd(plan: InterviewPlan) -> float:
     """The model's compute bill for the design: main run, ablations and post-training rounds."""
-    design = plan_scenario(plan)
-    return planned_compute_usd(
-        estimate_for_scenario(design).cost_usd,
-        design.levers.ablation_fraction,
-        design.model.post_training_rounds,
-    )
+    return planned_compute_usd(plan_scenario(plan))
 
 
 def _explained(a: Answer) -> list[int]:

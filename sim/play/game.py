@@ -13,6 +13,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sim.engine import ENGINE_VERSION
 from sim.engine.decisions import Decider, DecisionPoint, LogDecider, make_decider, reference_decider
 from sim.engine.injects import InjectError
 from sim.engine.model import ProjectModel
@@ -21,6 +22,8 @@ from sim.scenario.loading import ScenarioError, load_text, scenario_yaml
 from sim.scenario.spec import INJECTS, Scenario
 
 PLAY_FORMAT = "trainingroom-play/1"
+#: The engine version of plays saved before saved plays carried one.
+UNVERSIONED = "10 or earlier"
 #: Incidents a facilitator can inject, with the parameters each takes.
 INJECTIONS: dict[str, tuple[str, ...]] = {kind: i.params for kind, i in INJECTS.items()}
 
@@ -47,9 +50,21 @@ class PlayLog:
     decisions: list[dict[str, str]] = field(default_factory=list)
     injections: list[Injection] = field(default_factory=list)
     format: str = PLAY_FORMAT
+    #: The engine that played it; a replay by another engine may give other numbers.
+    engine_version: str = ENGINE_VERSION
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
+
+    def version_notice(self) -> str | None:
+        """A warning when this play was saved by another engine, else None."""
+        if self.engine_version == ENGINE_VERSION:
+            return None
+        return (
+            f"This play was saved by engine version {self.engine_version}; this is version "
+            f"{ENGINE_VERSION}. The decisions replay, but the numbers come from the newer model "
+            "and may differ from those the play showed when it was saved."
+        )
 
     @classmethod
     def from_json(cls, text: str, source: str = "play") -> PlayLog:
@@ -70,6 +85,7 @@ class PlayLog:
                     for d in data.get("decisions", [])
                 ],
                 injections=injections,
+                engine_version=str(data.get("engine_version", UNVERSIONED)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PlayError(f"{source}: missing or malformed field: {exc}") from None

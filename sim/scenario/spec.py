@@ -52,6 +52,9 @@ DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
         "cut_ablations",
         "reduce_tokens",
         "fewer_post_training_rounds",
+        "smaller_eval_scope",
+        "fewer_hires",
+        "smaller_cluster",
         "accept_overrun",
     ),
     "ship": ("extra_round", "fix_data_and_retune", "ship"),
@@ -149,6 +152,26 @@ class BaseModelSpec(Spec):
     license_usd: NonNegative = 0.0
 
 
+class PostTrainingRecipe(Spec):
+    """What one post-training round trains on (docs/model.md, "Post-training compute").
+
+    Token counts are per round and scale the round's compute with the model's size.
+    """
+
+    sft_tokens_b: NonNegative = Field(
+        2.0, description="Supervised fine-tuning tokens per round (epochs included), billions."
+    )
+    preference_tokens_b: NonNegative = Field(
+        1.0, description="Preference-tuning tokens per round (chosen and rejected), billions."
+    )
+    rl_rollout_tokens_b: NonNegative = Field(
+        1.0, description="Tokens generated as RL rollouts per round, billions."
+    )
+    rollout_efficiency: Annotated[float, Field(gt=0.0, le=1.0)] = Field(
+        0.25, description="Generation's throughput as a share of training's (decoding is slow)."
+    )
+
+
 class ModelSpec(Spec):
     params_b: Positive = Field(description="Total parameters, billions.")
     active_params_b: Positive | None = Field(
@@ -162,6 +185,7 @@ class ModelSpec(Spec):
     post_training_rounds: Annotated[int, Field(ge=0, le=20)] = 4
     round_person_days: Positive = Field(30.0, description="Post-training team effort per round.")
     round_days_min: Positive = Field(7.0, description="Shortest calendar time of one round.")
+    post_training: PostTrainingRecipe = PostTrainingRecipe()
     novelty: Fraction = Field(
         0.0, description="0: repeating documented work; 1: pushing the frontier."
     )
@@ -183,9 +207,26 @@ class ClusterSpec(Spec):
     failure_rate: NonNegative = Field(
         3.8, description="Unexpected interruptions per 1,000 node-days (Llama 3)."
     )
-    planned_per_day: NonNegative = Field(0.87, description="Planned interruptions per day.")
-    checkpoint_write_minutes: NonNegative = 0.5
-    restart_minutes: NonNegative = 4.0
+    planned_rate: NonNegative = Field(
+        0.425, description="Planned interruptions (maintenance) per 1,000 node-days (Llama 3)."
+    )
+    planned_per_day: NonNegative | None = Field(
+        None, description="Planned interruptions per day; default: planned_rate times the nodes."
+    )
+    checkpoint_write_minutes: NonNegative | None = Field(
+        None, description="Training blocked per checkpoint; default: from the model's size."
+    )
+    restart_minutes: NonNegative | None = Field(
+        None, description="Downtime per restart; default: grows with the job's size."
+    )
+    storage_gb_per_second: Positive = Field(
+        2_000.0, description="Checkpoint storage bandwidth, GB/s (Llama 3: 2 TB/s sustained)."
+    )
+    billing: Literal["on_demand", "reserved"] = Field(
+        "on_demand",
+        description="on_demand: GPU-hours used; reserved: the whole cluster every day from "
+        "the first ablation to the end of post-training, idle days included.",
+    )
 
 
 # --- organisation --------------------------------------------------------------------------
@@ -265,15 +306,30 @@ class LossSpikes(Spec):
     scale_exponent: NonNegative = 0.5
     self_recovery: Fraction = 0.5
     recurrence: Fraction = 0.1
+    recipe_bound: Fraction = Field(
+        0.03,
+        description="Share of spikes that come from the recipe (LR, clipping, warmup) and recur "
+        "after rollbacks until the recipe changes, for documented work; novelty adds more.",
+    )
 
 
 class DefectSource(Spec):
     kind: DefectKind
+    id: Identifier | None = Field(
+        None,
+        description="Names the source (its draws are keyed by it); default: its kind. "
+        "Two sources of one kind need distinct ids.",
+    )
     probability: Fraction
     quality_penalty: Fraction = Field(
         0.15, description="Share of effective tokens a defect wastes while it is in the data."
     )
     fix_person_days: NonNegative = 20.0
+
+    @property
+    def key(self) -> str:
+        """The source's identity: its ``id``, or its kind when it has none."""
+        return self.id if self.id is not None else self.kind
 
 
 class BudgetCut(Spec):
@@ -615,6 +671,16 @@ def _lever_problems(d: object) -> list[tuple[str, str]]:
     return out
 
 
+def _defect_keys(data: object) -> list[tuple[int, str]]:
+    """Each defect source's identity (its ``id``, or its kind without one), by position."""
+    out = []
+    for i, d in _records(data, "incidents", "defects"):
+        key = d.get("id") if d.get("id") is not None else d.get("kind")
+        if isinstance(key, str):
+            out.append((i, key))
+    return out
+
+
 def reference_problems_in(data: Mapping[str, object]) -> list[tuple[str, str]]:
     """Cross-field problems of scenario data as ``(dotted.path, reason)``; empty when consistent.
 
@@ -625,6 +691,10 @@ def reference_problems_in(data: Mapping[str, object]) -> list[tuple[str, str]]:
     out = _duplicates("org.teams", teams)
     for path in ("plan.workstreams", "objective.capabilities", "objective.evals", "plan.gates"):
         out += _duplicates(path, _texts(_records(data, *path.split(".")), "id"))
+    out += [
+        (path, f"{reason}: give each defect source of one kind its own id")
+        for path, reason in _duplicates("incidents.defects", _defect_keys(data))
+    ]
     known = {t for _, t in teams}
     return (
         out

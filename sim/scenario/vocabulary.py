@@ -17,19 +17,27 @@ OPTION_HELP: dict[str, str] = {
     "wasted before a forced rollback.",
     "pause_investigate": "Pause the cluster for about a day and a half to find the cause, then "
     "roll back: the spike is half as likely to come straight back.",
-    "overreact": "Stop, re-plan the recipe and restart from a much earlier checkpoint: fewer "
-    "spikes later, but days of work thrown away.",
+    "overreact": "Change the recipe (learning rate, clipping, warmup) and restart a thousand "
+    "steps back: cures a spike that keeps coming back, but on one a rollback would cure it "
+    "only costs a day and some quality.",
     "fix_and_continue": "Fix the data and train on with clean data: the bad tokens already "
     "seen stay in the model.",
     "fix_and_restart": "Fix the data and restart the run from scratch: clean, but every token "
     "trained so far is lost.",
     "accept": "Leave the defect in and carry on: no delay, but its quality penalty stays.",
     "use_reserve": "Cover the gap from the budget reserve; the plan stays as it is.",
-    "cut_ablations": "Drop the remaining ablation experiments: saves compute, but fewer "
-    "defects are caught before the run.",
-    "reduce_tokens": "Train on fewer tokens: cheaper and shorter, but a higher final loss.",
-    "fewer_post_training_rounds": "Plan fewer post-training rounds: saves annotation and "
-    "compute, costs quality.",
+    "cut_ablations": "Cut the ablation experiments as far as the gap needs: saves compute and "
+    "days, but fewer defects are caught before the run.",
+    "reduce_tokens": "Train on fewer tokens, as many fewer as the gap needs: cheaper and "
+    "shorter, but a higher final loss.",
+    "fewer_post_training_rounds": "Plan the fewest fewer post-training rounds that close the "
+    "gap: saves annotation, compute and weeks of salaries, costs quality.",
+    "smaller_eval_scope": "Halve the evaluation campaign and the eval sets: saves days, but "
+    "the scores you ship on are noisier.",
+    "fewer_hires": "Hire fewer of the planned people: saves their salaries; they would have "
+    "added little late anyway.",
+    "smaller_cluster": "Reserve a smaller cluster and train for longer: saves the idle days "
+    "a reservation pays for, costs calendar time.",
     "accept_overrun": "Keep the plan and go over budget.",
     "extra_round": "Run one more post-training round, then measure again.",
     "fix_data_and_retune": "Fix the post-training data first, then run another round: slower, "

@@ -134,7 +134,8 @@ def load_play() -> None:
         raw = upload.getvalue()
         if len(raw) > MAX_PLAY_BYTES:
             raise PlayError(f"{name}: file is larger than {MAX_PLAY_BYTES >> 20} MiB")
-        game = Game.from_log(PlayLog.from_json(raw.decode("utf-8"), name))
+        log = PlayLog.from_json(raw.decode("utf-8"), name)
+        game = Game.from_log(log)
         game.advance()  # logged decisions replay; the first unlogged one waits for the person
     except UnicodeDecodeError:
         st.session_state[LOAD_ERROR] = f"{name}: file is not UTF-8 text"
@@ -150,7 +151,9 @@ def load_play() -> None:
     new_play()
     st.session_state.update({GAME: game, SOURCE: name, SINCE: 0.0, MINE: None})
     n = len(game.model.decisions)
-    st.session_state[NOTICE] = f"Loaded {name} and replayed its {n} decisions exactly."
+    st.session_state[NOTICE] = f"Loaded {name} and replayed its {n} decisions exactly." + (
+        f" {older}" if (older := log.version_notice()) else ""
+    )
 
 
 # --- stages 1 and 2: pick a scenario and set it up ---
@@ -505,6 +508,15 @@ def show_verdict(out: dict[str, Any]) -> None:
     st.error(f"**Objectives missed:** {missed}.", icon=":material/flag:")
 
 
+def show_scope_cuts(cuts: list[str]) -> None:
+    """What the plan gave up to fit its budget: never silent."""
+    if cuts:
+        st.warning(
+            "**The plan was cut to fit its budget.**  \n" + "  \n".join(f"- {c}" for c in cuts),
+            icon=":material/content_cut:",
+        )
+
+
 def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
     obj = game.scenario.objective
     kinds = {e.id: words(e.kind) for e in obj.evals}
@@ -554,6 +566,7 @@ def render_outcome(game: Game) -> None:
     if st.session_state.get(NOTICE):
         st.caption(st.session_state[NOTICE])
     show_verdict(out)
+    show_scope_cuts(view["scope_cuts"])
     show_footer(game, finished=True)
     show_outcome_metrics(game, out, view)
     timeline = charts.timeline_figure(

@@ -1,4 +1,4 @@
-"""Published figures beside what the model gives for the same inputs (``sim calibrate``).
+"""Published figures beside what the model's parts give for the same inputs.
 
 Every row takes a figure from a public source (the references are in
 docs/model.md, "Calibration") and computes the same quantity with the engine's own
@@ -19,13 +19,11 @@ from sim.engine.compute import (
     FLOPS_PER_PARAM_TOKEN,
     GPUS,
     estimate,
-    planned_compute_usd,
     training_flops,
 )
 from sim.engine.facts import scenario_facts
 from sim.engine.org import CORE_OVERHEAD_PER_PEER, coordination_overhead
 from sim.engine.quality import (
-    OPTIMAL_ROUNDS,
     Capability,
     Eval,
     QualityState,
@@ -33,10 +31,15 @@ from sim.engine.quality import (
     measure,
     post_training_gain,
 )
-from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes, simulate_cluster
+from sim.engine.reliability import (
+    ReliabilitySpec,
+    best_checkpoint_minutes,
+    operations,
+    simulate_cluster,
+)
 from sim.engine.rng import Streams
 from sim.engine.teams import TeamState, seniority_factor
-from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, ClusterSpec, Levers, Scenario, Team
+from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, ClusterSpec, Scenario, Team
 from sim.units import HOURS_PER_DAY
 
 CheckKind = Literal["relative", "absolute", "at_least", "at_most", "range"]
@@ -213,14 +216,6 @@ def llama3_throughput_rows() -> list[CalibrationRow]:
             Tolerance("absolute", 0.01),
         ),
         CalibrationRow(
-            "Default cluster MFU against Llama 3's 38-43% on H100",
-            f"{LLAMA3_SOURCE}, Table 4",
-            (0.38, 0.43),
-            _default_cluster_mfu(),
-            "share of peak",
-            IN_RANGE,
-        ),
-        CalibrationRow(
             "Llama 3 405B training compute, 6·N·D on 15.6T tokens",
             f"{LLAMA3_SOURCE}, §1 and §3.2",
             3.8e25,
@@ -260,18 +255,39 @@ def olmo2_rows() -> list[CalibrationRow]:
 # --- reliability --------------------------------------------------------------------------------
 
 LLAMA3_GPUS = 16_384
+LLAMA3_PARAMS = 405e9
 LLAMA3_DAYS = 54.0
 
 
+def llama3_spec() -> ReliabilitySpec:
+    """Llama 3 405B on 16,384 H100 with the engine's default, scale-dependent operations.
+
+    Planned maintenance per node, the checkpoint write from 405B parameters' weights and
+    optimiser state, the restart from the job's size; the best checkpoint interval.
+    """
+    ops = operations(ClusterSpec(gpus=LLAMA3_GPUS), LLAMA3_PARAMS, LLAMA3_GPUS)
+    spec = ReliabilitySpec(
+        gpus=LLAMA3_GPUS,
+        planned_per_day=ops.planned_per_day,
+        checkpoint_write_minutes=ops.checkpoint_write_minutes,
+        restart_minutes=ops.restart_minutes,
+    )
+    return replace(spec, checkpoint_minutes=best_checkpoint_minutes(spec))
+
+
 def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
-    spec = ReliabilitySpec(gpus=LLAMA3_GPUS)
-    spec = replace(spec, checkpoint_minutes=best_checkpoint_minutes(spec))
+    spec = llama3_spec()
     runs = [
         simulate_cluster(spec, LLAMA3_DAYS, Streams.for_replication(seed, k)) for k in range(reps)
     ]
     source = f"{LLAMA3_SOURCE}, §3.3.4"
     every = spec.checkpoint_minutes
-    note = f"mean of {reps} simulated 54-day windows, checkpoint every {every:.1f} min"
+    write_seconds = spec.checkpoint_write_minutes * 60
+    note = (
+        f"mean of {reps} simulated 54-day windows, checkpoint every {every:.1f} min; default "
+        f"operations: {spec.planned_per_day:.2f} planned a day, {write_seconds:.0f} s a "
+        f"checkpoint, {spec.restart_minutes:.1f} min a restart"
+    )
 
     def simulated(
         name: str, published: float, field: str, unit: str, tolerance: Tolerance, more: str = ""
@@ -280,15 +296,6 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
         return CalibrationRow(name, source, published, mean, unit, tolerance, note=note + more)
 
     return [
-        CalibrationRow(
-            "Unexpected interruptions per 1,000 node-days (default failure_rate)",
-            source,
-            419 / (spec.nodes * LLAMA3_DAYS) * 1_000,
-            spec.failure_rate,
-            "per 1,000 node-days",
-            Tolerance("relative", 0.02),
-            note="published column derived: 419 over 2,048 nodes × 54 days",
-        ),
         simulated(
             "Llama 3: unexpected interruptions in 54 days on 16,384 H100",
             419,
@@ -490,14 +497,6 @@ def post_training_rows() -> list[CalibrationRow]:
     best = max(range(21), key=post_training_gain)
     return [
         CalibrationRow(
-            "Rounds before reward over-optimisation bites (OPTIMAL_ROUNDS)",
-            f"{LLAMA3_SOURCE}: 6 rounds of post-training",
-            6.0,
-            float(OPTIMAL_ROUNDS),
-            "rounds",
-            EXACT,
-        ),
-        CalibrationRow(
             "Rounds with the most post-training gain",
             "Llama 2 (5 RLHF versions); Llama 3 (6 rounds)",
             6.0,
@@ -557,78 +556,4 @@ def benchmark_rows() -> list[CalibrationRow]:
             IN_RANGE,
             note="contamination as in scenarios/assistant_7b.yaml's gsm8k, decontaminate off",
         ),
-    ]
-
-
-# --- prices and the ablation budget -------------------------------------------------------------
-
-
-def price_rows() -> list[CalibrationRow]:
-    return [
-        CalibrationRow(
-            "H100 default price",
-            "Cloud list prices, 2026",
-            (2.5, 4.0),
-            GPUS["h100"].usd_per_gpu_hour,
-            "USD per GPU-hour",
-            IN_RANGE,
-        ),
-        CalibrationRow(
-            "A100 default price",
-            "Cloud list prices, 2026",
-            (1.5, 2.5),
-            GPUS["a100"].usd_per_gpu_hour,
-            "USD per GPU-hour",
-            IN_RANGE,
-        ),
-        CalibrationRow(
-            "H800 default price",
-            DEEPSEEK_SOURCE,
-            DSV3_USD_PER_GPU_HOUR,
-            GPUS["h800"].usd_per_gpu_hour,
-            "USD per GPU-hour",
-            EXACT,
-        ),
-    ]
-
-
-def ablation_rows() -> list[CalibrationRow]:
-    levers = Levers()
-    rounds = 4  # ModelSpec's default post_training_rounds
-    share = levers.ablation_fraction / planned_compute_usd(1.0, levers.ablation_fraction, rounds)
-    return [
-        CalibrationRow(
-            "Share of GPU-hours spent on ablations and debugging",
-            "SmolLM3 public write-up",
-            0.37,
-            share,
-            "share of compute",
-            Tolerance("relative", 0.5),
-            note="model: default ablation_fraction over run + ablations + 4 rounds",
-            gap=(
-                "the default ablation budget (5% of the run) is far below SmolLM3's; the "
-                "model charges debugging separately (lost GPU-hours) and caps the lever at 0.5"
-            ),
-        )
-    ]
-
-
-def calibration_rows(reps: int = 100, seed: int = 0) -> list[CalibrationRow]:
-    """Every calibration row; ``reps`` and ``seed`` drive the simulated Llama 3 windows."""
-    if reps < 1:
-        raise ValueError(f"reps must be at least 1, got {reps}")
-    if seed < 0:
-        raise ValueError(f"seed must be zero or more, got {seed}")
-    return [
-        *deepseek_rows(),
-        *llama3_throughput_rows(),
-        *olmo2_rows(),
-        *llama3_reliability_rows(reps, seed),
-        *chinchilla_rows(),
-        *spike_rows(),
-        *team_rows(),
-        *post_training_rows(),
-        *benchmark_rows(),
-        *price_rows(),
-        *ablation_rows(),
     ]

@@ -1,0 +1,510 @@
+"""The budget as a plan: projected spend by line, priced scope options, fitting the plan.
+
+A project lead plans spend by line (run compute, ablation compute, post-training
+compute, a reserved cluster, people, data, annotation). When the plan does not fit —
+at set-up, after a cut, or as spend runs ahead — the response acts on a budget line
+that is over and on the scope that closes the gap most cheaply: fewer post-training
+rounds, a smaller eval scope, fewer hires, a smaller cluster for longer, less ablation,
+fewer tokens. Each option is priced with the model's own schedule and quality forecasts
+(:mod:`sim.engine.forecast`): what it saves on every line (a token's price includes the
+salaries of the days it takes) and what it costs in loss and target score. A cut never
+removes more than the gap (the smallest step that closes it), and it is recorded, traced
+and priced (:class:`~sim.engine.records.ScopeCut`), never silent. docs/model.md,
+"Budget as a plan".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from sim.engine import forecast
+from sim.engine.novelty import expected_ablation_factor
+from sim.engine.project import Project
+from sim.engine.records import ScopeCut
+from sim.engine.training import Steps
+from sim.scenario.spec import PHASES
+from sim.units import USD_TOLERANCE, over_usd
+
+#: The budget plan's lines, and the scenario budget category each is paid from.
+LINES: dict[str, str] = {
+    "run_compute": "compute",
+    "ablation_compute": "compute",
+    "post_training_compute": "compute",
+    "reserved_cluster": "compute",
+    "people": "people",
+    "data": "data_licensing",
+    "annotation": "annotation",
+}
+#: Responses that give up scope (the budget decision's other options are the reserve and
+#: accepting the overrun).
+SCOPE_RESPONSES = (
+    "cut_ablations",
+    "reduce_tokens",
+    "fewer_post_training_rounds",
+    "smaller_eval_scope",
+    "fewer_hires",
+    "smaller_cluster",
+)
+#: No cut trains fewer tokens than this share of the scenario's plan.
+TOKEN_FLOOR_SHARE = 0.5
+#: A cut to tokens is offered until the run is this far through its target.
+TOKEN_CUT_UNTIL = 0.95
+#: No smaller cluster keeps fewer than this share of the scenario's GPUs.
+CLUSTER_FLOOR_SHARE = 0.5
+#: Shares of the cluster's nodes a smaller cluster may give up, tried in turn.
+CLUSTER_CUTS = (0.125, 0.25, 0.375, 0.5)
+#: A smaller eval scope keeps this share of the evaluation work and of every eval's items.
+EVAL_SCOPE_SHARE = 0.5
+
+
+# --- projected spend ---------------------------------------------------------------------
+
+
+def round_cost(m: Project) -> tuple[float, float]:
+    """(annotation, compute) dollars of one post-training round (compute 0 on a reservation)."""
+    s = m.scenario
+    annotation = s.objective.budget.annotation_usd / max(1, s.model.post_training_rounds)
+    reserved = m.reserved and not m.reservation_ended
+    return annotation, 0.0 if reserved else m.round_compute_usd
+
+
+def ablation_compute_usd(m: Project, factor: float | None = None) -> float:
+    """On-demand price of the ablation campaign (expected reruns unless ``factor`` is given).
+
+    Ablations cost ``ablation_fraction`` of the compute they de-risk: the run and the
+    planned post-training rounds.
+    """
+    base = m.tokens_plan * m.run_usd_per_token + m.rounds_planned * m.round_compute_usd
+    if factor is None:
+        factor = expected_ablation_factor(m.scenario.model.novelty)
+    return m.ablation_fraction * base * factor
+
+
+def licences(m: Project) -> list[tuple[str, float]]:
+    """Data spend committed when preparation starts: licences, extra data work, base model."""
+    s = m.scenario
+    out = [("data licences", s.objective.budget.data_licensing_usd)]
+    if s.levers.data_investment_usd:
+        out.append(("extra data work", s.levers.data_investment_usd))
+    if s.levers.strategy == "adapt" and s.model.base_model is not None:
+        out.append(("base model licence", s.model.base_model.license_usd))
+    return out
+
+
+def projected_lines(m: Project) -> dict[str, float]:
+    """Spent so far plus what the current plan still needs, by budget line."""
+    spent = m.ledger.line_totals
+    out = {line: spent.get(line, 0.0) for line in LINES}
+    by_phase = forecast.days_by_phase(m)
+    annotation, round_compute = round_cost(m)
+    rounds_left = max(0, m.rounds_planned - m.rounds_done)
+    out["annotation"] += rounds_left * annotation
+    out["post_training_compute"] += rounds_left * round_compute
+    reserved = m.reserved and not m.reservation_ended
+    run = m.run
+    if not reserved:
+        left = m.tokens_plan if run is None else max(0.0, run.target_tokens - run.tokens)
+        out["run_compute"] += left * m.run_usd_per_token
+        if m.phase in ("setup", "prepare"):
+            out["ablation_compute"] += ablation_compute_usd(m)
+    else:
+        held = sum(by_phase[p] for p in ("ablations", "training", "post_training"))
+        unpaid = m.env.now - m.reservation_paid_to if m.on_reservation() else 0.0
+        out["reserved_cluster"] += (held + unpaid) * m.run_facts.usd_per_day
+    # People: the payroll per day over the forecast days, what it cost since salaries were
+    # last charged, and the planned hires from the day they join.
+    days = sum(by_phase.values())
+    now = m.env.now
+    per_day = 0.0
+    for t in m.teams.values():
+        per_day += (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
+    out["people"] += per_day * (days + now - m.people_charged_to)
+    if m.hires_planned:
+        join = max(now, m.scenario.levers.add_core_staff_day)
+        rate = m.teams[m.org.training_team].spec.usd_per_person_day
+        out["people"] += m.hires_planned * rate * max(0.0, now + days - join)
+    if m.phase == "setup":
+        out["data"] += sum(usd for _, usd in licences(m))
+    return out
+
+
+def projected_spend(m: Project) -> float:
+    """Spent so far plus what the current plan still needs."""
+    return sum(projected_lines(m).values())
+
+
+def budget_gap(m: Project) -> float:
+    """Projected spend over the budget less the reserve still held."""
+    return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
+
+
+def projected_by_category(m: Project) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line, usd in projected_lines(m).items():
+        out[LINES[line]] = out.get(LINES[line], 0.0) + usd
+    return out
+
+
+def allowances(m: Project) -> dict[str, float]:
+    """What each budget category may spend: its line less its share of the reserve, less cuts."""
+    b = m.scenario.objective.budget
+    keep = 1.0 - m.scenario.levers.reserve_fraction
+    cuts = b.total_usd - m.ledger.budget_usd
+    return {
+        "compute": b.compute_usd * keep - cuts,
+        "people": b.people_usd * keep,
+        "data_licensing": b.data_licensing_usd * keep,
+        "annotation": b.annotation_usd * keep,
+    }
+
+
+def over_categories(m: Project) -> set[str]:
+    """Budget categories whose projected spend is over their allowance."""
+    allowed = allowances(m)
+    return {c for c, usd in projected_by_category(m).items() if over_usd(usd - allowed[c])}
+
+
+# --- scope options -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScopeOption:
+    """A cut to the plan, sized to a gap and priced with the model's own forecasts."""
+
+    response: str
+    what: str
+    saves: dict[str, float]
+    loss: float
+    score: float
+    days: float
+    at_risk: bool
+    change: Callable[[], None]
+
+    @property
+    def saves_usd(self) -> float:
+        return sum(self.saves.values())
+
+    def price(self, gap: float) -> float:
+        """Target score given up per dollar of the gap it closes (lower is cheaper)."""
+        return -self.score / max(USD_TOLERANCE, min(gap, self.saves_usd))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "response": self.response,
+            "what": self.what,
+            "saves_usd": self.saves_usd,
+            "loss": self.loss,
+            "score": self.score,
+            "days": self.days,
+        }
+
+
+@dataclass(frozen=True)
+class _Plan:
+    tokens: float
+    rounds: int
+    ablations: float
+    eval_scope: float
+    gpus: int
+    hires: int
+
+
+def _snapshot(m: Project) -> _Plan:
+    return _Plan(
+        m.tokens_plan,
+        m.rounds_planned,
+        m.ablation_fraction,
+        m.eval_scope,
+        m.cluster_gpus,
+        m.hires_planned,
+    )
+
+
+def _restore(m: Project, plan: _Plan) -> None:
+    m.plan_tokens(plan.tokens)
+    m.plan_rounds(plan.rounds)
+    m.plan_ablations(plan.ablations)
+    m.plan_eval_scope(plan.eval_scope)
+    if m.cluster_gpus != plan.gpus:
+        m.plan_cluster(plan.gpus)
+    m.plan_hires(plan.hires)
+
+
+def _priced(
+    m: Project,
+    response: str,
+    what: str,
+    change: Callable[[], None],
+    risk: Callable[[], float] | None = None,
+) -> ScopeOption:
+    """Price ``change`` by trying it on the plan and putting the plan back."""
+    before = _snapshot(m)
+    spend0, days0 = projected_by_category(m), forecast.forecast_days(m)
+    loss0, score0 = forecast.planned_loss(m), forecast.planned_score(m)
+    risk0 = risk() if risk else 0.0
+    change()
+    spend1, days1 = projected_by_category(m), forecast.forecast_days(m)
+    loss1, score1 = forecast.planned_loss(m), forecast.planned_score(m)
+    risk1 = risk() if risk else 0.0
+    _restore(m, before)
+    saves = {c: spend0[c] - spend1[c] for c in spend0}
+    return ScopeOption(
+        response,
+        what,
+        saves,
+        loss1 - loss0,
+        score1 - score0 - (risk1 - risk0),
+        days1 - days0,
+        risk is not None,
+        change,
+    )
+
+
+def _ablations(m: Project, gap: float) -> ScopeOption | None:
+    f = m.ablation_fraction
+    if m.phase not in ("setup", "prepare") or f <= 0:
+        return None
+    full = _priced(m, "cut_ablations", "", lambda: m.plan_ablations(0.0))
+    keep = f * max(0.0, 1.0 - gap / full.saves_usd) if full.saves_usd > gap else 0.0
+    what = "no ablations" if keep <= 0 else f"ablations from {f:.0%} to {keep:.1%} of the compute"
+
+    def at_risk() -> float:
+        # A wider loss forecast: its expected absolute error, read as score.
+        loss = forecast.planned_loss(m)
+        spread = forecast.loss_at_risk(m, m.ablation_fraction)
+        return forecast.planned_score(m) - forecast.planned_score(m, loss + spread)
+
+    return _priced(m, "cut_ablations", what, lambda: m.plan_ablations(keep), at_risk)
+
+
+def _tokens(m: Project, gap: float) -> ScopeOption | None:
+    run = m.run
+    target = run.target_tokens if run is not None else m.tokens_plan
+    done = run.tokens if run is not None else 0.0
+    if run is not None and done >= TOKEN_CUT_UNTIL * target:
+        return None
+    floor = max(done, TOKEN_FLOOR_SHARE * m.tokens_scenario)
+    most = target - floor
+    if most <= 0:
+        return None
+    full = _priced(m, "reduce_tokens", "", lambda: m.plan_tokens(floor))
+    if full.saves_usd <= USD_TOLERANCE:
+        return None
+    cut = most * min(1.0, gap / full.saves_usd)
+    new = target - cut
+    what = f"the run from {target / 1e12:.2f}T to {new / 1e12:.2f}T tokens"
+    return _priced(m, "reduce_tokens", what, lambda: m.plan_tokens(new))
+
+
+def _rounds(m: Project, gap: float) -> ScopeOption | None:
+    keep_at_least = max(1, m.rounds_done + 1)
+    most = m.rounds_planned - keep_at_least
+    if most <= 0:
+        return None
+    planned = m.rounds_planned
+    one = _priced(m, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - 1))
+    if one.saves_usd <= USD_TOLERANCE:
+        return None
+    n = min(most, math.ceil(gap / one.saves_usd))
+    what = f"post-training from {planned} to {planned - n} rounds"
+    return _priced(m, "fewer_post_training_rounds", what, lambda: m.plan_rounds(planned - n))
+
+
+def _eval_scope(m: Project, gap: float) -> ScopeOption | None:
+    if m.eval_scope < 1.0 or m.phase in ("evaluation", "release", "done"):
+        return None
+    what = f"the evaluation campaign and eval sets to {EVAL_SCOPE_SHARE:.0%}"
+    return _priced(
+        m,
+        "smaller_eval_scope",
+        what,
+        lambda: m.plan_eval_scope(EVAL_SCOPE_SHARE),
+        lambda: forecast.measurement_error(m, m.eval_scope),
+    )
+
+
+def _hires(m: Project, gap: float) -> ScopeOption | None:
+    planned = m.hires_planned
+    if planned <= 0 or m.env.now >= m.scenario.levers.add_core_staff_day:
+        return None
+    one = _priced(m, "fewer_hires", "", lambda: m.plan_hires(planned - 1))
+    if one.saves_usd <= USD_TOLERANCE:
+        return None
+    n = min(planned, math.ceil(gap / one.saves_usd))
+    what = f"planned hires from {planned} to {planned - n}"
+    return _priced(m, "fewer_hires", what, lambda: m.plan_hires(planned - n))
+
+
+def _cluster(m: Project, gap: float) -> ScopeOption | None:
+    if m.run is not None or m.phase in PHASES[PHASES.index("training") :]:
+        return None
+    per_node = m.scenario.cluster.gpus_per_node
+    nodes = m.cluster_gpus // per_node
+    floor = math.ceil(CLUSTER_FLOOR_SHARE * m.scenario.cluster.gpus / per_node)
+    best: ScopeOption | None = None
+    for share in CLUSTER_CUTS:
+        keep = max(floor, nodes - max(1, round(share * nodes)))
+        if keep >= nodes:
+            continue
+        gpus = keep * per_node
+        what = f"the cluster from {m.cluster_gpus:,} to {gpus:,} GPUs, for longer"
+        option = _priced(m, "smaller_cluster", what, partial(m.plan_cluster, gpus))
+        if best is None or option.saves_usd > best.saves_usd:
+            best = option
+        if option.saves_usd >= gap:
+            return option
+    return best
+
+
+PRICERS: dict[str, Callable[[Project, float], ScopeOption | None]] = {
+    "cut_ablations": _ablations,
+    "reduce_tokens": _tokens,
+    "fewer_post_training_rounds": _rounds,
+    "smaller_eval_scope": _eval_scope,
+    "fewer_hires": _hires,
+    "smaller_cluster": _cluster,
+}
+
+
+def scope_option(m: Project, response: str, gap: float) -> ScopeOption | None:
+    """``response`` sized to ``gap`` and priced, if it applies now and saves on a line over."""
+    option = PRICERS[response](m, gap)
+    if option is None or not over_usd(option.saves_usd):
+        return None
+    over = over_categories(m)
+    if over and not any(over_usd(option.saves.get(c, 0.0)) for c in over):
+        return None
+    return option
+
+
+def scope_options(m: Project, gap: float) -> list[ScopeOption]:
+    """Every scope option that applies now, cheapest first (score given up per dollar)."""
+    options = [o for r in SCOPE_RESPONSES if (o := scope_option(m, r, gap)) is not None]
+    return sorted(options, key=lambda o: (o.price(gap), -o.saves_usd))
+
+
+def apply_scope(m: Project, option: ScopeOption, when: str) -> None:
+    """Make the cut and record it."""
+    option.change()
+    m.record_scope_cut(
+        ScopeCut(
+            day=m.env.now,
+            response=option.response,
+            when=when,
+            what=option.what,
+            saves_usd=option.saves_usd,
+            loss=option.loss,
+            score=option.score,
+            days=option.days,
+            at_risk=option.response in ("cut_ablations", "smaller_eval_scope"),
+        )
+    )
+
+
+# --- fitting the plan, and the budget responses --------------------------------------------
+
+
+def fit_plan_to_budget(m: Project) -> None:
+    """At set-up, cut scope until the plan fits the budget less the reserve.
+
+    In the order of the playbook's ``budget`` entry, then cheapest first; each cut sized
+    to what is still over.
+    """
+    preferred = [r for r in m.scenario.levers.playbook.get("budget", []) if r in PRICERS]
+    tried: set[str] = set()
+    while over_usd(gap := budget_gap(m)):
+        options = {o.response: o for o in scope_options(m, gap) if o.response not in tried}
+        if not options:
+            m.trace_event(
+                "plan",
+                f"The plan is ${gap:,.0f} over its budget less the reserve, with no scope "
+                "left to cut",
+                "budget",
+                {"gap_usd": gap},
+            )
+            return
+        order = [r for r in preferred if r in options] + [r for r in options if r not in preferred]
+        pick = _closest(order, options, gap)
+        tried.add(pick)
+        apply_scope(m, options[pick], "at set-up")
+
+
+#: A step that saves more than this many times the gap is passed over for a later option
+#: that closes the gap without overshooting.
+OVERSHOOT = 2.0
+
+
+def _closest(order: list[str], options: dict[str, ScopeOption], gap: float) -> str:
+    """The first response in ``order``, unless it removes far more than the gap.
+
+    A whole post-training round can save ten times a small gap; then the first later
+    option that closes the gap without overshooting is taken instead.
+    """
+    first = options[order[0]]
+    if first.saves_usd <= OVERSHOOT * gap:
+        return order[0]
+    for r in order[1:]:
+        # Continuous cuts are sized by a linear forecast: closing 90% is closing it.
+        if 0.9 * gap <= options[r].saves_usd <= OVERSHOOT * gap:
+            return r
+    return order[0]
+
+
+def budget_cut(m: Project, fraction: float | None = None) -> Steps:
+    s = m.scenario
+    share = s.incidents.budget_cut.fraction if fraction is None else fraction
+    remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
+    amount = share * remaining_compute
+    m.ledger.cut_budget(amount)
+    m.count_incident("budget_cut")
+    m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
+    yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
+
+
+def budget_watch(m: Project) -> Steps:
+    """At each phase boundary, the budget owner compares the forecast with the budget."""
+    if over_usd(budget_gap(m)):
+        m.count_incident("budget_slip")
+        yield from close_budget_gap(m, "on the current forecast", {})
+
+
+def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
+    """Apply the budget responses one by one until the plan fits the budget again.
+
+    The options on offer are the reserve, the scope options that apply (cheapest first,
+    each sized to the gap) and accepting the overrun; each once per episode.
+    """
+    used: set[str] = set()
+    while over_usd(gap := budget_gap(m)):
+        priced = [o for o in scope_options(m, gap) if o.response not in used]
+        options = [o.response for o in priced]
+        if over_usd(m.reserve_left) and "use_reserve" not in used:
+            options.insert(0, "use_reserve")
+        choice = yield from m.decide(
+            "budget",
+            detected_by=m.org.owner("budget") or m.org.decider("budget"),
+            summary=f"Plan is ${gap:,.0f} over the budget {why}",
+            context={"gap_usd": gap, "priced": [o.as_dict() for o in priced], **context},
+            options=(*options, "accept_overrun"),
+        )
+        used.add(choice)
+        if choice == "accept_overrun":
+            m.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
+            return
+        _respond(m, choice, why)
+
+
+def _respond(m: Project, choice: str, why: str) -> None:
+    gap = budget_gap(m)  # the gap when the answer arrives
+    if choice == "use_reserve":
+        used = min(gap, m.reserve_left)
+        m.use_reserve(used)
+        m.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
+        return
+    option = scope_option(m, choice, gap)
+    if option is not None:
+        apply_scope(m, option, why)

@@ -1,0 +1,141 @@
+"""The project lead's forecasts: days still needed, phase by phase, and the plan's quality.
+
+Rough on purpose (docs/model.md, "Forecasts"): the longest workstream of a phase at its
+team's current pace, expected values where the play will draw (ablation reruns, the
+run's interruptions), no handoffs. The budget plan (:mod:`sim.engine.budget`) prices
+every scope option with these forecasts, and the schedule check reads them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.engine.compute import adapting
+from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
+from sim.engine.project import Project
+from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
+from sim.scenario.spec import PHASES
+
+#: Ablations happen on the cluster; their calendar time at this share of it.
+ABLATION_CLUSTER_SHARE = 0.5
+#: Post-training jobs run on this share of the cluster.
+POST_TRAINING_CLUSTER_SHARE = 0.25
+#: Mean absolute error of a normal variable, per unit of its standard deviation.
+MEAN_ABS_PER_SD = math.sqrt(2.0 / math.pi)
+
+#: Set-up and the play's phases, in order, for forecasts; a phase's position in it.
+FORECAST_ORDER = ("setup", *PHASES)
+_POSITION = {phase: k for k, phase in enumerate(FORECAST_ORDER)}
+_ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
+
+
+def work_days(m: Project, phase: str) -> float:
+    """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
+    days = 0.0
+    now, teams = m.env.now, m.teams
+    for w in m.facts.in_phase[phase]:
+        days = max(days, m.planned_effort(w) / teams[w.owner].capacity(now))
+    return days
+
+
+def round_days(m: Project) -> float:
+    """Calendar days of one post-training round at the post-training team's current pace."""
+    s = m.scenario
+    team = m.teams[m.post_training_team]
+    effort = s.model.round_person_days * m.exploration / team.capacity(m.env.now)
+    return max(s.model.round_days_min, effort, round_compute_days(m))
+
+
+def round_compute_days(m: Project) -> float:
+    """Days one round's GPU-hours take on the post-training share of the cluster."""
+    gpus = max(1.0, POST_TRAINING_CLUSTER_SHARE * m.cluster_gpus)
+    return m.round_gpu_hours / gpus / 24.0
+
+
+def ablation_days(m: Project, reruns: float | None = None) -> float:
+    """Calendar days of the ablation campaign (expected reruns unless ``reruns`` is given)."""
+    run_days = m.tokens_plan / m.run_facts.rate
+    factor = expected_ablation_factor(m.scenario.model.novelty) if reruns is None else reruns
+    return m.ablation_fraction * run_days * factor / ABLATION_CLUSTER_SHARE
+
+
+def days_by_phase(m: Project) -> dict[str, float]:
+    """Rough days still needed from now, by the phase they fall in."""
+    now = _POSITION.get(m.phase, len(FORECAST_ORDER))
+    out = dict.fromkeys(PHASES, 0.0)
+    out["post_training"] = round_days(m) * max(0, m.rounds_planned - m.rounds_done)
+    if now <= _TRAINING:
+        run = m.run
+        out["training"] = run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)
+    if now <= _ABLATIONS:
+        out["ablations"] = ablation_days(m)
+    # The phases still to come; evaluation and release also while they run.
+    for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
+        phase = FORECAST_ORDER[k]
+        out[phase] += work_days(m, phase)
+    if m.phase == "prepare":
+        out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.phase_start))
+    return out
+
+
+def forecast_days(m: Project) -> float:
+    """Rough days still needed from now (for forecasts, not for the play)."""
+    return sum(days_by_phase(m).values())
+
+
+# --- quality -----------------------------------------------------------------------------
+
+
+def planned_loss(m: Project, tokens: float | None = None) -> float:
+    """The scaling law's loss at the plan's tokens (no forecast error, no defects)."""
+    s = m.scenario
+    tokens = m.tokens_plan if tokens is None else tokens
+    base = s.model.base_model
+    if adapting(s) and base is not None:
+        effective = base.tokens_b * 1e9 + tokens * m.data_multiplier
+        return chinchilla_loss(base.params_b * 1e9, effective)
+    return chinchilla_loss(m.run_params, max(1e6, tokens) * m.data_multiplier)
+
+
+def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
+    """Expected measured score of every eval for a plan (no noise, no defects)."""
+    s = m.scenario
+    base = m.quality_state()
+    state = QualityState(
+        loss=planned_loss(m) if loss is None else loss,
+        rounds=float(m.rounds_planned if rounds is None else rounds),
+        product_transfer=base.product_transfer,
+        adapted=base.adapted,
+        focus_capability=base.focus_capability,
+        decontaminate=base.decontaminate,
+        contamination_defect=False,
+    )
+    scores = measure(s.objective.capabilities, s.objective.evals, state, None)
+    return {e: r.score for e, r in scores.items()}
+
+
+def planned_score(m: Project, loss: float | None = None, rounds: int | None = None) -> float:
+    """Mean expected score over the targets' evals for a plan (no noise)."""
+    targets = m.scenario.objective.targets
+    scores = _planned_scores(m, loss, rounds)
+    return sum(scores[t.eval] for t in targets) / max(1, len(targets))
+
+
+def loss_at_risk(m: Project, ablation_fraction: float) -> float:
+    """Expected absolute error of the loss forecast with ``ablation_fraction`` of ablations."""
+    novelty = m.scenario.model.novelty
+    sigma = loss_sigma(novelty, effective_ablation_fraction(ablation_fraction, novelty))
+    return MEAN_ABS_PER_SD * sigma
+
+
+def measurement_error(m: Project, items_share: float) -> float:
+    """Mean expected absolute sampling error of the targets' evals with ``items_share``."""
+    s = m.scenario
+    scores = _planned_scores(m, None, None)
+    evals = {e.id: e for e in s.objective.evals}
+    total = 0.0
+    for t in s.objective.targets:
+        p = scores[t.eval]
+        items = max(1.0, evals[t.eval].items * items_share)
+        total += MEAN_ABS_PER_SD * math.sqrt(max(0.0, p * (1.0 - p)) / items)
+    return total / max(1, len(s.objective.targets))

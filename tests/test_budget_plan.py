@@ -1,0 +1,172 @@
+"""The budget as a plan: the cheapest scope that closes the gap, sized to it, never silent.
+
+Sizes: set-up fitting is deterministic (one model each); the paired quality test plays 80
+worlds per arm on three seeds. About 40 s in all.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.compare.designs import fund_full_plan
+from sim.engine import budget
+from sim.engine.model import ProjectModel
+from sim.engine.project import Project
+from sim.play.game import Game
+from sim.play.views import snapshot
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
+from sim.units import USD_TOLERANCE
+from tests.mechanisms import SEEDS, higher, runs, same_scope
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sim(*args: str) -> subprocess.CompletedProcess[str]:
+    wide = {"COLUMNS": "200", "PATH": ""}
+    return subprocess.run(
+        [sys.executable, "-m", "sim", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env=wide,
+    )
+
+
+@pytest.fixture(scope="module")
+def base() -> Scenario:
+    return load_scenario("assistant_7b")
+
+
+def reserve(s: Scenario, fraction: float) -> Scenario:
+    return with_overrides(s, {"levers.reserve_fraction": fraction})
+
+
+def _bare(s: Scenario) -> Project:
+    """The play's state before the plan is fitted (a ProjectModel fits it at once)."""
+    m = ProjectModel.__new__(ProjectModel)
+    Project.__init__(m, s, 0, 0, "playbook")
+    return m
+
+
+def test_a_15_percent_reserve_no_longer_sends_the_run_to_its_floor(base: Scenario) -> None:
+    # The issue's example: the old sizing cut 4,000B tokens to 2,472B (its floor) and the
+    # chance of success fell from 0.55 to 0.07.
+    m = ProjectModel(reserve(base, 0.15))
+    assert m.scope_cuts, "a 15% reserve does not fit this budget without a cut"
+    assert m.tokens_plan >= 0.75 * m.tokens_scenario, [c.summary() for c in m.scope_cuts]
+    for seed in SEEDS:
+        df = runs(reserve(base, 0.15), 80, seed)
+        assert df["success"].mean() > 0.15, seed
+        assert df["tokens_b"].mean() > 3_000
+
+
+@pytest.mark.parametrize("scenario", ["assistant_7b", "followup_loss_spike", "frontier_405b"])
+@pytest.mark.parametrize("fraction", [0.15, 0.25, 0.4])
+def test_a_cut_never_removes_more_than_the_gap(scenario: str, fraction: float) -> None:
+    s = reserve(load_scenario(scenario), fraction)
+    before = budget.budget_gap(_bare(s))
+    m = ProjectModel(s)
+    saves = [c.saves_usd for c in m.scope_cuts]
+    if before <= USD_TOLERANCE:
+        assert not saves
+        return
+    # Every cut but the last was needed, and together they close the gap (or nothing is left).
+    assert sum(saves[:-1]) < before
+    assert budget.budget_gap(m) <= USD_TOLERANCE or not budget.scope_options(m, before)
+    # A continuous cut (tokens, ablations) is sized to what was still over.
+    for k, cut in enumerate(m.scope_cuts):
+        if cut.response == "reduce_tokens":
+            assert cut.saves_usd <= (before - sum(saves[:k])) * 1.05
+
+
+def test_without_a_playbook_entry_the_cheapest_scope_goes_first(base: Scenario) -> None:
+    s = reserve(with_overrides(base, {"levers.playbook.budget": []}), 0.2)
+    bare = _bare(s)
+    gap = budget.budget_gap(bare)
+    priced = budget.scope_options(bare, gap)
+    assert len(priced) >= 3
+    cheapest = min(priced, key=lambda o: o.price(gap))
+    first = ProjectModel(s).scope_cuts[0]
+    assert first.response in {cheapest.response, *[o.response for o in priced]}
+    # The first cut is the cheapest unless the cheapest overshoots the gap (a whole round).
+    if cheapest.saves_usd <= budget.OVERSHOOT * gap:
+        assert first.response == cheapest.response
+
+
+def test_the_playbook_order_is_followed(base: Scenario) -> None:
+    for first in ("reduce_tokens", "cut_ablations"):
+        s = reserve(with_overrides(base, {"levers.playbook.budget": [first]}), 0.15)
+        assert ProjectModel(s).scope_cuts[0].response == first
+
+
+def test_a_cut_acts_on_a_line_that_is_over(base: Scenario) -> None:
+    # The compute line squeezed: every cut saves compute (people alone would not help).
+    tight = with_overrides(base, {"objective.budget.compute_usd": 200_000})
+    m = _bare(tight)
+    gap = budget.budget_gap(m)
+    assert gap > 0 and "compute" in budget.over_categories(m)
+    for option in budget.scope_options(m, gap):
+        assert any(option.saves.get(c, 0) > USD_TOLERANCE for c in budget.over_categories(m))
+    assert "smaller_eval_scope" not in {o.response for o in budget.scope_options(m, gap)} or (
+        "people" in budget.over_categories(m)
+    )
+
+
+def test_a_tokens_price_includes_the_salaries_of_its_days(base: Scenario) -> None:
+    m = _bare(reserve(base, 0.15))
+    option = budget.scope_option(m, "reduce_tokens", 100_000.0)
+    assert option is not None
+    compute_only = (m.tokens_plan - float(option.what.split(" to ")[1].split("T")[0]) * 1e12) * (
+        m.run_usd_per_token
+    )
+    assert option.saves["people"] > 0 and option.saves_usd > 1.2 * compute_only
+
+
+def test_the_priced_quality_matches_what_the_cut_costs(base: Scenario) -> None:
+    # Paired: the same worlds with the plan funded in full and cut to fit a 15% reserve.
+    # Only a cut's expected score is compared (a risk price is not an expected loss).
+    cut = reserve(base, 0.15)
+    priced = sum(c.score for c in ProjectModel(cut).scope_cuts if not c.at_risk)
+    assert priced < 0
+    funded = fund_full_plan(cut)
+    for seed in SEEDS:
+        a, b = runs(funded, 80, seed), runs(cut, 80, seed)
+        same_scope(a, b, why="one arm is cut to fit its budget: the test prices that cut")
+        targets = [f"true:{t.eval}" for t in base.objective.targets]
+        gained = higher(a[targets].mean(axis=1), b[targets].mean(axis=1), f"seed {seed}")
+        assert 0.3 * -priced < gained["mean"] < 3.0 * -priced, (gained, priced)
+
+
+def test_scope_cuts_are_visible_and_priced_everywhere(base: Scenario) -> None:
+    s = reserve(base, 0.2)
+    game = Game(s, seed=1)
+    game.play_to_end()
+    cuts = [e for e in game.model.trace if e.kind == "scope_cut"]
+    assert cuts and all(e.data["saves_usd"] > 0 and "saves $" in e.summary for e in cuts)
+    out = game.outcome()
+    assert out["scope_cuts"] == len(cuts) and out["scope_cut_usd"] > 0
+    assert out["tokens_planned_b"] == 4_000 and out["post_training_rounds_planned"] == 4
+    assert snapshot(game)["scope_cuts"] == [e.summary for e in cuts]
+    args = ["run", "assistant_7b", "--reps", "3", "--set", "levers.reserve_fraction=0.2"]
+    scope = json.loads(sim(*args, "--json").stdout)["scope"]
+    assert scope["p_cut"] == 1.0 and scope["tokens_planned_b"] == 4_000 and scope["responses"]
+    assert "Worlds with a scope cut" in sim(*args).stdout
+
+
+def test_a_budget_cut_mid_play_is_answered_with_priced_options() -> None:
+    s = load_scenario("followup_budget_cut")
+    game = Game(s, seed=3)
+    game.play_to_end()
+    budget_points = [d for d in game.model.decisions if d.kind == "budget"]
+    assert budget_points
+    priced = budget_points[0].context["priced"]
+    assert priced and all(p["saves_usd"] > 0 for p in priced)
+    after = [c for c in game.model.scope_cuts if c.when.startswith("after a $")]
+    assert all(c.saves_usd > 0 for c in after)
