@@ -31,6 +31,15 @@ class Handoff:
     rework_chance: float
 
 
+def planned_run(s: Scenario) -> tuple[float, float]:
+    """(active parameters, tokens) of the run the scenario plans, before budget fitting."""
+    lev = s.levers
+    if lev.strategy == "adapt" and s.model.base_model is not None:
+        base = s.model.base_model
+        return base.params_b * 1e9, s.model.adapt_tokens_b * 1e9 / lev.parallel_variants
+    return s.model.active_b * 1e9, s.model.tokens_b * 1e9 / lev.parallel_variants
+
+
 class ScenarioFacts:
     """The scenario's draw-free facts, shared by its replications in one process."""
 
@@ -72,11 +81,6 @@ class ScenarioFacts:
                 handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
             self.handoffs[w.id] = tuple(handoffs)
         self._runs: dict[float, RunFacts] = {}
-        #: Each team's capacity by headcount once nobody is ramping up (it depends on
-        #: nothing else), shared by the replications' team states.
-        self.settled_capacity: dict[TeamId, dict[int, PersonDays]] = {
-            t.id: {} for t in scenario.org.teams
-        }
         self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
         self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(
             "rollback"
@@ -86,8 +90,9 @@ class ScenarioFacts:
         """Rates and reliability of a run of ``active_params`` on this scenario's cluster."""
         facts = self._runs.get(active_params)
         if facts is None:
+            s = self.org.scenario
             facts = self._runs[active_params] = RunFacts.build(
-                self.org.scenario, self.org, active_params
+                s, self.org, active_params, planned_run(s)[1]
             )
         return facts
 

@@ -25,6 +25,9 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         "loss": m.current_loss(m.run.tokens if m.run else 0.0),
         "post_training_rounds": m.rounds_done,
         "decisions": len(m.decisions),
+        "research_findings": sum(1 for f in m.findings if f.day <= m.finish_day),
+        "contributions_kept": sum(1 for c in m.contributions.items if c.kept),
+        "contribution_loss": m.contributions.loss_shift(),
         "decision_latency_days": sum(d.latency_days for d in m.decisions),
         "events": m.env.events_processed,
     }

@@ -13,9 +13,11 @@ from typing import Any
 
 from sim.engine.compute import ROUND_COMPUTE_SHARE
 from sim.engine.incidents import Defect
+from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import PHASES
+from sim.scenario.spec import PHASES, ROLE_CO_DESIGN
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
 ABLATION_CLUSTER_SHARE = 0.5
@@ -50,8 +52,17 @@ def prepare(m: Project) -> Steps:
         m.ledger.charge(m.env.now, "data_licensing", usd, note)
     safety = m.org.owner("safety") or m.org.decider("ship")
     yield from m.run_workstreams(
-        "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
+        "prepare",
+        ("safety review", safety, m.env.process(_early_safety(m))),
+        ("contributions", m.org.training_team, m.env.process(_integrate_contributions(m))),
     )
+
+
+def _integrate_contributions(m: Project) -> Steps:
+    """The training team folds the proposed contributions into the recipe (co-design work)."""
+    effort = m.contributions.integration_person_days
+    if effort > 0:
+        yield from m.work(m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions")
 
 
 def _early_safety(m: Project) -> Steps:
@@ -80,13 +91,31 @@ def ablations(m: Project) -> Steps:
     yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
     )
+    for c in m.contributions.judge(m.ablation_fraction):
+        verdict = "kept" if c.kept else "dropped: the experiments say it hurts"
+        m.trace_event("contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team)
+
+
+def _research_findings(m: Project) -> Steps:
+    """Findings of evergreen research that reached the training team catch hidden defects."""
+    now = m.env.now
+    for k, f in enumerate(m.findings):
+        if f.delivered_day > now:
+            break
+        for d in m.defects.defects:
+            if not d.hidden:
+                continue
+            u = entity_stream(m.streams, "research", f"finding{k}/defect{d.index}").random()
+            if u < FINDING_CATCH:
+                m.defects.mark_found(d, now, f"research from {f.team}")
+                yield from handle_defect(m, d)
 
 
 def training(m: Project) -> Steps:
+    yield from _research_findings(m)
     label = "Adaptation run" if m.scenario.levers.strategy == "adapt" else "Main run"
     run = m.start_run(label)
-    seniority = {t.id: t.spec.seniority for t in m.teams.values()}
-    m.defects.start_monitoring(m.env.now, m.org, seniority)
+    m.defects.start_monitoring(m.env.now, m.org)
     yield from m.run_workstreams(
         "training", ("training run", m.org.training_team, m.env.process(run.process()))
     )
@@ -119,7 +148,8 @@ def post_training_round(m: Project, label: str = "post-training round") -> Steps
     s = m.scenario
     start = m.env.now
     effort = s.model.round_person_days * m.round_effort_multiplier()
-    yield from m.work(m.post_training_team, effort)
+    key = f"round{m.rounds_done + m.extra_rounds}"
+    yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
     rest = s.model.round_days_min - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
@@ -133,9 +163,8 @@ def post_training_round(m: Project, label: str = "post-training round") -> Steps
 def _work_days(m: Project, phase: str) -> float:
     """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
     days = 0.0
-    now, teams = m.env.now, m.teams
     for w in m.facts.in_phase[phase]:
-        days = max(days, w.effort_person_days / teams[w.owner].capacity(now))
+        days = max(days, m.work_days(w.owner, w.effort_person_days, w.co_design_need))
     return days
 
 
@@ -149,9 +178,7 @@ def forecast_days(m: Project) -> float:
     """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
     s = m.scenario
     now = _POSITION.get(m.phase, len(FORECAST_ORDER))
-    team = m.teams[m.post_training_team]
-    per_round = max(s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now))
-    days = per_round * max(0, m.rounds_planned - m.rounds_done)
+    days = m.round_days() * max(0, m.rounds_planned - m.rounds_done)
     if now <= _TRAINING:
         run = m.run
         days += run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)
@@ -183,11 +210,7 @@ def _schedule_check(m: Project) -> Steps:
         options=tuple(options),
     )
     if choice == "cut_post_training_rounds":
-        team = m.teams[m.post_training_team]
-        per_round = max(
-            s.model.round_days_min, s.model.round_person_days / team.capacity(m.env.now)
-        )
-        cut = math.ceil((projected - deadline) / per_round)
+        cut = math.ceil((projected - deadline) / m.round_days())
         m.plan_rounds(max(1, m.rounds_planned - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
@@ -223,7 +246,7 @@ def _eval_gap(m: Project) -> Steps:
         m.extra_round_planned()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS)
+            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"])
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
@@ -273,6 +296,11 @@ def fix_team(m: Project, d: Defect) -> str:
     return m.org.owner("data_quality") or m.org.decider("data_fix")
 
 
+def fix_co_design(d: Defect) -> float:
+    """Co-design a fix needs: recipe work for tokenizer and config, data work otherwise."""
+    return ROLE_CO_DESIGN["recipe" if d.kind == "tokenizer_config" else "data"]
+
+
 def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
     m.count_incident(f"defect_{d.kind}")
@@ -282,7 +310,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days)
+        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d))
         d.fixed = True
         return
     options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
@@ -304,7 +332,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(fixer, d.source.fix_person_days)
+    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
@@ -322,7 +350,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
-    yield from m.work(owner, d.source.fix_person_days)
+    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(

@@ -30,6 +30,12 @@ STREAMS: tuple[str, ...] = (
     "eval_noise",
     "safety",
     "decisions",
+    "signals",
+    "noise",
+    "judgement",
+    "politics",
+    "variants",
+    "research",
 )
 
 

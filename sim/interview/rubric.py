@@ -185,7 +185,8 @@ def _owners(plan: InterviewPlan) -> Judgement:
 
 def _core_teams(plan: InterviewPlan) -> set[str]:
     design = plan_scenario(plan)
-    return {t.id for t in design.org.teams if t.core}
+    # The teams owning recipe work, and any the candidate marked core (a deprecated flag).
+    return set(design.recipe_team_ids) | {t.id for t in design.org.teams if t.core}
 
 
 def _rights(plan: InterviewPlan) -> Judgement:
