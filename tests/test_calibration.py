@@ -62,8 +62,10 @@ def test_the_rows_the_brief_asks_for_are_there(rows: list[CalibrationRow]) -> No
         "Gopher (280B) loss minus Chinchilla",
         "Compute-optimal tokens per parameter",
         "PaLM 540B",
-        "Coordination in a 10-person core",
-        "Core team size with the most output",
+        "Coordination in a 10-person co-design team",
+        "Schedule of a 29-person team",
+        "Effort of a 29-person team",
+        "Smallest core within 10%",
         "Rounds before reward over-optimisation",
     ):
         by_name(rows, start)

@@ -11,10 +11,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import simpy
+
 from sim.engine.compute import ROUND_COMPUTE_SHARE
 from sim.engine.incidents import Defect
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import PHASES, ROLE_CO_DESIGN
@@ -30,6 +33,8 @@ CONTINUE_AFTER_FIX_SHARE = 0.25
 RETUNE_DATA_PERSON_DAYS = 20.0
 #: Extra effort of a release-blocking safety finding for post-training (a safety-tuning round).
 SAFETY_TUNING_ROUNDS = 1
+#: People of the safety team on a fix found by the model review (its days become work).
+SAFETY_FIX_PEOPLE = 2.0
 
 
 def licences(m: Project) -> list[tuple[str, float]]:
@@ -65,17 +70,33 @@ def _integrate_contributions(m: Project) -> Steps:
         yield from m.work(m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions")
 
 
+def safety_engaged(m: Project) -> bool:
+    """Safety, legal and privacy engaged from the start (the lever and an owner of the risk)."""
+    return m.scenario.levers.safety_from_start and m.org.owner("safety") is not None
+
+
 def _early_safety(m: Project) -> Steps:
-    """Safety and legal engaged from the start: findings come early and are cheap."""
-    sf = m.scenario.incidents.safety
-    if not sf.enabled or not (m.scenario.levers.safety_from_start and m.org.owner("safety")):
+    """Safety and legal engaged from the start review the data: findings come early and cheap."""
+    if not safety_engaged(m):
         return
-    if m.draws.safety < sf.probability_early:
+    for _ in m.safety.review("prepare", m.scenario.incidents.safety.review_strength):
         m.count_incident("safety_finding")
-        m.trace_event(
-            "safety", "Early safety review found an issue; fixed before training", "safety"
+        m.trace_event("safety", "Data review found a safety or legal issue; fixed early", "safety")
+        yield m.env.timeout(safety_fix_days(m.scenario, "prepare"))
+
+
+def _model_review(m: Project) -> None:
+    """An engaged safety team reviews the model as training ends; fixes run beside post-training."""
+    if not safety_engaged(m):
+        return
+    owner = m.org.owner("safety") or m.org.decider("ship")
+    for _ in m.safety.review("training", m.scenario.incidents.safety.review_strength):
+        m.count_incident("safety_finding")
+        m.trace_event("safety", "Model review found an issue; fixed during post-training", owner)
+        effort = SAFETY_FIX_PEOPLE * safety_fix_days(m.scenario, "training")
+        m.safety_work.append(
+            m.env.process(m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], "safety fix"))
         )
-        yield m.env.timeout(sf.fix_days_early)
 
 
 def ablations(m: Project) -> Steps:
@@ -121,6 +142,7 @@ def training(m: Project) -> Steps:
     )
     m.defects.stop_monitoring()
     m.end_run()
+    _model_review(m)
 
 
 def post_training(m: Project) -> Steps:
@@ -261,12 +283,14 @@ def release(m: Project) -> Steps:
 
 def _release_review(m: Project) -> Steps:
     s = m.scenario
-    sf = s.incidents.safety
-    early = s.levers.safety_from_start and m.org.owner("safety") is not None
-    if sf.enabled and not early and m.draws.safety < sf.probability_late:
+    if m.safety_work:
+        yield simpy.AllOf(m.env, m.safety_work)
+    found = m.safety.review("release", s.incidents.safety.review_strength)
+    for _ in found:
         m.count_incident("safety_finding")
-        m.trace_event("safety", "Late red-team review found a release-blocking issue", "safety")
-        yield m.env.timeout(sf.fix_days_late)
+        m.trace_event("safety", "Release review found a release-blocking issue", "safety")
+        yield m.env.timeout(safety_fix_days(s, "release"))
+    if found:
         for _ in range(SAFETY_TUNING_ROUNDS):
             yield from post_training_round(m, "safety tuning round")
     for d in m.defects.defects:

@@ -50,6 +50,7 @@ from sim.engine.quality import (
 )
 from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, TraceEvent
 from sim.engine.rng import Streams
+from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
 from sim.engine.teams import TeamState, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
@@ -116,6 +117,9 @@ class Project(ABC):
         #: Contributions proposed for the model, and the bugs forced ones bring past the gate.
         self.contributions = ContributionBook.draw(s, self.streams)
         self._add_forced_bugs()
+        #: Latent safety, legal and privacy issues, and the fixes under way.
+        self.safety = SafetyBook.draw(s, self.streams)
+        self.safety_work: list[simpy.Process] = []
         #: Evergreen research results, in order of arrival.
         self.findings = draw_findings(s, self.org, self.streams)
         sigma = loss_sigma(s.model.novelty, lev.ablation_fraction) if s.incidents.variability else 0
@@ -154,7 +158,7 @@ class Project(ABC):
         #: Share of the run's tokens cut to fit the budget before the play began.
         self.trimmed_share = 0.0
         self.data_multiplier = data_multiplier(
-            s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
+            s.model.data_quality, lev.data_investment_usd, self.tokens_plan
         )
         self.run: TrainingRun | None = None
         self.run_finished = False
@@ -301,6 +305,7 @@ class Project(ABC):
             focus_capability=focus,
             decontaminate=s.levers.decontaminate,
             contamination_defect=self.defects.contamination_active(),
+            capabilities=len(s.objective.capabilities),
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:

@@ -384,11 +384,26 @@ class Departures(Spec):
 
 
 class SafetyFindings(Spec):
+    """Latent safety, legal and privacy issues and what reviews and fixes cost (sim/engine/safety.py)."""
+
     enabled: bool = True
-    probability_late: Fraction = 0.6
-    probability_early: Fraction = 0.15
-    fix_days_late: NonNegative = 30.0
-    fix_days_early: NonNegative = 5.0
+    issues_mean: NonNegative = Field(
+        1.0, description="Expected latent safety, legal and privacy issues of the project."
+    )
+    data_share: Fraction = Field(
+        0.5, description="Share of them in the data (seen before training); the rest in the model."
+    )
+    review_strength: Fraction = Field(0.8, description="Chance a review finds an issue it can see.")
+    fix_days_late: NonNegative = Field(30.0, description="Days to fix an issue found at release.")
+    fix_days_early: NonNegative = Field(
+        5.0, description="Days to fix an issue found in prepare (dearer in every later phase)."
+    )
+    probability_late: Fraction | None = Field(
+        None, description="Deprecated and ignored: issues now come from issues_mean."
+    )
+    probability_early: Fraction | None = Field(
+        None, description="Deprecated and ignored: issues now come from issues_mean."
+    )
 
 
 #: Incidents a scenario can script and a facilitator can inject (the one list of names).
