@@ -63,7 +63,7 @@ WORK_STEP_DAYS = 2.0
 REWORK_SHARE = 0.15
 #: Person-days of people on a team's work without a task of their own ("doing stuff") per
 #: uncoordinated change that forces rework, on average.
-NOISE_PERSON_DAYS = 40.0
+NOISE_PERSON_DAYS = 150.0
 #: Phases whose work the post-training team leads (it is then the critical core team).
 POST_TRAINING_LED = frozenset(PHASES[PHASES.index("post_training") :])
 

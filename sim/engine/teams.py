@@ -21,7 +21,7 @@ from sim.units import Days, PersonDays, TeamId, Usd
 CO_DESIGN_COST = 0.68
 #: The smallest task a piece of work splits into, in person-days: work of ``E`` person-days
 #: keeps at most ``E / TASK_PERSON_DAYS`` people busy.
-TASK_PERSON_DAYS = 2.0
+TASK_PERSON_DAYS = 1.5
 #: Days for a newcomer to reach full productivity on an LLM team.
 RAMP_DAYS = 60.0
 #: Share of a person a newcomer takes from veterans while fully new (mentoring, questions).
