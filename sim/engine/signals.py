@@ -140,14 +140,17 @@ def run_mfu(s: Scenario, org: OrgGraph, active_params: float, tokens: float, gpu
 def restart_minutes(s: Scenario, org: OrgGraph) -> float:
     """Mean downtime of an interruption: the automated restart, plus the rare manual case.
 
-    A manual case waits for the hardware owner to look (half its watch interval) and for the
-    news to go there and back, then takes ``MANUAL_FIX_MINUTES``; without an owner the
-    training team picks it up at its routine review and takes ``UNOWNED_FIX_MINUTES``.
+    A manual case waits for the hardware owner to look (half its watch interval), takes
+    ``MANUAL_FIX_MINUTES``, and waits for the news to reach the training team, which
+    relaunches the job; without an owner the training team picks it up at its routine
+    review and takes ``UNOWNED_FIX_MINUTES``.
     """
-    if org.infra_team is None:
+    infra = org.infra_team
+    if infra is None:
         wait = REVIEW_INTERVAL_HOURS / HOURS_PER_DAY / 2.0
         manual = wait * MINUTES_PER_DAY + UNOWNED_FIX_MINUTES
     else:
-        wait = watch_interval_days(org, "hardware") / 2.0 + round_trip_days(org)
+        wait = watch_interval_days(org, "hardware") / 2.0
+        wait += org.signal_latency(infra, org.training_team)
         manual = wait * MINUTES_PER_DAY + MANUAL_FIX_MINUTES
     return s.cluster.restart_minutes + MANUAL_SHARE * manual
