@@ -472,7 +472,7 @@ def team_rows() -> list[CalibrationRow]:
             pairs_in_model,
             "pairs",
             EXACT,
-            note="model: each pair spends c·d of a member's share of the work keeping it consistent",
+            note="model: each pair spends c·d of a member's share of the work keeping it in step",
         ),
         CalibrationRow(
             "Schedule of a 29-person team over a 5.7-person one, same scope",

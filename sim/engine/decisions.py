@@ -10,8 +10,8 @@ spot: a noisy, loss-averse reading of the model's own forecasts (sim/engine/judg
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,6 +81,21 @@ class DecisionPoint:
     context: dict[str, Any] = field(default_factory=dict)
     #: The model's forecast of each option, made on demand (deciders that need it call it).
     outlook: Callable[[], Outlook] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The point's facts as plain data (the outlook is a call into the live play, left out)."""
+        return {
+            "index": self.index,
+            "key": self.key,
+            "kind": self.kind,
+            "day": self.day,
+            "options": self.options,
+            "owner": self.owner,
+            "detected_by": self.detected_by,
+            "latency_days": self.latency_days,
+            "summary": self.summary,
+            "context": copy.deepcopy(self.context),
+        }
 
 
 class Decider(Protocol):

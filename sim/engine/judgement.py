@@ -197,7 +197,8 @@ def _ship(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
 
 def _schedule(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     s = m.scenario
-    slip = max(0.0, float(context.get("projected_day", 0.0)) - float(context.get("deadline_day", 0.0)))
+    projected = float(context.get("projected_day", 0.0))
+    slip = max(0.0, projected - float(context.get("deadline_day", 0.0)))
     days = m.round_days()
     left = max(0, m.rounds_planned - m.rounds_done)
     cut = min(left - 1, math.ceil(slip / days)) if left > 1 else 0

@@ -198,7 +198,6 @@ _ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
 
 def forecast_days(m: Project) -> float:
     """Rough days still needed from now, phase by phase (for forecasts, not for the play)."""
-    s = m.scenario
     now = _POSITION.get(m.phase, len(FORECAST_ORDER))
     days = m.round_days() * max(0, m.rounds_planned - m.rounds_done)
     if now <= _TRAINING:

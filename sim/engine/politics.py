@@ -98,7 +98,8 @@ class ContributionBook:
             effect = CONTRIBUTION_MEAN + CONTRIBUTION_SIGMA * float(rng.standard_normal())
             error = float(rng.standard_normal())
             buggy = float(rng.random()) < INTEGRATION_DEFECT_CHANCE
-            book.items.append(ContributionState(c, effect, error, buggy, None if c.tested else True))
+            kept = None if c.tested else True
+            book.items.append(ContributionState(c, effect, error, buggy, kept))
         return book
 
     def judge(self, ablation_fraction: float) -> list[ContributionState]:
@@ -133,7 +134,8 @@ def variant_loss_error(s: Scenario, streams: Streams, flagship_error: float, sig
     """
     errors = [flagship_error]
     for k in range(1, s.levers.parallel_variants):
-        errors.append(sigma * float(entity_stream(streams, "variants", f"variant{k}").standard_normal()))
+        z = float(entity_stream(streams, "variants", f"variant{k}").standard_normal())
+        errors.append(sigma * z)
     return min(errors)
 
 

@@ -384,7 +384,7 @@ class Departures(Spec):
 
 
 class SafetyFindings(Spec):
-    """Latent safety, legal and privacy issues and what reviews and fixes cost (sim/engine/safety.py)."""
+    """Latent safety, legal and privacy issues, their reviews and fixes (sim/engine/safety.py)."""
 
     enabled: bool = True
     issues_mean: NonNegative = Field(
