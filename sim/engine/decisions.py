@@ -10,6 +10,7 @@ spot: a noisy, loss-averse reading of the model's own forecasts (sim/engine/judg
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field

@@ -43,6 +43,11 @@ STREAMS: tuple[str, ...] = (
 STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREAMS}
 
 
+def entity_key(entity_id: str) -> int:
+    """An entity id as a number: the last word of its stream's spawn key."""
+    return zlib.crc32(entity_id.encode())
+
+
 def replication_seed(seed: int, replication: int) -> np.random.SeedSequence:
     """Seed sequence for replication ``replication`` of a run seeded with ``seed``."""
     return np.random.SeedSequence(entropy=int(seed), spawn_key=(int(replication),))
@@ -63,6 +68,7 @@ class Streams:
         self._entropy = entropy
         self._spawn_key = spawn_key
         self._generators: dict[str, np.random.Generator] = {}
+        self._entities: dict[tuple[str, str], np.random.Generator] = {}
 
     def __getitem__(self, name: str) -> np.random.Generator:
         gen = self._generators.get(name)
@@ -72,6 +78,24 @@ class Streams:
                 raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
             child = np.random.SeedSequence(entropy=self._entropy, spawn_key=(*self._spawn_key, key))
             gen = self._generators[name] = np.random.Generator(np.random.PCG64(child))
+        return gen
+
+    def for_entity(self, source: str, entity_id: str) -> np.random.Generator:
+        """The stream of ``source`` that belongs to one element of the scenario.
+
+        Seeded by ``SeedSequence(entropy, spawn_key=(*spawn_key, STREAM_KEYS[source],
+        crc32(entity_id)))``: it depends on the source and the element's id only, never on
+        where the element stands in a list or on which other elements exist.
+        """
+        gen = self._entities.get((source, entity_id))
+        if gen is None:
+            key = STREAM_KEYS.get(source)
+            if key is None:
+                raise KeyError(f"unknown random stream {source!r}; add it to STREAMS")
+            child = np.random.SeedSequence(
+                entropy=self._entropy, spawn_key=(*self._spawn_key, key, entity_key(entity_id))
+            )
+            gen = self._entities[(source, entity_id)] = np.random.Generator(np.random.PCG64(child))
         return gen
 
     def lazy(self, name: str) -> Callable[[], np.random.Generator]:

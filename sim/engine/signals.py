@@ -12,13 +12,12 @@ docs/model.md, "Signals".
 from __future__ import annotations
 
 import math
-import zlib
 
 import numpy as np
 
 from sim.engine.compute import tokens_per_day
 from sim.engine.org import OrgGraph
-from sim.engine.rng import STREAM_KEYS, Streams
+from sim.engine.rng import Streams
 from sim.scenario.spec import Scenario
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
 
@@ -45,17 +44,10 @@ UNOWNED_FIX_MINUTES = 480.0
 def entity_stream(streams: Streams, source: str, entity_id: str) -> np.random.Generator:
     """The stream of ``source`` that belongs to one element (a team, a spike, a variant).
 
-    Seeded by ``SeedSequence(entropy, spawn_key=(*replication key, crc32(source),
-    crc32(entity_id)))``, so an element's draws depend on its id, never on its position.
+    :meth:`~sim.engine.rng.Streams.for_entity`: an element's draws depend on its id, never
+    on its position in a list.
     """
-    for_entity = getattr(streams, "for_entity", None)
-    if for_entity is not None:
-        return for_entity(source, entity_id)  # type: ignore[no-any-return]
-    child = np.random.SeedSequence(
-        entropy=streams._entropy,
-        spawn_key=(*streams._spawn_key, STREAM_KEYS[source], zlib.crc32(entity_id.encode())),
-    )
-    return np.random.Generator(np.random.PCG64(child))
+    return streams.for_entity(source, entity_id)
 
 
 # --- who watches, and when they notice ---------------------------------------------------------
