@@ -107,6 +107,11 @@ def test_stepping_by_phase(at: AppTest) -> None:
         assert game(at).pending is not None or game(at).phase != before
 
 
+def load_errors(at: AppTest) -> list[str]:
+    """Error boxes other than the outcome's "objectives missed" flag."""
+    return [e.value for e in at.error if e.icon != ":material/flag:"]
+
+
 def test_a_saved_play_loads_and_replays_exactly(at: AppTest) -> None:
     original = Game(load_scenario(SCENARIO), seed=5)
     point = original.advance()
@@ -114,7 +119,7 @@ def test_a_saved_play_loads_and_replays_exactly(at: AppTest) -> None:
     original.decide(point.options[1])
     original.play_to_end()
     upload(at, "shared.json", original.save().encode())
-    assert not at.error
+    assert not load_errors(at)  # a missed objective may show; a load problem may not
     assert game(at).finished
     assert game(at).outcome() == original.outcome()
     assert at.session_state[play.NOTICE].startswith("Loaded shared.json")

@@ -1,8 +1,10 @@
 """A replication's world, drawn up front: effort spreads, rework, forecast error, cuts.
 
-Each draw comes from its source's named stream in a fixed order, so replication *k*
-holds the same world under every design (common random numbers; docs/model.md,
-"Randomness"). Defects are drawn by :class:`~sim.engine.incidents.DefectBook`.
+Each draw comes from its source's named stream, and a draw that belongs to one element
+of the scenario from that element's own stream (keyed by its id), so replication *k*
+holds the same world under every design, and under any order of the scenario's lists
+(common random numbers by identity; docs/model.md, "Randomness"). Defects are drawn by
+:class:`~sim.engine.incidents.DefectBook`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,17 @@ EFFORT_SIGMA_BASE = 0.10
 EFFORT_SIGMA_NOVELTY = 0.50
 #: Effort multipliers drawn for post-training rounds (reused in turn beyond that).
 ROUND_DRAWS = 40
+#: The entity whose stream holds the post-training rounds' draws (round k reads the k-th).
+ROUNDS_ENTITY = "post_training_rounds"
+
+
+def handoff_entity(workstream: str, upstream: str) -> str:
+    """The id of the handoff from ``upstream`` into ``workstream`` (its rework draw's stream)."""
+    return f"{workstream}<{upstream}"
+
+
+def _mean_one(sigma: float, z: float) -> float:
+    return math.exp(sigma * z - sigma**2 / 2)
 
 
 @dataclass(frozen=True)
@@ -47,25 +60,29 @@ class Draws:
         vary = s.incidents.variability
         sigma = (EFFORT_SIGMA_BASE + EFFORT_SIGMA_NOVELTY * s.model.novelty) if vary else 0.0
         workstreams = s.plan.workstreams
-        # Mean-one lognormal multipliers, in a fixed order for common random numbers:
-        # one per workstream, then the post-training rounds' (one draw of them all).
-        z = streams["effort"].standard_normal(len(workstreams) + ROUND_DRAWS).tolist()
-        multipliers = [math.exp(sigma * x - sigma**2 / 2) for x in z]
+        # Mean-one lognormal multipliers: one from each workstream's own stream, and the
+        # post-training rounds' from theirs (round k always reads the k-th draw).
+        effort = streams.for_entity
+        z_work = [float(effort("effort", w.id).standard_normal()) for w in workstreams]
+        z_rounds = effort("effort", ROUNDS_ENTITY).standard_normal(ROUND_DRAWS).tolist()
         pairs = [(w.id, d) for w in workstreams for d in w.depends_on]
-        rework = streams["handoffs"].random(len(pairs)).tolist() if vary else [1.0] * len(pairs)
+        rework = [
+            float(effort("handoffs", handoff_entity(w, d)).random()) if vary else 1.0
+            for w, d in pairs
+        ]
         error = streams["quality"].standard_normal()
         sigma_loss = loss_sigma(s.model.novelty, s.levers.ablation_fraction) if vary else 0.0
         evals = s.objective.evals
-        noise = streams["eval_noise"].standard_normal(len(evals)).tolist()
+        noise = [float(effort("eval_noise", e.id).standard_normal()) for e in evals]
         return cls(
             effort_multiplier={
-                w.id: m for w, m in zip(workstreams, multipliers, strict=False)
+                w.id: _mean_one(sigma, x) for w, x in zip(workstreams, z_work, strict=True)
             },
-            round_multipliers=multipliers[len(workstreams) :],
+            round_multipliers=[_mean_one(sigma, x) for x in z_rounds],
             rework=dict(zip(pairs, rework, strict=True)),
             loss_error=float(error * sigma_loss),
             cut=draw_budget_cut(s, streams["budget"]),
-            departure_gaps=draw_departure_gaps(s, streams["staffing"]),
+            departure_gaps=draw_departure_gaps(s, streams),
             safety=float(streams["safety"].random()),
             eval_set_errors=dict(zip((e.id for e in evals), noise, strict=True)),
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.engine.org import OrgGraph
+from sim.engine.rng import Streams
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
 from sim.units import Days
@@ -66,21 +67,28 @@ class DefectBook:
     defects: list[Defect] = field(default_factory=list)
 
     @classmethod
-    def draw(
-        cls, scenario: Scenario, presence: np.random.Generator, detection: np.random.Generator
-    ) -> DefectBook:
+    def draw(cls, scenario: Scenario, streams: Streams) -> DefectBook:
+        """Each source's presence and detection draws, from streams keyed by its id.
+
+        A source's id is its ``id`` or, by default, its kind; a gate draw is keyed by the
+        source and the gate's id.
+        """
         novelty = scenario.model.novelty
         gates = scenario.plan.gates
         book = cls()
-        gate_ids = [g.id for g in gates]
-        sources = scenario.incidents.defects
-        presence_draws = presence.random(len(sources)).tolist()
-        for i, (src, u) in enumerate(zip(sources, presence_draws, strict=True)):
-            present = u < min(1.0, src.probability * (1.0 + novelty))
-            draws = dict(zip(gate_ids, detection.random(len(gate_ids)).tolist(), strict=True))
-            book.defects.append(
-                Defect(i, src, present, draws, float(detection.standard_exponential()))
-            )
+        # Kept in the order of their ids, so defects found together are handled in the
+        # same order whatever the order of the scenario's list.
+        sources = sorted(scenario.incidents.defects, key=lambda d: d.key)
+        for i, src in enumerate(sources):
+            key = src.key
+            own = streams.for_entity("defects", key)
+            present = float(own.random()) < min(1.0, src.probability * (1.0 + novelty))
+            monitor = float(own.standard_exponential())
+            draws = {
+                g.id: float(streams.for_entity("detection", f"{key}@{g.id}").random())
+                for g in gates
+            }
+            book.defects.append(Defect(i, src, present, draws, monitor))
         return book
 
     def accrue(self, tokens: float) -> None:
@@ -168,9 +176,13 @@ def draw_budget_cut(scenario: Scenario, rng: np.random.Generator) -> BudgetCutDr
 
 
 def draw_departure_gaps(
-    scenario: Scenario, rng: np.random.Generator, horizon: int = 16
+    scenario: Scenario, streams: Streams, horizon: int = 16
 ) -> dict[str, list[float]]:
-    """Standard exponential gaps between departures, per team (scaled by rates later)."""
-    teams = scenario.org.teams
-    gaps = rng.standard_exponential(horizon * len(teams)).tolist()  # team by team, in order
-    return {t.id: gaps[k * horizon : (k + 1) * horizon] for k, t in enumerate(teams)}
+    """Standard exponential gaps between departures, per team (scaled by rates later).
+
+    Each team's gaps come from its own ``staffing`` stream, keyed by the team's id.
+    """
+    return {
+        t.id: streams.for_entity("staffing", t.id).standard_exponential(horizon).tolist()
+        for t in scenario.org.teams
+    }

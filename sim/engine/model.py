@@ -25,6 +25,7 @@ from sim.engine.judgement import forecast_options, people_usd_per_day, usd_per_s
 from sim.engine.project import Project
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import PHASES, Scenario
+from sim.units import over_usd
 
 #: Sizing never plans fewer than this share of the scenario's tokens.
 MIN_PLANNED_TOKEN_SHARE = 0.6
@@ -52,7 +53,7 @@ class ProjectModel(Project):
         """Size the run so the forecast spend fits the budget less the reserve."""
         budget = self.scenario.objective.budget.total_usd
         excess = self.projected_spend() - budget * (1.0 - self.scenario.levers.reserve_fraction)
-        if excess <= 0:
+        if not over_usd(excess):
             return
         floor = MIN_PLANNED_TOKEN_SHARE * self.tokens_plan
         self.trim_run(min(self.tokens_plan - floor, excess / self.run_usd_per_token))

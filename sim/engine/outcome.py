@@ -6,6 +6,7 @@ from typing import Any
 
 from sim.engine.model import ProjectModel
 from sim.engine.records import COST_CATEGORIES
+from sim.units import later_than, over_usd
 
 
 def outcome_row(m: ProjectModel) -> dict[str, Any]:
@@ -42,8 +43,8 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         met = t.eval in m.latest_evals and m.latest_evals[t.eval].score >= t.threshold
         row[f"met:{t.eval}"] = met
         met_all = met_all and met
-    row["on_time"] = m.finish_day <= obj.deadline_days
-    row["on_budget"] = ledger.spent_usd <= ledger.budget_usd + 1e-6
+    row["on_time"] = not later_than(m.finish_day, obj.deadline_days)
+    row["on_budget"] = not over_usd(ledger.spent_usd - ledger.budget_usd)
     row["quality_met"] = met_all
     row["success"] = row["on_time"] and row["on_budget"] and met_all
     run = m.run

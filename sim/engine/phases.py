@@ -21,6 +21,7 @@ from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import PHASES, ROLE_CO_DESIGN
+from sim.units import later_than, over_usd
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
 ABLATION_CLUSTER_SHARE = 0.5
@@ -217,7 +218,7 @@ def _schedule_check(m: Project) -> Steps:
     s = m.scenario
     projected = m.env.now + forecast_days(m)
     deadline = s.objective.deadline_days
-    if projected <= deadline:
+    if not later_than(projected, deadline):
         return
     m.count_incident("schedule_slip")
     options = ["add_core_staff", "accept_slip"]
@@ -251,7 +252,7 @@ def _eval_gap(m: Project) -> Steps:
         m.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
-        affordable = budget_gap(m) + annotation + compute <= 0
+        affordable = not over_usd(budget_gap(m) + annotation + compute)
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = ["extra_round", "fix_data_and_retune", "ship"]
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
@@ -441,7 +442,7 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
 
 def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the budget owner compares the forecast with the budget."""
-    if budget_gap(m) > 0:
+    if over_usd(budget_gap(m)):
         m.count_incident("budget_slip")
         yield from close_budget_gap(m, "on the current forecast", {})
 
@@ -449,7 +450,7 @@ def budget_watch(m: Project) -> Steps:
 def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     """Apply the budget responses one by one until the plan fits the budget again."""
     used: set[str] = set()
-    while (gap := budget_gap(m)) > 0:
+    while over_usd(gap := budget_gap(m)):
         options = _budget_options(m, used)
         choice = yield from m.decide(
             "budget",
@@ -466,7 +467,7 @@ def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
 
 def _budget_options(m: Project, used: set[str]) -> tuple[str, ...]:
     options = []
-    if m.reserve_left > 0:
+    if over_usd(m.reserve_left):
         options.append("use_reserve")
     if m.phase in ("setup", "prepare") and m.ablation_fraction > 0:
         options.append("cut_ablations")

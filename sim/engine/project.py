@@ -112,7 +112,7 @@ class Project(ABC):
             t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
             for t in s.org.teams
         }
-        self.defects = DefectBook.draw(s, self.streams["defects"], self.streams["detection"])
+        self.defects = DefectBook.draw(s, self.streams)
         self.draws = Draws.draw(s, self.streams)
         #: Contributions proposed for the model, and the bugs forced ones bring past the gate.
         self.contributions = ContributionBook.draw(s, self.streams)
@@ -175,10 +175,11 @@ class Project(ABC):
                 g.id: 1.0 if g.after == "ablations" else float(rng.random())
                 for g in self.scenario.plan.gates
             }
+            source = INTEGRATION_DEFECT.model_copy(update={"id": f"{c.spec.id}_bug"})
             self.defects.defects.append(
                 Defect(
                     len(self.defects.defects),
-                    INTEGRATION_DEFECT,
+                    source,
                     True,
                     draws,
                     float(rng.standard_exponential()),

@@ -1,8 +1,12 @@
-"""Named random streams: one SeedSequence per replication, one stream per source.
+"""Named random streams: one SeedSequence per replication, one stream per source and entity.
 
 Replication *k* of any design sees the same hardware failures, loss spikes and
 defects, so comparisons show the effect of the design, not noise (common random
-numbers). See docs/model.md, "Randomness".
+numbers). A draw that belongs to one element of the scenario (a team, a workstream,
+a handoff, a gate, a defect source, an eval, a post-training round) comes from that
+element's own stream, :meth:`Streams.for_entity`, keyed by its id: adding, removing
+or reordering one element leaves every other element's draws where they were (common
+random numbers by identity). See docs/model.md, "Randomness".
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ STREAMS: tuple[str, ...] = (
     "eval_noise",
     "safety",
     "decisions",
+    "ablations",
     "signals",
     "noise",
     "judgement",
@@ -41,6 +46,14 @@ STREAMS: tuple[str, ...] = (
 
 #: Each stream's name as a number: the last word of its SeedSequence's spawn key.
 STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREAMS}
+
+
+def stream_key(name: str) -> int:
+    """``STREAM_KEYS[name]``; a ``KeyError`` that says where to add an unknown name."""
+    key = STREAM_KEYS.get(name)
+    if key is None:
+        raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
+    return key
 
 
 def entity_key(entity_id: str) -> int:
@@ -73,9 +86,7 @@ class Streams:
     def __getitem__(self, name: str) -> np.random.Generator:
         gen = self._generators.get(name)
         if gen is None:
-            key = STREAM_KEYS.get(name)
-            if key is None:
-                raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
+            key = stream_key(name)
             child = np.random.SeedSequence(entropy=self._entropy, spawn_key=(*self._spawn_key, key))
             gen = self._generators[name] = np.random.Generator(np.random.PCG64(child))
         return gen
@@ -89,9 +100,7 @@ class Streams:
         """
         gen = self._entities.get((source, entity_id))
         if gen is None:
-            key = STREAM_KEYS.get(source)
-            if key is None:
-                raise KeyError(f"unknown random stream {source!r}; add it to STREAMS")
+            key = stream_key(source)
             child = np.random.SeedSequence(
                 entropy=self._entropy, spawn_key=(*self._spawn_key, key, entity_key(entity_id))
             )
@@ -103,8 +112,7 @@ class Streams:
 
         Safe because a stream's seed comes from its name, not from when it is built.
         """
-        if name not in STREAM_KEYS:
-            raise KeyError(f"unknown random stream {name!r}; add it to sim.engine.rng.STREAMS")
+        stream_key(name)
         return partial(self.__getitem__, name)
 
     @classmethod

@@ -356,11 +356,21 @@ class LossSpikes(Spec):
 
 class DefectSource(Spec):
     kind: DefectKind
+    id: Identifier | None = Field(
+        None,
+        description="Names the source (its draws are keyed by it); default: its kind. "
+        "Two sources of one kind need distinct ids.",
+    )
     probability: Fraction
     quality_penalty: Fraction = Field(
         0.15, description="Share of effective tokens a defect wastes while it is in the data."
     )
     fix_person_days: NonNegative = 20.0
+
+    @property
+    def key(self) -> str:
+        """The source's identity: its ``id``, or its kind when it has none."""
+        return self.id if self.id is not None else self.kind
 
 
 class BudgetCut(Spec):
@@ -574,6 +584,10 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
     out += _duplicates("objective.capabilities", caps)
     out += _duplicates("objective.evals", eval_ids)
     out += _duplicates("plan.gates", [g.id for g in s.plan.gates])
+    out += [
+        (path, f"{reason}: give each defect source of one kind its own id")
+        for path, reason in _duplicates("incidents.defects", [d.key for d in s.incidents.defects])
+    ]
 
     for i, link in enumerate(s.org.links):
         for end, team in (("from", link.source), ("to", link.target)):
