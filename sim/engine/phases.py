@@ -91,13 +91,12 @@ def _model_review(m: Project) -> None:
     if not safety_engaged(m):
         return
     owner = m.org.owner("safety") or m.org.decider("ship")
-    for _ in m.safety.review("training", m.scenario.incidents.safety.review_strength):
+    for issue in m.safety.review("training", m.scenario.incidents.safety.review_strength):
         m.count_incident("safety_finding")
         m.trace_event("safety", "Model review found an issue; fixed during post-training", owner)
         effort = SAFETY_FIX_PEOPLE * safety_fix_days(m.scenario, "training")
-        m.safety_work.append(
-            m.env.process(m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], "safety fix"))
-        )
+        fix = m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}")
+        m.safety_work.append(m.env.process(fix))
 
 
 def ablations(m: Project) -> Steps:
@@ -268,7 +267,8 @@ def _eval_gap(m: Project) -> Steps:
         m.extra_round_planned()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"])
+            key = f"retune{m.extra_rounds}"
+            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
@@ -325,6 +325,11 @@ def fix_co_design(d: Defect) -> float:
     return ROLE_CO_DESIGN["recipe" if d.kind == "tokenizer_config" else "data"]
 
 
+def fix_key(d: Defect) -> str:
+    """The fix's own stream key (its noise draw): the defect source's identity."""
+    return f"fix:{d.source.key}"
+
+
 def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
     m.count_incident(f"defect_{d.kind}")
@@ -334,7 +339,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d))
+        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
         d.fixed = True
         return
     options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
@@ -356,7 +361,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d))
+    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
@@ -374,7 +379,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
-    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d))
+    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(
