@@ -623,10 +623,19 @@ def reference_problems(s: Scenario) -> list[tuple[str, str]]:
         out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
     known_ws = set(ws_ids)
     graph: nx.DiGraph[str] = nx.DiGraph()
+    evergreen = {t.id for t in s.org.teams if t.evergreen}
     for i, w in enumerate(s.plan.workstreams):
         graph.add_node(w.id)
         if w.owner not in teams:
             out.append((f"plan.workstreams.{i}.owner", f"unknown team {w.owner!r}"))
+        elif w.owner in evergreen:
+            out.append(
+                (
+                    f"plan.workstreams.{i}.owner",
+                    f"team {w.owner!r} is evergreen research, kept apart: it takes no project "
+                    "work (give the workstream to another team, or set evergreen: false)",
+                )
+            )
         for j, dep in enumerate(w.depends_on):
             if dep not in known_ws:
                 out.append((f"plan.workstreams.{i}.depends_on.{j}", f"unknown workstream {dep!r}"))
