@@ -43,13 +43,18 @@ def test_presets_say_what_the_essay_says(base: Scenario) -> None:
         assert 200 < len(p.rationale) < 900, p.key
     siloed = preset("large_siloed").apply(base)
     assert siloed.levers.engineering_embedded is False and siloed.org.politics_days > 0
-    core = {t.id: t.headcount for t in base.org.teams if t.core}
-    assert all(t.headcount == 2 * core[t.id] for t in siloed.org.teams if t.core)
+    core = {t.id: t.headcount for t in base.org.teams if t.id in base.co_design_team_ids}
+    assert core and all(t.headcount == 2 * core[t.id] for t in siloed.org.teams if t.id in core)
+    assert any(t.territorial for t in siloed.org.teams)
     variants = preset("many_variants").apply(base)
     assert variants.levers.parallel_variants > 1 and variants.org.politics_days > 0
     apart = preset("evergreen_apart").apply(base)
-    assert "evergreen_research" in apart.team_ids
-    assert not next(t for t in apart.org.teams if t.id == "evergreen_research").core
+    research = next(t for t in apart.org.teams if t.id == "evergreen_research")
+    # Kept apart, it does no co-design work, and the project pays for it.
+    assert research.evergreen and research.id not in apart.co_design_team_ids
+    assert research.usd_per_person_day > 0
+    inside = preset("research_in_core").apply(base)
+    assert inside.org.contributions and not any(c.tested for c in inside.org.contributions)
     with pytest.raises(ValueError, match="unknown design"):
         preset("flat")
 

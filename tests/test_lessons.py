@@ -17,9 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan
-from sim.compare.runner import run_designs, run_replications
-from sim.engine.model import ProjectModel
+from sim.compare.runner import run_replications
 from sim.intervals import paired_difference
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
@@ -127,20 +125,6 @@ def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point(base7b: S
     higher(lots["cost_compute_usd"], some["cost_compute_usd"])
 
 
-def test_unowned_risks_cost_more_time_and_money(base7b: Scenario) -> None:
-    # 300 replications; defects of unowned kinds surface only at the late release gate.
-    owned = runs(base7b, 300)
-    unowned = runs(
-        base7b,
-        300,
-        org__risk_owners__data_quality=None,
-        org__risk_owners__tokenizer_config=None,
-        org__risk_owners__contamination=None,
-    )
-    higher(unowned["cost_usd"], owned["cost_usd"])
-    higher(unowned["schedule_days"], owned["schedule_days"])
-
-
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -153,17 +137,6 @@ def test_effective_training_time_peaks_at_an_interior_checkpoint_interval() -> N
     same_scope(arms[1], arms[240])
     ett = {m: df["run_effective_training_time"].mean() for m, df in arms.items()}
     assert ett[13] > ett[1] and ett[13] > ett[240], ett
-
-
-def test_clear_rights_and_a_playbook_waste_less_compute_on_spikes() -> None:
-    # 300 replications, same answers (textbook rollback); only ownership and agreement differ.
-    s = scenario("followup_loss_spike")
-    clear = runs(s, 300, policy="textbook", levers__playbook__rollback=["rollback_skip"])
-    muddled = runs(
-        s, 300, policy="textbook", org__risk_owners__loss_spike=None, org__politics_days=1.0
-    )
-    higher(muddled["run_lost_gpu_hours"], clear["run_lost_gpu_hours"])
-    higher(muddled["decision_latency_days"], clear["decision_latency_days"])
 
 
 def test_overreacting_to_spikes_costs_more_on_average() -> None:
@@ -202,14 +175,6 @@ def test_reserve_lowers_the_chance_of_going_over_budget(base7b: Scenario) -> Non
     higher(with_reserve["on_budget"], without["on_budget"])
 
 
-def test_playbook_beats_ad_hoc_choices() -> None:
-    # 400 replications of the budget-cut follow-up.
-    s = scenario("followup_budget_cut")
-    playbook, ad_hoc = runs(s, 400), runs(s, 400, policy="ad_hoc")
-    higher(playbook["on_budget"], ad_hoc["on_budget"])
-    higher(playbook["success"], ad_hoc["success"])
-
-
 # --- strategy and evaluation --------------------------------------------------------------------
 
 
@@ -244,84 +209,7 @@ def test_contamination_inflates_public_benchmarks_only(base7b: Scenario) -> None
     assert (dirty["score:support_reasoning"] - clean["score:support_reasoning"]).abs().max() < 1e-9
 
 
-def test_late_safety_engagement_slips_the_schedule(base7b: Scenario) -> None:
-    # 300 replications.
-    early, late = runs(base7b, 300), runs(base7b, 300, levers__safety_from_start=False)
-    higher(late["schedule_days"], early["schedule_days"])
-
-
-# --- people and organisation ---------------------------------------------------------------------
-
-
-def test_adding_people_late_to_the_core_makes_it_later(base7b: Scenario) -> None:
-    # 300 replications; four newcomers join post-training on day 95.
-    base = runs(base7b, 300)
-    late = runs(base7b, 300, levers__add_core_staff=4, levers__add_core_staff_day=95)
-    higher(late["schedule_days"], base["schedule_days"])
-    higher(late["cost_people_usd"], base["cost_people_usd"])
-
-
-def test_headcount_helps_where_co_design_is_not_needed_not_in_the_core(base7b: Scenario) -> None:
-    # 300 replications; the data team is team 4 and pretraining (core) is team 2. A generous
-    # people budget keeps budget responses (which the extra salaries would trigger) out of it.
-    rich = with_overrides(base7b, {"objective.budget.people_usd": 20_000_000})
-    base = runs(rich, 300)
-    more_data = runs(rich, 300, org__teams__4__headcount=10)
-    more_core = runs(rich, 300, org__teams__2__headcount=9)
-    data_gain = higher(base["schedule_days"], more_data["schedule_days"])["mean"]
-    core_gain = paired_difference(more_core["schedule_days"], base["schedule_days"])["mean"]
-    assert core_gain < 1.0 and data_gain > 4 * core_gain, (data_gain, core_gain)
-
-
-def test_siloed_design_detects_later_and_reworks_more(base7b: Scenario) -> None:
-    # 300 replications; every link four times slower, engineering split from training.
-    links = [
-        {**lk.model_dump(by_alias=True), "latency_days": lk.latency_days * 4}
-        for lk in base7b.org.links
-    ]
-    siloed = runs(
-        base7b, 300, org__links=links, levers__engineering_embedded=False, org__politics_days=0.5
-    )
-    base = runs(base7b, 300)
-    higher(column(siloed, "incident:handoff_rework"), column(base, "incident:handoff_rework"))
-    higher(siloed["decision_latency_days"], base["decision_latency_days"])
-    higher(base["run_effective_training_time"], siloed["run_effective_training_time"])
-
-
-def test_at_equal_scope_the_large_siloed_org_is_slower_and_dearer(base7b: Scenario) -> None:
-    # 200 replications each; both designs funded for their full plan (the same run), so the
-    # difference is the organisation: twice the core, slow links, politics, engineering apart.
-    small = fund_full_plan(PRESETS_BY_KEY["small_core"].apply(base7b))
-    large = fund_full_plan(PRESETS_BY_KEY["large_siloed"].apply(base7b))
-    frames = run_designs({"small": small, "large": large}, 200, SEED)
-    a, b = frames["small"], frames["large"]
-    assert abs(b["tokens_b"].mean() / a["tokens_b"].mean() - 1.0) < 0.02, "the same run"
-    higher(b["schedule_days"], a["schedule_days"])
-    higher(b["cost_usd"], a["cost_usd"])
-
-
-def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> None:
-    # 200 replications; $100k more on data work versus $100k more of tokens.
-    extra = 100_000.0
-    usd_per_token = ProjectModel(base7b).run_usd_per_token
-    data = runs(base7b, 200, levers__data_investment_usd=extra)
-    compute = runs(
-        base7b,
-        200,
-        model__tokens_b=base7b.model.tokens_b + extra / usd_per_token / 1e9,
-        objective__budget__compute_usd=base7b.objective.budget.compute_usd + extra,
-    )
-    higher(compute["loss"], data["loss"])
-
-
-def test_fewer_focused_models_do_better(base7b: Scenario) -> None:
-    # 300 replications.
-    one = runs(base7b, 300)
-    three = runs(base7b, 300, levers__parallel_variants=3)
-    higher(three["loss"], one["loss"])
-    higher(target_quality(one), target_quality(three))
-    politics = runs(base7b, 300, org__politics_days=1.0)
-    higher(politics["schedule_days"], one["schedule_days"])
+# --- the frontier (the organisation's lessons are in test_lessons_org.py) -------------------
 
 
 def test_frontier_work_costs_several_times_more_with_wider_spreads(base7b: Scenario) -> None:

@@ -1,82 +1,98 @@
-"""sim.engine.teams: capacity from headcount, ramp-up and mentoring; the person-day integral."""
+"""Team output from coordination: the shape of team size against time and effort, exactly.
+
+No Monte Carlo here: these tests read sim/engine/teams.py's arithmetic directly, so they
+pin the shape the lessons rest on (docs/model.md, "Teams") in milliseconds.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from sim.engine.org import coordination_overhead
-from sim.engine.teams import MENTOR_SHARE, RAMP_DAYS, TeamState, seniority_factor
-from sim.scenario.spec import Team
+from sim.engine.teams import (
+    CO_DESIGN_COST,
+    TASK_PERSON_DAYS,
+    TeamState,
+    coordination_factor,
+    output_on,
+    share_out,
+    work_item,
+)
+from sim.scenario.spec import ROLE_CO_DESIGN, Team
+
+RECIPE = ROLE_CO_DESIGN["recipe"]
+DATA = ROLE_CO_DESIGN["data"]
 
 
-def team(headcount: int = 4, core: bool = True, seniority: float = 0.5) -> TeamState:
-    return TeamState(Team(id="t", headcount=headcount, core=core, seniority=seniority))
+def days(people: float, effort: float, co_design: float) -> float:
+    """Calendar days for ``people`` veterans alone on one piece of work."""
+    return effort / output_on(people, work_item(effort, co_design))
 
 
-def test_capacity_of_a_settled_team_follows_the_formula() -> None:
-    t = team(4)
-    expected = 4 * (1 - coordination_overhead(4, True)) * seniority_factor(0.5)
-    assert t.capacity(0.0) == pytest.approx(expected)
-    assert t.capacity(100.0) == t.capacity(0.0)  # nothing ramps, nothing changes
+def test_on_fixed_scope_four_times_the_team_is_a_little_faster_at_several_times_the_effort() -> (
+    None
+):
+    effort = 400.0  # recipe work large enough that 20 people all have tasks
+    small, large = days(5, effort, RECIPE), days(20, effort, RECIPE)
+    assert 0.85 < large / small < 0.99, large / small
+    assert 20 * large / (5 * small) > 3.0
 
 
-def test_a_newcomer_costs_output_at_first_and_adds_it_after_ramping_up() -> None:
-    t = team(4)
-    before = t.capacity(0.0)
-    t.join(10.0)
-    at_join = t.capacity(10.0)
-    halfway = t.capacity(10.0 + RAMP_DAYS / 2)
-    ramped = t.capacity(10.0 + RAMP_DAYS)
-    # Brooks: the newcomer contributes nothing yet and takes mentoring from the veterans.
-    raw = 4 - MENTOR_SHARE
-    assert at_join == pytest.approx(
-        raw * (1 - coordination_overhead(5, True)) * seniority_factor(0.5)
-    )
-    assert at_join < before < ramped
-    assert at_join < halfway < ramped
+def test_a_small_team_is_somewhat_slower_not_collapsed() -> None:
+    effort = 400.0
+    five, two, one = (days(n, effort, RECIPE) for n in (5, 2, 1))
+    assert 1.0 < two / five < 1.25
+    assert 1.0 < one / five < 1.5
 
 
-def test_promote_turns_ramped_newcomers_into_veterans() -> None:
-    t = team(2)
-    t.join(0.0, people=2)
-    t.promote(RAMP_DAYS - 1)
-    assert (t.veterans, len(t.newcomers)) == (2, 2)
-    t.promote(RAMP_DAYS)
-    assert (t.veterans, len(t.newcomers)) == (4, 0)
+def test_no_u_shape_more_people_never_make_unsaturated_co_design_work_slower() -> None:
+    effort = 10_000.0
+    pace = [days(n, effort, RECIPE) for n in range(1, 60)]
+    assert all(b <= a for a, b in zip(pace, pace[1:], strict=False))
+    # ... and output approaches, never passes, its ceiling of 1/c person-days a day.
+    assert output_on(59, work_item(effort, RECIPE)) < 1.0 / CO_DESIGN_COST
 
 
-def test_departures_take_veterans_first() -> None:
-    t = team(1)
-    t.join(0.0)
-    t.leave(5.0)
-    assert (t.veterans, len(t.newcomers)) == (0, 1)
-    t.leave(6.0)
-    assert t.headcount == 0
+def test_work_without_co_design_scales_with_headcount_until_it_saturates() -> None:
+    effort = 180.0
+    tasks = effort / TASK_PERSON_DAYS
+    assert days(6, effort, DATA) / days(24, effort, DATA) > 3.0  # nearly linear
+    # Past its tasks, more people add nothing.
+    assert days(tasks, effort, DATA) == pytest.approx(days(3 * tasks, effort, DATA))
 
 
-def test_person_days_integrate_headcount_exactly_through_joins_and_departures() -> None:
-    t = team(3)
-    t.join(10.0, people=2)  # 3 people for 10 days
-    t.leave(20.0)  # 5 people for 10 days
-    assert t.person_days(30.0) == pytest.approx(3 * 10 + 5 * 10 + 4 * 10)
+def test_co_design_work_does_not_scale_where_data_work_does() -> None:
+    assert days(5, 400, RECIPE) / days(20, 400, RECIPE) < 1.15
+    assert days(5, 400, DATA) / days(20, 400, DATA) > 3.0
 
 
-def test_every_person_day_is_charged_once() -> None:
-    t = team(2)
-    first = t.accrue_person_days(10.0)
-    t.join(15.0)
-    second = t.accrue_person_days(20.0)
-    assert first == pytest.approx(20.0)
-    assert second == pytest.approx(2 * 5 + 3 * 5)
-    assert t.accrue_person_days(20.0) == 0.0
-    assert first + second == pytest.approx(t.person_days(20.0))
-    assert t.cost_usd(second) == pytest.approx(second * t.spec.usd_per_person_day)
+def test_pairs_weighted_by_co_design() -> None:
+    # n(n-1)/2 pairs, each spending c*d of one member's share: c d (n - 1) extra per unit.
+    for n, d in ((2, 1.0), (10, 0.5), (30, 0.02)):
+        assert coordination_factor(n, d) - 1.0 == pytest.approx(
+            CO_DESIGN_COST * d * n * (n - 1) / 2 * 2 / n
+        )
 
 
-def test_attention_split_and_the_floor() -> None:
-    full = team(4)
-    split = TeamState(Team(id="t", headcount=4, core=True, seniority=0.5), attention=0.5)
-    assert split.capacity(0.0) == pytest.approx(full.capacity(0.0) / 2)
-    lone = team(1)
-    lone.leave(0.0)
-    assert lone.capacity(0.0) == pytest.approx(0.05)  # never zero: work still moves
+def test_people_are_shared_over_the_work_on_hand_and_surplus_has_no_task() -> None:
+    small, big = work_item(3.0, RECIPE), work_item(300.0, RECIPE)  # 2 tasks and 200
+    assert share_out(10, [small, big]) == pytest.approx([2.0, 8.0])
+    team = TeamState(Team(id="t", headcount=10, seniority=0.625))
+    team.take(small, 0.0)
+    assert team.surplus_person_days(5.0) == pytest.approx(8.0 * 5.0)  # 8 people had no task
+    team.take(big, 5.0)
+    assert team.surplus_person_days(10.0) == pytest.approx(8.0 * 5.0)  # now they all have one
+
+
+def test_newcomers_cost_before_they_help_brooks() -> None:
+    item = work_item(1_000.0, RECIPE)
+    team = TeamState(Team(id="t", headcount=5, seniority=0.625))
+    team.take(item, 0.0)
+    before = team.rate(item, 0.0)
+    team.join(0.0, 4)
+    assert team.rate(item, 1.0) < before  # mentoring and more pairs, nothing ramped yet
+    assert team.rate(item, 120.0) > before  # once ramped (and promoted), a little faster
+    # Mentoring never takes more veterans than there are: a team of newcomers still ramps.
+    fresh = TeamState(Team(id="n", headcount=1, seniority=0.625))
+    fresh.leave(0.0)
+    fresh.join(0.0, 3)
+    assert fresh.productive_share(0.0) == 0.0 and fresh.productive_share(30.0) > 0.0

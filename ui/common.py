@@ -196,8 +196,9 @@ def team_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
     org, changes = scenario.org, dict[str, Any]()
     st.markdown("**Headcount** (★ core co-design teams)")
     grid = st.columns(4)
+    core = set(scenario.co_design_team_ids)
     for i, team in enumerate(org.teams):
-        label = f"{'★ ' if team.core else ''}{team.name or team.id}"
+        label = f"{'★ ' if team.id in core else ''}{team.name or team.id}"
         n = grid[i % 4].number_input(label, 1, 10_000, team.headcount, key=f"{prefix}team{i}")
         if n != team.headcount:
             changes[f"org.teams.{i}.headcount"] = int(n)

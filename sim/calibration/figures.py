@@ -22,7 +22,6 @@ from sim.engine.compute import (
     training_flops,
 )
 from sim.engine.facts import scenario_facts
-from sim.engine.org import CORE_OVERHEAD_PER_PEER, coordination_overhead
 from sim.engine.quality import (
     Capability,
     Eval,
@@ -38,8 +37,14 @@ from sim.engine.reliability import (
     simulate_cluster,
 )
 from sim.engine.rng import Streams
-from sim.engine.teams import TeamState, seniority_factor
-from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, ClusterSpec, Scenario, Team
+from sim.engine.teams import CO_DESIGN_COST, coordination_factor, output_on, work_item
+from sim.scenario.spec import (
+    DECISION_KINDS,
+    RISK_KINDS,
+    ROLE_CO_DESIGN,
+    ClusterSpec,
+    Scenario,
+)
 from sim.units import HOURS_PER_DAY
 
 CheckKind = Literal["relative", "absolute", "at_least", "at_most", "range"]
@@ -445,47 +450,61 @@ def spike_rows() -> list[CalibrationRow]:
 # --- teams --------------------------------------------------------------------------------------
 
 
-def core_output(headcount: int) -> float:
-    """Person-days per day of a core team of veterans, at a seniority factor of one."""
-    state = TeamState(Team(id="core", headcount=headcount, core=True, seniority=0.625))
-    return state.capacity(0.0) / seniority_factor(0.625)
+QSM_SOURCE = "QSM (Putnam) 2005 team-size study"
+
+
+def co_design_days(people: float, effort: float = 1_000.0) -> float:
+    """Days for ``people`` veterans (seniority factor one) to do ``effort`` of recipe work."""
+    item = work_item(effort, ROLE_CO_DESIGN["recipe"])
+    return effort / output_on(people, item)
 
 
 def team_rows() -> list[CalibrationRow]:
     n = 10
-    # Each person's exponent c(n-1) counts their peers; summed over the team that is
-    # c * n(n-1), i.e. c per ordered pair.
-    exponent = -math.log(1.0 - coordination_overhead(n, core=True))
-    pairs_in_model = n * exponent / (2.0 * CORE_OVERHEAD_PER_PEER)
-    large = 30
-    first_peak = next(k for k in range(1, large) if core_output(k + 1) < core_output(k))
+    # Each pair spends c * d of one member's share of the work keeping their parts consistent:
+    # the extra effort is c d (n - 1) units per unit of work, i.e. n(n-1)/2 pairs of 2 c d / n.
+    extra = coordination_factor(n, 1.0) - 1.0
+    pairs_in_model = extra * n / (2.0 * CO_DESIGN_COST)
+    small, large = 5.7, 29.0
+    schedule = co_design_days(large) / co_design_days(small)
+    effort = large * co_design_days(large) / (small * co_design_days(small))
+    ceiling = 1.0 / CO_DESIGN_COST
+    near = next(k for k in range(1, 100) if output_on(k, work_item(1e6, 1.0)) >= 0.9 * ceiling)
     return [
         CalibrationRow(
-            "Coordination in a 10-person core, counted in pairs",
+            "Coordination in a 10-person co-design team, counted in pairs",
             "Brooks, The Mythical Man-Month",
             n * (n - 1) / 2,
             pairs_in_model,
             "pairs",
             EXACT,
-            note="model: kept share exp(−c(n−1)) per person; the exponents sum to 2c per pair",
+            note="model: each pair spends c·d of a member's share of the work keeping it in step",
         ),
         CalibrationRow(
-            "Core team size with the most output",
+            "Schedule of a 29-person team over a 5.7-person one, same scope",
+            f"{QSM_SOURCE}: 6.6 against 7 months, 40K lines",
+            6.6 / 7.0,
+            schedule,
+            "ratio",
+            Tolerance("relative", 0.02),
+            note="fully co-designed work (recipe), large enough not to saturate",
+        ),
+        CalibrationRow(
+            "Effort of a 29-person team over a 5.7-person one, same scope",
+            f"{QSM_SOURCE}: 191 against 40 person-months",
+            191.0 / 40.0,
+            effort,
+            "ratio",
+            Tolerance("relative", 0.05),
+        ),
+        CalibrationRow(
+            "Smallest core within 10% of the fastest a core can go",
             "OPT-175B (core of ~5), Tülu 3 (7 core of 23)",
             (5.0, 7.0),
-            float(first_peak),
+            float(near),
             "people",
             IN_RANGE,
-            note="output n·exp(−c(n−1)) peaks at n = 1/c",
-        ),
-        CalibrationRow(
-            f"Output of a {large}-person core over the best small core",
-            "Brooks, The Mythical Man-Month (direction only)",
-            1.0,
-            core_output(large) / core_output(first_peak),
-            "ratio",
-            Tolerance("at_most"),
-            note="past the peak each extra person lowers the core's output",
+            note=f"output n / (1 + c(n - 1)) rises to 1/c = {ceiling:.2f} person-days a day",
         ),
     ]
 
@@ -516,7 +535,8 @@ def post_training_rows() -> list[CalibrationRow]:
 
 def benchmark_inflation(contamination: float, gain: float, focus: bool) -> float:
     """Public-benchmark score minus a fresh set's score for the same capability, no noise."""
-    caps = [Capability(id="cap", loss_midpoint=2.0)]
+    # Three capabilities sharing four rounds, as in scenarios/assistant_7b.yaml.
+    caps = [Capability(id=c, loss_midpoint=2.0) for c in ("cap", "other", "third")]
     evals = [
         Eval(
             id="public",
@@ -527,7 +547,7 @@ def benchmark_inflation(contamination: float, gain: float, focus: bool) -> float
         ),
         Eval(id="fresh", kind="product_eval", capability="cap"),
     ]
-    state = QualityState(2.0, 0.0, 1.0, False, "cap" if focus else None, False, False)
+    state = QualityState(2.0, 4.0, 1.0, False, "cap" if focus else None, False, False)
     scores = measure(caps, evals, state, None)
     return scores["public"].score - scores["fresh"].score
 
@@ -548,7 +568,7 @@ def benchmark_rows() -> list[CalibrationRow]:
             ),
         ),
         CalibrationRow(
-            "GSM8K over a re-written set when over-fitted (focus + 30% leaked at 0.12)",
+            "GSM8K over a re-written set when over-fitted (focus + 30% leaked at 0.12, 4 rounds)",
             "GSM1k (Zhang et al. 2024): up to ~8-13 points",
             (0.08, 0.13),
             benchmark_inflation(0.30, 0.12, focus=True),

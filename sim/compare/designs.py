@@ -309,15 +309,23 @@ class Preset:
 
 
 def _core_ids(base: Scenario) -> list[str]:
-    return [t.id for t in base.org.teams if t.core]
+    """The teams doing co-design work (derived from the plan; ``Team.core`` is not read)."""
+    return base.co_design_team_ids
 
 
 def _core_sizes(base: Scenario) -> dict[str, int]:
-    return {t.id: t.headcount for t in base.org.teams if t.core}
+    core = set(_core_ids(base))
+    return {t.id: t.headcount for t in base.org.teams if t.id in core}
 
 
 def _working_links(base: Scenario) -> list[int]:
     return [i for i, link in enumerate(base.org.links) if link.kind != "reporting"]
+
+
+def _largest_outside_core(base: Scenario) -> str | None:
+    core = set(_core_ids(base))
+    others = [t for t in base.org.teams if t.id not in core and not t.evergreen]
+    return max(others, key=lambda t: t.headcount).id if others else None
 
 
 def _small_core(base: Scenario) -> Delta:
@@ -327,6 +335,9 @@ def _small_core(base: Scenario) -> Delta:
         link = base.org.links[i]
         if link.source in core or link.target in core:
             delta[f"org.links.{i}.latency_days"] = min(link.latency_days, ONE_ROOM_LATENCY_DAYS)
+    for t in base.org.teams:
+        if t.territorial:
+            delta[f"org.teams.{t.id}.territorial"] = False
     delta.update(
         {
             "levers.engineering_embedded": True,
@@ -342,6 +353,9 @@ def _siloed(base: Scenario) -> Delta:
     for i in _working_links(base):
         latency = base.org.links[i].latency_days
         delta[f"org.links.{i}.latency_days"] = round(latency * SILO_LATENCY_FACTOR, 3)
+    territory = _largest_outside_core(base)
+    if territory is not None:
+        delta[f"org.teams.{territory}.territorial"] = True
     delta.update({"levers.engineering_embedded": False, "org.politics_days": SILO_POLITICS_DAYS})
     return delta
 
@@ -360,8 +374,7 @@ def _evergreen_apart(base: Scenario) -> Delta:
             "name": "Evergreen research",
             "headcount": RESEARCHERS,
             "seniority": 0.8,
-            # Funded by the research budget, not by this project's.
-            "usd_per_person_day": 0.0,
+            "evergreen": True,
         },
         f"org.links.{APPEND}": links,
     }
@@ -369,10 +382,13 @@ def _evergreen_apart(base: Scenario) -> Delta:
 
 def _research_in_core(base: Scenario) -> Delta:
     team = next(t for t in base.org.teams if t.id == _research_team(base))
+    ideas = [
+        {"id": f"research_idea_{k + 1}", "team": team.id, "tested": False}
+        for k in range(RESEARCHERS // 2)
+    ]
     return {
         f"org.teams.{team.id}.headcount": team.headcount + RESEARCHERS,
-        f"org.teams.{team.id}.core": True,
-        "org.politics_days": max(base.org.politics_days, 0.5),
+        "org.contributions": [c.model_dump() for c in base.org.contributions] + ideas,
     }
 
 
@@ -399,10 +415,12 @@ PRESETS: tuple[Preset, ...] = (
         "Large siloed org, engineering apart",
         "Twice the people in the core teams, engineering run as a separate department that "
         "hears from training only through management lines, working links three times "
-        "slower, and a day of politics on every hop a decision travels. The essay's warning: "
-        "big teams breed territory, signals from the people training the model travel "
-        "upwards slowly, and an org that splits engineering from training or grows the core "
-        "struggles to put the pieces together.",
+        "slower, a day of politics on every hop a decision travels, and the largest team "
+        "outside the core turned territorial: it forces a contribution of its own into the "
+        "model and wants a say in every call. The essay's warning: big teams breed "
+        "territory, signals from the people training the model travel upwards slowly, and "
+        "an org that splits engineering from training or grows the core struggles to put "
+        "the pieces together.",
         _siloed,
     ),
     Preset(
@@ -410,19 +428,21 @@ PRESETS: tuple[Preset, ...] = (
         "Evergreen research kept apart",
         "A long-term research group sits beside the model team, inside research but not on "
         "the project's critical path: it talks to the training team and reports to "
-        "leadership, and its cost sits in the research budget. The essay's reasoning: "
-        "language-model teams plan one or two models ahead, so long-term ideas need a home "
-        "of their own to survive, and the model team stays small and focused.",
+        "leadership, and the project pays its salaries. Its findings count for the next "
+        "model, and those that reach the training team before the run catch hidden defects. "
+        "The essay's reasoning: language-model teams plan one or two models ahead, so "
+        "long-term ideas need a home of their own to survive, and the model team stays "
+        "small and focused.",
         _evergreen_apart,
     ),
     Preset(
         "research_in_core",
         "Evergreen research inside the model team",
         "The contrast to keeping research apart: the same researchers join the training "
-        "team as core co-designers, and some politics follows as they look for a "
-        "contribution to land in the model. The essay warns against forcing individual "
-        "contributions into the final model and against growing the core: every extra "
-        "person adds coordination for everyone.",
+        "team as core co-designers, and each pair of them pushes an idea into the model "
+        "without the ablations that would have judged it. The essay warns against forcing "
+        "individual contributions into the final model and against growing the core: every "
+        "extra person adds coordination for everyone, and long-term work gets no home.",
         _research_in_core,
     ),
     Preset(

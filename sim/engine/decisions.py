@@ -4,10 +4,14 @@ A decision point has options, an owner (from decision rights) and a latency (the
 signal's trip along the org graph, plus deliberation when nothing was agreed in
 advance). A :class:`Decider` answers: a playbook or named policy in Monte Carlo,
 a person through :mod:`sim.play.game`. Returning ``None`` means "ask a person".
+Where nothing was agreed, :class:`HumanDecider` stands for the holder deciding on the
+spot: a noisy, loss-averse reading of the model's own forecasts (sim/engine/judgement.py).
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,10 +23,47 @@ from sim.units import Days, TeamId
 
 #: Deliberation when a decision kind has no pre-agreed playbook entry (days), before politics.
 AD_HOC_DELIBERATION_DAYS = 0.75
+#: Losses weigh this many times as much as gains of the same size (Tversky and Kahneman
+#: 1992, median loss-aversion coefficient): a change from the status quo must gain clearly.
+LOSS_AVERSION = 2.25
+#: Log-spread of a person's reading of a forecast, and how much it widens per day the news
+#: travelled to them (second-hand information is vaguer).
+READING_SIGMA = 0.3
+READING_SIGMA_PER_DAY = 0.1
+#: Doing nothing, for each decision kind: what an undecided holder ends up with.
+STATUS_QUO: dict[str, str] = {
+    "rollback": "continue",
+    "data_fix": "accept",
+    "budget": "accept_overrun",
+    "ship": "ship",
+    "schedule": "accept_slip",
+}
 
-#: The ad hoc decider's random stream, or a callable that makes it when first needed
-#: (a stream costs about 9 us to build, and most plays never decide ad hoc).
-Rng = np.random.Generator | Callable[[], np.random.Generator]
+#: A keyed random stream for a decision (``key`` is the decision's ``kind#n``).
+StreamFor = Callable[[str], np.random.Generator]
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """What the model forecasts an option does, relative to the status quo."""
+
+    days: float
+    """Days added to the finish."""
+    usd: float
+    """Dollars added to the spend, salaries aside (days carry those)."""
+    quality: float
+    """Change of the mean true score of the targeted capabilities (0 to 1)."""
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """The forecasts of the options on offer and the rates to weigh them with."""
+
+    options: dict[str, Forecast]
+    usd_per_day: float
+    """What a day of the finish costs: the project's salaries per day."""
+    usd_per_score: float
+    """What a whole unit of mean target score is worth to the holder."""
 
 
 @dataclass(slots=True)  # not frozen: frozen init is 3x slower (made at every decision)
@@ -39,6 +80,23 @@ class DecisionPoint:
     latency_days: Days
     summary: str
     context: dict[str, Any] = field(default_factory=dict)
+    #: The model's forecast of each option, made on demand (deciders that need it call it).
+    outlook: Callable[[], Outlook] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The point's facts as plain data (the outlook is a call into the live play, left out)."""
+        return {
+            "index": self.index,
+            "key": self.key,
+            "kind": self.kind,
+            "day": self.day,
+            "options": self.options,
+            "owner": self.owner,
+            "detected_by": self.detected_by,
+            "latency_days": self.latency_days,
+            "summary": self.summary,
+            "context": copy.deepcopy(self.context),
+        }
 
 
 class Decider(Protocol):
@@ -79,23 +137,54 @@ class PolicyDecider:
         return point.options[-1]
 
 
-class AdHocDecider:
-    """No agreed order: whoever decides picks one of the options, seen here as chance."""
+class HumanDecider:
+    """The holder deciding on the spot, with partial information and a status-quo bias.
+
+    The holder reads the model's forecast of each option (days, dollars, quality, weighed in
+    dollars by the outlook's rates) with lognormal noise of log-spread ``READING_SIGMA +
+    READING_SIGMA_PER_DAY * latency``, counts losses ``LOSS_AVERSION`` times as heavily as
+    gains, and takes the option of highest value; doing nothing (:data:`STATUS_QUO`) is worth
+    zero, so a change must look clearly better. An option without a forecast is worth zero.
+    """
 
     name = "ad_hoc"
 
-    def __init__(self, rng: Rng) -> None:
-        self._rng = rng
+    def __init__(self, stream_for: StreamFor) -> None:
+        self._stream_for = stream_for
 
-    @property
-    def rng(self) -> np.random.Generator:
-        """The stream of choices; a callable one is made on the first ad hoc choice."""
-        if not isinstance(self._rng, np.random.Generator):
-            self._rng = self._rng()
-        return self._rng
+    def value(self, point: DecisionPoint, option: str, outlook: Outlook, z: list[float]) -> float:
+        f = outlook.options.get(option)
+        if f is None:
+            return 0.0
+        sigma = READING_SIGMA + READING_SIGMA_PER_DAY * point.latency_days
+        parts = (-f.days * outlook.usd_per_day, -f.usd, f.quality * outlook.usd_per_score)
+        total = 0.0
+        for part, zi in zip(parts, z, strict=True):
+            seen = part * math.exp(sigma * zi - sigma * sigma / 2.0)
+            total += seen if seen >= 0 else LOSS_AVERSION * seen
+        return total
 
     def decide(self, point: DecisionPoint) -> str | None:
-        return str(point.options[int(self.rng.integers(len(point.options)))])
+        options = point.options
+        quo = STATUS_QUO.get(point.kind)
+        if point.outlook is None:
+            return quo if quo in options else options[0]
+        outlook = point.outlook()
+        z = self._stream_for(point.key).standard_normal(3 * len(options)).tolist()
+        best, best_value = (quo if quo in options else options[0]), 0.0
+        if best != quo:
+            best_value = -math.inf
+        for k, option in enumerate(options):
+            if option == quo:
+                continue
+            v = self.value(point, option, outlook, z[3 * k : 3 * k + 3])
+            if v > best_value:
+                best, best_value = option, v
+        return best
+
+
+#: The earlier name of :class:`HumanDecider` (it picked uniformly at random).
+AdHocDecider = HumanDecider
 
 
 #: Named built-in policies (docs/levers.md, "Policies").
@@ -146,9 +235,11 @@ def reference_decider(playbook: Mapping[Any, Sequence[str]]) -> Decider:
 POLICY_NAMES: tuple[str, ...] = ("playbook", "ad_hoc", *POLICIES)
 
 
-def make_decider(name: str, playbook: Mapping[Any, Sequence[str]], rng: Rng) -> Decider:
+def make_decider(
+    name: str, playbook: Mapping[Any, Sequence[str]], stream_for: StreamFor
+) -> Decider:
     """Build a named decider. ``playbook`` answers what it covers; the rest is ad hoc."""
-    ad_hoc = AdHocDecider(rng)
+    ad_hoc = HumanDecider(stream_for)
     if name == "playbook":
         return PolicyDecider("playbook", playbook, fallback=ad_hoc)
     if name == "ad_hoc":

@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
 from sim.engine.training import RunFacts
 from sim.scenario.spec import PHASES, Scenario, Workstream
@@ -72,11 +73,6 @@ class ScenarioFacts:
                 handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
             self.handoffs[w.id] = tuple(handoffs)
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
-        #: Each team's capacity by headcount once nobody is ramping up (it depends on
-        #: nothing else), shared by the replications' team states.
-        self.settled_capacity: dict[TeamId, dict[int, PersonDays]] = {
-            t.id: {} for t in scenario.org.teams
-        }
         self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
         self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(
             "rollback"
@@ -90,8 +86,9 @@ class ScenarioFacts:
         key = (active_params, cluster_gpus)
         facts = self._runs.get(key)
         if facts is None:
+            s = self.org.scenario
             facts = self._runs[key] = RunFacts.build(
-                self.org.scenario, self.org, active_params, cluster_gpus
+                s, self.org, active_params, planned_run(s)[1], cluster_gpus
             )
         return facts
 

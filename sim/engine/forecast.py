@@ -18,8 +18,6 @@ from sim.scenario.spec import PHASES
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
 ABLATION_CLUSTER_SHARE = 0.5
-#: Post-training jobs run on this share of the cluster.
-POST_TRAINING_CLUSTER_SHARE = 0.25
 #: Mean absolute error of a normal variable, per unit of its standard deviation.
 MEAN_ABS_PER_SD = math.sqrt(2.0 / math.pi)
 
@@ -32,24 +30,19 @@ _ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
 def work_days(m: Project, phase: str) -> float:
     """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
     days = 0.0
-    now, teams = m.env.now, m.teams
     for w in m.facts.in_phase[phase]:
-        days = max(days, m.planned_effort(w) / teams[w.owner].capacity(now))
+        days = max(days, m.work_days(w.owner, m.planned_effort(w), w.co_design_need))
     return days
 
 
 def round_days(m: Project) -> float:
-    """Calendar days of one post-training round at the post-training team's current pace."""
-    s = m.scenario
-    team = m.teams[m.post_training_team]
-    effort = s.model.round_person_days * m.exploration / team.capacity(m.env.now)
-    return max(s.model.round_days_min, effort, round_compute_days(m))
+    """Calendar days of one post-training round (:meth:`Project.round_days`)."""
+    return m.round_days()
 
 
 def round_compute_days(m: Project) -> float:
     """Days one round's GPU-hours take on the post-training share of the cluster."""
-    gpus = max(1.0, POST_TRAINING_CLUSTER_SHARE * m.cluster_gpus)
-    return m.round_gpu_hours / gpus / 24.0
+    return m.round_compute_days()
 
 
 def ablation_days(m: Project, reruns: float | None = None) -> float:

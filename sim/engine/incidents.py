@@ -14,13 +14,12 @@ import numpy as np
 
 from sim.engine.org import OrgGraph
 from sim.engine.rng import Streams
+from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
 from sim.units import Days
 
 #: How strongly ablations catch defects: detection = 1 - exp(-ablation_fraction / scale).
 ABLATION_DETECTION_SCALE = 0.04
-#: Detections per day while an owner watches the run's metrics for a defect.
-MONITOR_RATE_PER_DAY = 0.08
 #: Defect kinds whose symptoms show in training metrics.
 MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
 #: Gates after these phases are late: they look whether or not anyone owns the risk.
@@ -119,13 +118,11 @@ class DefectBook:
                 found.append(d)
         return found
 
-    def start_monitoring(self, now: Days, org: OrgGraph, seniority: dict[str, float]) -> None:
-        """Owners watching the run's metrics find their defects at a Poisson rate."""
+    def start_monitoring(self, now: Days, org: OrgGraph) -> None:
+        """Owners watching the run's metrics find their defects (sim/engine/signals.py)."""
         for d in self.defects:
-            owner = org.owner(d.kind)
-            if d.hidden and d.kind in MONITORABLE and owner is not None:
-                rate = MONITOR_RATE_PER_DAY * (0.5 + seniority[owner])
-                d.monitor_day = now + d.monitor_draw / rate
+            if d.hidden and d.kind in MONITORABLE:
+                d.monitor_day = now + monitoring_days(org, d.kind, d.monitor_draw)
 
     def stop_monitoring(self) -> None:
         for d in self.defects:

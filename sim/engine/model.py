@@ -18,9 +18,10 @@ from typing import Any
 import simpy
 
 from sim.engine import budget, phases
-from sim.engine.decisions import Decider
+from sim.engine.decisions import Decider, Outlook
 from sim.engine.injects import InjectError
 from sim.engine.injects import apply_inject as _apply_inject
+from sim.engine.judgement import forecast_options, people_usd_per_day, usd_per_score
 from sim.engine.project import Project
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import PHASES, Scenario
@@ -55,6 +56,13 @@ class ProjectModel(Project):
 
     def apply_inject(self, kind: str, params: dict[str, Any], scripted: bool = False) -> None:
         _apply_inject(self, kind, params, scripted)
+
+    def outlook(self, kind: str, options: tuple[str, ...], context: dict[str, Any]) -> Outlook:
+        return Outlook(
+            forecast_options(self, kind, options, context),
+            people_usd_per_day(self),
+            usd_per_score(self),
+        )
 
     # --- the phases ---------------------------------------------------------------------------
 

@@ -1,13 +1,13 @@
 """The organisation as a graph: teams are nodes, links are typed edges with latency.
 
 The graph is not decoration. It sets how long a signal takes from whoever sees a
-problem to whoever may decide, how much a handoff costs, and how much
-coordination overhead a team carries. Equations: docs/model.md, "Organisation".
+problem to whoever may decide, and so how much a handoff costs and how fast the
+teams that must work together hear from each other (sim/engine/signals.py).
+Equations: docs/model.md, "Organisation".
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
@@ -17,23 +17,10 @@ import networkx as nx
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS, Scenario, Team
 from sim.units import Days, TeamId
 
-#: Coordination cost per extra teammate (Brooks: communication paths grow as n(n-1)/2).
-#: A team of n keeps a share exp(-c (n - 1)) of its time for the work itself, so its
-#: output n exp(-c (n - 1)) peaks at n = 1/c and falls beyond. 0.15 puts a core team's
-#: peak at about 7 people, in line with OPT-175B's core of about five and Tulu 3's seven.
-CORE_OVERHEAD_PER_PEER = 0.15
-#: Teams whose work scales without co-design (data acquisition, eval creation) talk less.
-SCALABLE_OVERHEAD_PER_PEER = 0.004
 #: Latency when two teams have no line of communication at all.
 NO_PATH_LATENCY_DAYS = 10.0
 #: Latency of the direct link that embedding engineering with training creates.
 EMBEDDED_LATENCY_DAYS = 0.1
-
-
-def coordination_overhead(headcount: float, core: bool) -> float:
-    """Share of a team's time spent coordinating: ``1 - exp(-c (n - 1))``."""
-    c = CORE_OVERHEAD_PER_PEER if core else SCALABLE_OVERHEAD_PER_PEER
-    return 1.0 - math.exp(-c * max(0.0, headcount - 1.0))
 
 
 @dataclass(frozen=True)
@@ -55,9 +42,13 @@ class OrgGraph:
         self.scenario = scenario
         self.org = scenario.org
         self.teams: dict[TeamId, Team] = {t.id: t for t in scenario.org.teams}
+        #: Teams doing co-design (recipe) work, derived from the plan (``Team.core`` is ignored).
+        self.core: frozenset[TeamId] = frozenset(scenario.co_design_team_ids)
         self.graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         for t in scenario.org.teams:
-            self.graph.add_node(t.id, headcount=t.headcount, core=t.core, name=t.name or t.id)
+            self.graph.add_node(
+                t.id, headcount=t.headcount, core=t.id in self.core, name=t.name or t.id
+            )
         for link in scenario.org.links:
             self.graph.add_edge(
                 link.source, link.target, kind=link.kind, latency_days=link.latency_days
@@ -142,10 +133,6 @@ class OrgGraph:
             return NO_PATH_LATENCY_DAYS
         return self.signal_latency(infra, self.training_team)
 
-    def coordination_overhead(self, team: TeamId, headcount: float | None = None) -> float:
-        t = self.teams[team]
-        return coordination_overhead(t.headcount if headcount is None else headcount, t.core)
-
     def unowned_risks(self) -> list[str]:
         return [r for r in RISK_KINDS if self.org.risk_owners.get(r) is None]  # type: ignore[call-overload]
 
@@ -181,7 +168,7 @@ class OrgGraph:
         for tid, t in self.teams.items():
             risks = ", ".join(self.risks_owned_by(tid)) or "none"
             rights = ", ".join(self.rights_of(tid)) or "none"
-            fill = "#fde2c8" if t.core else "#dbe9f6"
+            fill = "#fde2c8" if tid in self.core else "#dbe9f6"
             label = f"{t.name or tid}\\n{t.headcount} people\\nowns: {risks}\\ndecides: {rights}"
             lines.append(f'  "{tid}" [label="{label}", fillcolor="{fill}"];')
         unowned = self.unowned_risks()

@@ -33,6 +33,10 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         "scope_cut_score": sum(c.score for c in m.scope_cuts),
         "exploration_multiplier": m.exploration,
         "decisions": len(m.decisions),
+        "research_findings": sum(1 for f in m.findings if f.day <= m.finish_day),
+        "contributions_kept": sum(1 for c in m.contributions.items if c.kept),
+        "contribution_loss": m.contributions.loss_shift(),
+        "safety_issues_shipped": m.safety.shipped,
         "decision_latency_days": sum(d.latency_days for d in m.decisions),
         "events": m.env.events_processed,
     }

@@ -10,12 +10,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import simpy
+
 from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
 from sim.engine.forecast import ablation_days, forecast_days, round_compute_days, round_days
 from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
+from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.safety import fix_days as safety_fix_days
+from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
+from sim.scenario.spec import ROLE_CO_DESIGN
 from sim.units import later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
@@ -27,6 +33,8 @@ CONTINUE_AFTER_FIX_SHARE = 0.25
 RETUNE_DATA_PERSON_DAYS = 20.0
 #: Extra effort of a release-blocking safety finding for post-training (a safety-tuning round).
 SAFETY_TUNING_ROUNDS = 1
+#: People of the safety team on a fix found by the model review (its days become work).
+SAFETY_FIX_PEOPLE = 2.0
 
 
 def prepare(m: Project) -> Steps:
@@ -34,21 +42,45 @@ def prepare(m: Project) -> Steps:
         m.ledger.charge(m.env.now, "data_licensing", usd, note)
     safety = m.org.owner("safety") or m.org.decider("ship")
     yield from m.run_workstreams(
-        "prepare", ("safety review", safety, m.env.process(_early_safety(m)))
+        "prepare",
+        ("safety review", safety, m.env.process(_early_safety(m))),
+        ("contributions", m.org.training_team, m.env.process(_integrate_contributions(m))),
     )
 
 
+def _integrate_contributions(m: Project) -> Steps:
+    """The training team folds the proposed contributions into the recipe (co-design work)."""
+    effort = m.contributions.integration_person_days
+    if effort > 0:
+        yield from m.work(m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions")
+
+
+def safety_engaged(m: Project) -> bool:
+    """Safety, legal and privacy engaged from the start (the lever and an owner of the risk)."""
+    return m.scenario.levers.safety_from_start and m.org.owner("safety") is not None
+
+
 def _early_safety(m: Project) -> Steps:
-    """Safety and legal engaged from the start: findings come early and are cheap."""
-    sf = m.scenario.incidents.safety
-    if not sf.enabled or not (m.scenario.levers.safety_from_start and m.org.owner("safety")):
+    """Safety and legal engaged from the start review the data: findings come early and cheap."""
+    if not safety_engaged(m):
         return
-    if m.draws.safety < sf.probability_early:
+    for _ in m.safety.review("prepare", m.scenario.incidents.safety.review_strength):
         m.count_incident("safety_finding")
-        m.trace_event(
-            "safety", "Early safety review found an issue; fixed before training", "safety"
-        )
-        yield m.env.timeout(sf.fix_days_early)
+        m.trace_event("safety", "Data review found a safety or legal issue; fixed early", "safety")
+        yield m.env.timeout(safety_fix_days(m.scenario, "prepare"))
+
+
+def _model_review(m: Project) -> None:
+    """An engaged safety team reviews the model as training ends; fixes run beside post-training."""
+    if not safety_engaged(m):
+        return
+    owner = m.org.owner("safety") or m.org.decider("ship")
+    for issue in m.safety.review("training", m.scenario.incidents.safety.review_strength):
+        m.count_incident("safety_finding")
+        m.trace_event("safety", "Model review found an issue; fixed during post-training", owner)
+        effort = SAFETY_FIX_PEOPLE * safety_fix_days(m.scenario, "training")
+        fix = m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}")
+        m.safety_work.append(m.env.process(fix))
 
 
 def ablations(m: Project) -> Steps:
@@ -74,18 +106,37 @@ def ablations(m: Project) -> Steps:
     yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
     )
+    for c in m.contributions.judge(m.ablation_fraction):
+        verdict = "kept" if c.kept else "dropped: the experiments say it hurts"
+        m.trace_event("contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team)
+
+
+def _research_findings(m: Project) -> Steps:
+    """Findings of evergreen research that reached the training team catch hidden defects."""
+    now = m.env.now
+    for k, f in enumerate(m.findings):
+        if f.delivered_day > now:
+            break
+        for d in m.defects.defects:
+            if not d.hidden:
+                continue
+            u = entity_stream(m.streams, "research", f"finding{k}/defect{d.index}").random()
+            if u < FINDING_CATCH:
+                m.defects.mark_found(d, now, f"research from {f.team}")
+                yield from handle_defect(m, d)
 
 
 def training(m: Project) -> Steps:
+    yield from _research_findings(m)
     label = "Adaptation run" if m.scenario.levers.strategy == "adapt" else "Main run"
     run = m.start_run(label)
-    seniority = {t.id: t.spec.seniority for t in m.teams.values()}
-    m.defects.start_monitoring(m.env.now, m.org, seniority)
+    m.defects.start_monitoring(m.env.now, m.org)
     yield from m.run_workstreams(
         "training", ("training run", m.org.training_team, m.env.process(run.process()))
     )
     m.defects.stop_monitoring()
     m.end_run()
+    _model_review(m)
 
 
 def post_training(m: Project) -> Steps:
@@ -110,7 +161,8 @@ def post_training_round(m: Project, label: str = "post-training round") -> Steps
     s = m.scenario
     start = m.env.now
     effort = s.model.round_person_days * m.round_effort_multiplier()
-    yield from m.work(m.post_training_team, effort)
+    key = f"round{m.rounds_done + m.extra_rounds}"
+    yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
     rest = max(s.model.round_days_min, round_compute_days(m)) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
@@ -175,7 +227,8 @@ def _eval_gap(m: Project) -> Steps:
         m.extra_round_planned()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS)
+            key = f"retune{m.extra_rounds}"
+            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
@@ -190,12 +243,14 @@ def release(m: Project) -> Steps:
 
 def _release_review(m: Project) -> Steps:
     s = m.scenario
-    sf = s.incidents.safety
-    early = s.levers.safety_from_start and m.org.owner("safety") is not None
-    if sf.enabled and not early and m.draws.safety < sf.probability_late:
+    if m.safety_work:
+        yield simpy.AllOf(m.env, m.safety_work)
+    found = m.safety.review("release", s.incidents.safety.review_strength)
+    for _ in found:
         m.count_incident("safety_finding")
-        m.trace_event("safety", "Late red-team review found a release-blocking issue", "safety")
-        yield m.env.timeout(sf.fix_days_late)
+        m.trace_event("safety", "Release review found a release-blocking issue", "safety")
+        yield m.env.timeout(safety_fix_days(s, "release"))
+    if found:
         for _ in range(SAFETY_TUNING_ROUNDS):
             yield from post_training_round(m, "safety tuning round")
     for d in m.defects.defects:
@@ -226,6 +281,16 @@ def fix_team(m: Project, d: Defect) -> str:
     return m.org.owner("data_quality") or m.org.decider("data_fix")
 
 
+def fix_co_design(d: Defect) -> float:
+    """Co-design a fix needs: recipe work for tokenizer and config, data work otherwise."""
+    return ROLE_CO_DESIGN["recipe" if d.kind == "tokenizer_config" else "data"]
+
+
+def fix_key(d: Defect) -> str:
+    """The fix's own stream key (its noise draw): the defect source's identity."""
+    return f"fix:{d.source.key}"
+
+
 def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
     m.count_incident(f"defect_{d.kind}")
@@ -235,7 +300,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days)
+        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
         d.fixed = True
         return
     options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
@@ -257,7 +322,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(fixer, d.source.fix_person_days)
+    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
@@ -278,7 +343,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
-    yield from m.work(owner, d.source.fix_person_days)
+    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(

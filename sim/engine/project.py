@@ -10,11 +10,14 @@ docs/model.md, "Phases and workstreams".
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Generator
+from functools import partial
 from typing import Any
 
+import numpy as np
 import simpy
 from simpy.core import BoundClass
 
@@ -24,34 +27,53 @@ from sim.engine.compute import (
     post_training_round_gpu_hours,
     round_compute_usd,
 )
-from sim.engine.decisions import AD_HOC_DELIBERATION_DAYS, Decider, DecisionPoint, make_decider
+from sim.engine.decisions import (
+    AD_HOC_DELIBERATION_DAYS,
+    Decider,
+    DecisionPoint,
+    Outlook,
+    make_decider,
+)
 from sim.engine.draws import Draws
 from sim.engine.facts import scenario_facts
-from sim.engine.incidents import DefectBook
+from sim.engine.incidents import Defect, DefectBook
 from sim.engine.novelty import exploration_multiplier
+from sim.engine.politics import (
+    INTEGRATION_DEFECT,
+    ContributionBook,
+    draw_findings,
+    stakeholders,
+    variant_loss_error,
+)
 from sim.engine.quality import (
     PRODUCT_TRANSFER_LATE,
     EvalResult,
     QualityState,
     chinchilla_loss,
     data_multiplier,
+    loss_sigma,
     measure,
 )
 from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, ScopeCut, TraceEvent
 from sim.engine.rng import Streams
-from sim.engine.teams import VARIANT_ATTENTION, TeamState
+from sim.engine.safety import SafetyBook
+from sim.engine.signals import entity_stream
+from sim.engine.teams import TeamState, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
-from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario, Workstream
-from sim.units import Days, PersonDays, TeamId
+from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
+from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
 #: Longest step of a workstream before its team's capacity is read again.
 WORK_STEP_DAYS = 2.0
-#: Share of the upstream effort redone on rework.
+#: Share of the upstream effort redone on rework (and of a work item's own, on noise rework).
 REWORK_SHARE = 0.15
-#: Extra time per day of political latency for each parallel model variant.
-VARIANT_POLITICS_DAYS = 0.5
+#: Person-days of people on a team's work without a task of their own ("doing stuff") per
+#: uncoordinated change that forces rework, on average.
+NOISE_PERSON_DAYS = 150.0
 #: Phases whose work the post-training team leads (it is then the critical core team).
 POST_TRAINING_LED = frozenset(PHASES[PHASES.index("post_training") :])
+#: Post-training jobs run on this share of the cluster (assumption, docs/model.md).
+POST_TRAINING_CLUSTER_SHARE = 0.25
 
 
 class CountingEnvironment(simpy.Environment):
@@ -88,19 +110,29 @@ class Project(ABC):
         self.org = facts.org
         lev = s.levers
         if isinstance(decider, str):
-            decider = make_decider(decider, lev.playbook, self.streams.lazy("decisions"))
+            decider = make_decider(decider, lev.playbook, self.decision_stream)
         self.decider = decider
         budget = s.objective.budget
         self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
-        attention = 1.0 / (1.0 + VARIANT_ATTENTION * (lev.parallel_variants - 1))
+        # Co-design teams split their people over the variants; the flagship gets 1 / v.
+        attention = 1.0 / lev.parallel_variants
         self.teams = {
-            t.id: TeamState(
-                t, attention=attention if t.core else 1.0, _settled=facts.settled_capacity[t.id]
-            )
+            t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
             for t in s.org.teams
         }
         self.defects = DefectBook.draw(s, self.streams)
         self.draws = Draws.draw(s, self.streams)
+        #: Contributions proposed for the model, and the bugs forced ones bring past the gate.
+        self.contributions = ContributionBook.draw(s, self.streams)
+        self._add_forced_bugs()
+        #: Latent safety, legal and privacy issues, and the fixes under way.
+        self.safety = SafetyBook.draw(s, self.streams)
+        self.safety_work: list[simpy.Process] = []
+        #: Evergreen research results, in order of arrival.
+        self.findings = draw_findings(s, self.org, self.streams)
+        sigma = loss_sigma(s.model.novelty, lev.ablation_fraction) if s.incidents.variability else 0
+        #: Error of the loss forecast for the variant that ships (the best of the variants).
+        self.loss_error = variant_loss_error(s, self.streams, self.draws.loss_error, sigma)
         # --- what is recorded ---
         self.trace: list[TraceEvent] = []
         self.decisions: list[DecisionRecord] = []
@@ -118,6 +150,8 @@ class Project(ABC):
         self.finished_at: dict[str, float] = {}
         self.critical_teams: set[TeamId] = set()
         self.critical_handoffs: set[tuple[TeamId, TeamId]] = set()
+        #: Pieces of work each team has started (names the noise draw of unnamed work).
+        self._work_count: dict[TeamId, int] = {}
         # --- the plan: the run's size, rounds and rates (changed by decisions) ---
         self.ablation_fraction = lev.ablation_fraction
         self.rounds_planned = s.model.post_training_rounds
@@ -154,7 +188,7 @@ class Project(ABC):
         self.reservation_paid_to: Days = 0.0
         self.reservation_ended = False
         self.data_multiplier = data_multiplier(
-            s.model.data_quality, lev.data_investment_usd, s.objective.budget.compute_usd
+            s.model.data_quality, lev.data_investment_usd, self.tokens_plan
         )
         self.run: TrainingRun | None = None
         self.run_finished = False
@@ -162,6 +196,25 @@ class Project(ABC):
         self.version = 0
         self._measured_version = -1
         self.latest_evals: dict[str, EvalResult] = {}
+
+    def _add_forced_bugs(self) -> None:
+        """Bugs from folding in untested contributions: defects the ablation gate never sees."""
+        for c in self.contributions.forced_bugs():
+            rng = entity_stream(self.streams, "politics", f"{c.spec.id}/bug")
+            draws = {
+                g.id: 1.0 if g.after == "ablations" else float(rng.random())
+                for g in self.scenario.plan.gates
+            }
+            source = INTEGRATION_DEFECT.model_copy(update={"id": f"{c.spec.id}_bug"})
+            self.defects.defects.append(
+                Defect(
+                    len(self.defects.defects),
+                    source,
+                    True,
+                    draws,
+                    float(rng.standard_exponential()),
+                )
+            )
 
     # --- responses the processes provide (ProjectModel) ------------------------------------
 
@@ -172,6 +225,14 @@ class Project(ABC):
     @abstractmethod
     def apply_inject(self, kind: str, params: dict[str, Any], scripted: bool = False) -> None:
         """Make an incident of ``kind`` happen now."""
+
+    @abstractmethod
+    def outlook(self, kind: str, options: tuple[str, ...], context: dict[str, Any]) -> Outlook:
+        """The model's forecast of each option of a decision, for a person deciding now."""
+
+    def decision_stream(self, key: str) -> np.random.Generator:
+        """The random stream of the decision ``key`` (``kind#n``): a person's reading of it."""
+        return entity_stream(self.streams, "judgement", key)
 
     # --- records ------------------------------------------------------------------------------
 
@@ -222,7 +283,7 @@ class Project(ABC):
     def planned_effort(self, w: Workstream) -> PersonDays:
         """A workstream's effort before its draw: research costs more at the frontier."""
         effort = w.effort_person_days
-        if self.teams[w.owner].core:
+        if w.owner in self.facts.org.core:
             effort *= self.exploration
         if self.facts.phase_of[w.id] == "evaluation":
             effort *= self.eval_scope
@@ -339,11 +400,13 @@ class Project(ABC):
             if cap is not None:
                 adapted = min(adapted, cap * dm)
             effective = base.tokens_b * 1e9 + adapted
-            return chinchilla_loss(base.params_b * 1e9, effective) + self.draws.loss_error
-        effective = max(1e6, tokens) * dm * factor
-        if cap is not None:
-            effective = min(effective, max(1e6, cap) * dm)
-        return chinchilla_loss(self.run_params, effective) + self.draws.loss_error
+            loss = chinchilla_loss(base.params_b * 1e9, effective)
+        else:
+            effective = max(1e6, tokens) * dm * factor
+            if cap is not None:
+                effective = min(effective, max(1e6, cap) * dm)
+            loss = chinchilla_loss(self.run_params, effective)
+        return loss + self.loss_error + self.contributions.loss_shift()
 
     def quality_state(self) -> QualityState:
         s = self.scenario
@@ -360,6 +423,7 @@ class Project(ABC):
             focus_capability=focus,
             decontaminate=s.levers.decontaminate,
             contamination_defect=self.defects.contamination_active(),
+            capabilities=len(s.objective.capabilities),
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:
@@ -389,14 +453,20 @@ class Project(ABC):
     # --- decisions ----------------------------------------------------------------------------
 
     def decision_latency(self, kind: str, detected_by: TeamId) -> Days:
+        """Days before the holder of ``kind`` answers a signal from ``detected_by``.
+
+        The signal's trip along the org graph; the holder's next look (half its watch
+        interval); without an agreed playbook entry, deliberation plus a round of politics;
+        and a round of politics for every group pushing its own agenda (territorial teams,
+        extra variants), agreed or not.
+        """
         org, s = self.org, self.scenario
-        latency = org.signal_latency(detected_by, org.decider(kind))
+        holder = org.decider(kind)
+        latency = org.signal_latency(detected_by, holder)
+        latency += org.teams[holder].watch_hours / HOURS_PER_DAY / 2.0
         if kind not in s.levers.playbook:
             latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
-        latency += (
-            VARIANT_POLITICS_DAYS * (s.levers.parallel_variants - 1) * (s.org.politics_days > 0)
-        )
-        return latency
+        return latency + s.org.politics_days * stakeholders(s)
 
     def decide(
         self,
@@ -423,6 +493,7 @@ class Project(ABC):
             latency_days=latency,
             summary=summary,
             context=dict(context or {}),
+            outlook=partial(self.outlook, kind, options, dict(context or {})),
         )
         choice = self.decider.decide(point)
         by = self.decider.name
@@ -466,23 +537,78 @@ class Project(ABC):
 
     # --- work ---------------------------------------------------------------------------------
 
-    def work(self, team_id: TeamId, effort: PersonDays) -> Generator[simpy.Event, Any, None]:
-        """Spend ``effort`` person-days of ``team_id``'s capacity, shared with its other work."""
+    def work(
+        self,
+        team_id: TeamId,
+        effort: PersonDays,
+        co_design: float = ROLE_CO_DESIGN["general"],
+        key: str | None = None,
+    ) -> Generator[simpy.Event, Any, None]:
+        """Do ``effort`` person-days of work needing ``co_design`` with ``team_id``'s people.
+
+        The team shares its people over the work it has on hand (sim/engine/teams.py); the
+        pace is read again every ``WORK_STEP_DAYS``, as people join, leave and ramp up. People
+        without a task of their own meanwhile make uncoordinated changes: when the work is
+        done, the chance that one forces rework is ``1 - exp(-surplus person-days /
+        NOISE_PERSON_DAYS)``, drawn from the work's own stream (``key``: its id).
+        """
         team = self.teams[team_id]
         env = self.env
-        capacity, timeout = team.capacity, env.timeout  # bound once: read every step
-        team.active += 1
-        remaining = effort
+        rate_of, timeout = team.rate, env.timeout  # bound once: read every step
+        item = work_item(effort, co_design)
+        team.take(item, env.now)
+        surplus_at_start = team.surplus_person_days(env.now)
+        remaining, reworked = effort, False
         try:
             while remaining > 1e-9:
-                rate = capacity(env.now) / team.active
-                dt = remaining / rate
+                rate = rate_of(item, env.now)
+                dt = remaining / rate if rate > 0 else WORK_STEP_DAYS
                 if not dt < WORK_STEP_DAYS:  # min(WORK_STEP_DAYS, dt), as min picks
                     dt = WORK_STEP_DAYS
                 yield timeout(dt)
                 remaining -= rate * dt
+                if remaining <= 1e-9 and not reworked:
+                    reworked = True
+                    noise = team.surplus_person_days(env.now) - surplus_at_start
+                    if noise > 0 and self._noise_reworks(team_id, key, noise):
+                        remaining += REWORK_SHARE * effort
         finally:
-            team.active -= 1
+            team.drop(item, env.now)
+
+    def _noise_reworks(self, team_id: TeamId, key: str | None, noise: PersonDays) -> bool:
+        """Whether ``noise`` person-days of people without a task forced rework on the work."""
+        n = self._work_count[team_id] = self._work_count.get(team_id, 0) + 1
+        stream = entity_stream(self.streams, "noise", key or f"{team_id}#{n}")
+        if stream.random() >= 1.0 - math.exp(-noise / NOISE_PERSON_DAYS):
+            return False
+        self.count_incident("noise_rework")
+        self.trace_event(
+            "rework",
+            f"{key or team_id}: uncoordinated changes by people without a task forced rework",
+            team_id,
+        )
+        return True
+
+    def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
+        """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
+        rate = self.teams[team_id].solo_rate(work_item(effort, co_design), self.env.now)
+        return effort / max(rate, 1e-6)
+
+    def round_days(self) -> Days:
+        """Rough days of one post-training round (forecasts).
+
+        The longest of its people's work at today's pace, its GPU-hours on the
+        post-training share of the cluster, and ``round_days_min``.
+        """
+        s = self.scenario
+        effort = s.model.round_person_days * self.exploration
+        days = self.work_days(self.post_training_team, effort, s.plan.post_training_co_design)
+        return max(s.model.round_days_min, days, self.round_compute_days())
+
+    def round_compute_days(self) -> Days:
+        """Days one round's GPU-hours take on the post-training share of the cluster."""
+        gpus = max(1.0, POST_TRAINING_CLUSTER_SHARE * self.cluster_gpus)
+        return self.round_gpu_hours / gpus / HOURS_PER_DAY
 
     def _workstream(
         self, w: Workstream, done: dict[str, simpy.Event]
@@ -502,7 +628,7 @@ class Project(ABC):
                 )
         if handoff > 0:
             yield self.env.timeout(handoff)
-        yield from self.work(w.owner, effort)
+        yield from self.work(w.owner, effort, w.co_design_need, key=w.id)
         self.finished_at[w.id] = self.env.now
         done[w.id].succeed()
 

@@ -38,6 +38,12 @@ STREAMS: tuple[str, ...] = (
     "safety",
     "decisions",
     "ablations",
+    "signals",
+    "noise",
+    "judgement",
+    "politics",
+    "variants",
+    "research",
 )
 
 

@@ -1,28 +1,87 @@
-"""Team capacity over time: headcount, coordination overhead, newcomers ramping up.
+"""Team output from communication and coordination: Brooks's pairs, ramp-up, saturation.
 
-Output per day = (veterans + newcomers' ramped share - mentoring they take)
-x (1 - overhead(n)) x seniority factor / attention split. docs/model.md, "Teams".
+A team's people are shared out over the pieces of work it has on hand. On one piece, the
+people who work on it coordinate in pairs, as much as the work needs co-design, so each
+unit of work costs ``1 + CO_DESIGN_COST * co_design * (people - 1)`` units of effort; a
+piece splits into at most ``effort / TASK_PERSON_DAYS`` tasks, so people beyond that have
+nothing of their own to do on it ("doing stuff") and add noise instead. Newcomers ramp up
+and take veterans' time. docs/model.md, "Teams".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.engine.org import coordination_overhead
 from sim.scenario.spec import Team
 from sim.units import Days, PersonDays, TeamId, Usd
 
+#: Effort per unit of work added by each extra person on fully co-designed work. Calibrated
+#: to QSM's 2005 study: on projects of the same size, a team 5.1 times larger (29 against 5.7
+#: people on average) finished 6% sooner (6.6 against 7 months) at 4.8 times the effort.
+CO_DESIGN_COST = 0.68
+#: The smallest task a piece of work splits into, in person-days: work of ``E`` person-days
+#: keeps at most ``E / TASK_PERSON_DAYS`` people busy.
+TASK_PERSON_DAYS = 1.5
 #: Days for a newcomer to reach full productivity on an LLM team.
 RAMP_DAYS = 60.0
 #: Share of a person a newcomer takes from veterans while fully new (mentoring, questions).
 MENTOR_SHARE = 0.5
-#: Attention lost per extra parallel model variant on a core team.
-VARIANT_ATTENTION = 0.25
 
 
 def seniority_factor(seniority: float) -> float:
     """Productivity multiplier from seniority in [0, 1]: 0.5 for juniors, 1.3 for seniors."""
     return 0.5 + 0.8 * seniority
+
+
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    """What a piece of work asks of the team doing it."""
+
+    co_design: float
+    """How much its people must design together, 0 to 1 (docs/model.md, "Teams")."""
+    tasks: float
+    """The most people it keeps busy: its effort over :data:`TASK_PERSON_DAYS`, at least 1."""
+
+
+def work_item(effort: PersonDays, co_design: float) -> WorkItem:
+    """The work item of ``effort`` person-days needing ``co_design``."""
+    return WorkItem(co_design, max(1.0, effort / TASK_PERSON_DAYS))
+
+
+def coordination_factor(people: float, co_design: float) -> float:
+    """Effort per unit of work when ``people`` share it: ``1 + c d (people - 1)``.
+
+    Summed over the team, each of the ``n(n - 1)/2`` pairs spends ``c d`` of one member's
+    share of the work keeping their parts consistent (Brooks's communication paths).
+    """
+    return 1.0 + CO_DESIGN_COST * co_design * max(0.0, people - 1.0)
+
+
+def output_on(people: float, item: WorkItem, productive_share: float = 1.0) -> float:
+    """Work done per day (person-days) by ``people`` on ``item``, before seniority.
+
+    Only as many as the item has tasks work on it (and coordinate); ``productive_share`` is
+    the team's output per head after ramp-up and mentoring.
+    """
+    on_it = min(people, item.tasks)
+    return on_it * productive_share / coordination_factor(on_it, item.co_design)
+
+
+def share_out(people: float, items: list[WorkItem]) -> list[float]:
+    """People on each item: an equal share, no item more than its tasks, the rest re-shared.
+
+    Water-filling: items that cannot use their share give the remainder to the others.
+    People left once every item is full have no task (see :meth:`TeamState.surplus`).
+    """
+    order = sorted(range(len(items)), key=lambda i: items[i].tasks)
+    out = [0.0] * len(items)
+    left, k = people, len(items)
+    for i in order:
+        given = min(items[i].tasks, left / k)
+        out[i] = given
+        left -= given
+        k -= 1
+    return out
 
 
 @dataclass
@@ -31,13 +90,17 @@ class TeamState:
 
     spec: Team
     attention: float = 1.0
+    """Share of the team's time on this project's flagship (the rest goes to other variants)."""
     veterans: int = 0
     newcomers: list[Days] = field(default_factory=list)
-    active: int = 0
+    items: list[WorkItem] = field(default_factory=list)
+    """The pieces of work the team has on hand now."""
     _person_days: PersonDays = 0.0
     _since: Days = 0.0
     _charged: PersonDays = 0.0
-    _settled: dict[int, PersonDays] = field(default_factory=dict)
+    _surplus_days: PersonDays = 0.0
+    _surplus_since: Days = 0.0
+    _surplus_now: float = 0.0
 
     def __post_init__(self) -> None:
         self.veterans = self.spec.headcount
@@ -47,29 +110,78 @@ class TeamState:
         return self.spec.id
 
     @property
-    def core(self) -> bool:
-        return self.spec.core
-
-    @property
     def headcount(self) -> int:
         return self.veterans + len(self.newcomers)
 
-    def capacity(self, now: Days) -> PersonDays:
-        """Person-days of output per calendar day at ``now``."""
-        if not self.newcomers:
-            cached = self._settled.get(self.veterans)
-            if cached is None:
-                cached = self._settled[self.veterans] = self._capacity(now)
-            return cached
-        return self._capacity(now)
+    @property
+    def active(self) -> int:
+        """How many pieces of work the team has on hand."""
+        return len(self.items)
 
-    def _capacity(self, now: Days) -> PersonDays:
-        ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in self.newcomers]
-        raw = self.veterans + sum(ramped) - MENTOR_SHARE * sum(1.0 - r for r in ramped)
+    # --- output --------------------------------------------------------------------------------
+
+    def productive_share(self, now: Days) -> float:
+        """Output per head after ramp-up and mentoring, times seniority.
+
+        ``veterans + sum(ramp_i) - mentoring``, where mentoring takes ``MENTOR_SHARE`` of a
+        veteran per fully new newcomer and never more veterans than there are.
+        """
         n = self.headcount
-        out = raw * (1.0 - coordination_overhead(n, self.core))
-        out *= seniority_factor(self.spec.seniority) * self.attention
-        return max(0.05 * max(n, 1), out)
+        if n <= 0:
+            return 0.0
+        raw: float = self.veterans
+        if self.newcomers:
+            ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in self.newcomers]
+            mentoring = min(float(self.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
+            raw += sum(ramped) - mentoring
+        return raw / n * seniority_factor(self.spec.seniority)
+
+    def people(self) -> float:
+        """Heads on the flagship's work (attention shares the team with other variants)."""
+        return self.headcount * self.attention
+
+    def rate(self, item: WorkItem, now: Days) -> PersonDays:
+        """Work done per day on ``item``, one of the team's items on hand."""
+        if len(self.items) == 1:
+            return output_on(self.people(), item, self.productive_share(now))
+        shares = share_out(self.people(), self.items)
+        return output_on(shares[self.items.index(item)], item, self.productive_share(now))
+
+    def solo_rate(self, item: WorkItem, now: Days) -> PersonDays:
+        """Work done per day on ``item`` if it were the team's only work (for forecasts)."""
+        return output_on(self.people(), item, self.productive_share(now))
+
+    # --- work on hand and the people without a task ----------------------------------------
+
+    def take(self, item: WorkItem, now: Days) -> None:
+        """Start ``item``."""
+        self._accrue_surplus(now)
+        self.items.append(item)
+        self._surplus_now = self._surplus()
+
+    def drop(self, item: WorkItem, now: Days) -> None:
+        """``item`` is done (or abandoned)."""
+        self._accrue_surplus(now)
+        self.items.remove(item)
+        self._surplus_now = self._surplus()
+
+    def _surplus(self) -> float:
+        if not self.items:
+            return 0.0
+        return max(0.0, self.people() - sum(share_out(self.people(), self.items)))
+
+    def _accrue_surplus(self, now: Days) -> None:
+        self._surplus_days += self._surplus_now * (now - self._surplus_since)
+        self._surplus_since = now
+
+    def surplus_person_days(self, now: Days) -> PersonDays:
+        """Person-days so far of people on the team's work without a task of their own.
+
+        Counted only while the team has work on hand (idle time between pieces is not
+        noise: nobody is changing anything).
+        """
+        self._accrue_surplus(now)
+        return self._surplus_days
 
     # --- headcount changes, keeping the person-day integral exact ---------------------------
 
@@ -79,16 +191,20 @@ class TeamState:
 
     def join(self, now: Days, people: int = 1) -> None:
         self._accrue(now)
+        self._accrue_surplus(now)
         self.newcomers.extend([now] * people)
         self.promote(now)
+        self._surplus_now = self._surplus()
 
     def leave(self, now: Days) -> None:
         """One person leaves; veterans first (key people are the experienced ones)."""
         self._accrue(now)
+        self._accrue_surplus(now)
         if self.veterans > 0:
             self.veterans -= 1
         elif self.newcomers:
             self.newcomers.pop()
+        self._surplus_now = self._surplus()
 
     def promote(self, now: Days) -> None:
         """Newcomers who finished ramping become veterans."""

@@ -24,25 +24,17 @@ from sim.engine.org import OrgGraph
 from sim.engine.records import Ledger, LossPoint
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.engine.rng import Streams
+from sim.engine.signals import entity_stream, notice_days, restart_minutes, run_mfu
 from sim.scenario.spec import Scenario, ScriptedIncident
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
 
 Steps = Generator[simpy.Event, Any, None]
 
-#: MFU lost per day of signal latency between infrastructure and training teams.
-INFRA_DISTANCE_MFU = 0.05
-#: Restart time added per day of that latency (slower diagnosis, fewer shared tools).
-INFRA_DISTANCE_RESTART = 0.5
-#: Restart slowdown when nobody owns hardware (no on-call rotation).
-UNOWNED_HARDWARE_RESTART = 2.0
 #: Longest step of the run between re-reads of targets and rates.
 SEGMENT_DAYS = 1.0
 #: Steps rolled back on a loss spike, and tokens per step (PaLM: ~100 steps).
 ROLLBACK_STEPS = 100
 BATCH_TOKENS = 4.0e6
-#: Time to notice a spike with an owner watching (alerts) and without (someone notices).
-SPIKE_DETECT_OWNED_DAYS = 1.0 / 24.0
-SPIKE_DETECT_UNOWNED_DAYS = 0.75
 #: Outcomes of the options other than rollback.
 SELF_RECOVERY_WASTE_DAYS = 0.25
 DIVERGENCE_NOTICE_DAYS = 1.0
@@ -108,18 +100,24 @@ class RunFacts:
 
     @classmethod
     def build(
-        cls, s: Scenario, org: OrgGraph, active_params: float, cluster_gpus: int | None = None
+        cls,
+        s: Scenario,
+        org: OrgGraph,
+        active_params: float,
+        tokens: float,
+        cluster_gpus: int | None = None,
     ) -> RunFacts:
-        """The run's rates on ``cluster_gpus`` GPUs (default: the scenario's cluster)."""
+        """The rates of a run of ``tokens`` on ``active_params`` (its planned size).
+
+        ``cluster_gpus``: the GPUs the plan holds (default: the scenario's cluster).
+        """
         c = s.cluster
         cluster_gpus = c.gpus if cluster_gpus is None else cluster_gpus
         gpus = max(1, cluster_gpus // s.levers.parallel_variants)
         ops = operations(c, total_params(s), gpus)
-        distance = org.infra_distance_days()
-        mfu = c.mfu / (1.0 + INFRA_DISTANCE_MFU * distance)
-        restart = ops.restart_minutes * (1.0 + INFRA_DISTANCE_RESTART * distance)
-        if org.owner("hardware") is None:
-            restart *= UNOWNED_HARDWARE_RESTART
+        # Throughput tuning and manual restarts travel between training and infrastructure.
+        mfu = run_mfu(s, org, active_params, tokens, gpus)
+        restart = restart_minutes(s, org, ops.restart_minutes)
         reliability = ReliabilitySpec(
             gpus=gpus,
             gpus_per_node=c.gpus_per_node,
@@ -445,7 +443,8 @@ class TrainingRun:
             data={"tokens_b": self.tokens / 1e9, "recurrence": self.unstable},
         )
         owner = p.org.owner("loss_spike")
-        detect = SPIKE_DETECT_OWNED_DAYS if owner else SPIKE_DETECT_UNOWNED_DAYS
+        u = entity_stream(p.streams, "signals", f"spike{self.stats.spikes}").random()
+        detect = notice_days(p.org, "loss_spike", u)
         yield from self.hold(detect, "diverged training before anyone noticed")
         draws = p.streams["spike_outcomes"]
         kind_u, outcome_u, recur_u, cure_u = (float(x) for x in draws.random(4))

@@ -177,7 +177,9 @@ def owners(a: Answer) -> Judgement:
 
 
 def _core_teams(plan: InterviewPlan) -> set[str]:
-    return {t.id for t in plan_scenario(plan).org.teams if t.core}
+    design = plan_scenario(plan)
+    # The teams owning recipe work, and any the candidate marked core (a deprecated flag).
+    return set(design.recipe_team_ids) | {t.id for t in design.org.teams if t.core}
 
 
 def rights(a: Answer) -> Judgement:

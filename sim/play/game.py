@@ -216,7 +216,7 @@ class Game:
     def play_to_end(self, policy: str | Decider = "playbook") -> dict[str, Any]:
         """Answer any remaining decisions with ``policy`` (a name or a decider) and finish."""
         auto = (
-            make_decider(policy, self.scenario.levers.playbook, self.model.streams["decisions"])
+            make_decider(policy, self.scenario.levers.playbook, self.model.decision_stream)
             if isinstance(policy, str)
             else policy
         )

@@ -46,7 +46,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             for ev, r in m.latest_evals.items()
         },
         "decisions": [d.as_dict() for d in m.decisions],
-        "pending": asdict(game.pending) if game.pending is not None else None,
+        "pending": game.pending.as_dict() if game.pending is not None else None,
         "post_training_rounds": m.rounds_done,
         "post_training_rounds_planned": m.rounds_planned,
         "scope_cuts": [c.summary() for c in m.scope_cuts],

@@ -61,7 +61,25 @@ DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
     "schedule": ("cut_post_training_rounds", "add_core_staff", "accept_slip"),
 }
 
-WorkstreamRole = Literal["general", "data", "product_evals", "safety_review"]
+WorkstreamRole = Literal[
+    "general", "recipe", "data", "product_evals", "evals", "integration", "safety_review"
+]
+#: How much co-design each role's work needs by default, in [0, 1]: the share of the full
+#: pairwise coordination cost (docs/model.md, "Teams") its people pay. The recipe (architecture,
+#: data mix, training and post-training recipe) needs all of it; data acquisition, eval creation
+#: and integrations split into pieces that barely talk to each other (seeds/003).
+ROLE_CO_DESIGN: dict[str, float] = {
+    "recipe": 1.0,
+    "general": 0.5,
+    "safety_review": 0.3,
+    "evals": 0.05,
+    "integration": 0.05,
+    "product_evals": 0.03,
+    "data": 0.02,
+}
+#: Work needing at least this much co-design makes its team part of the core (recipe work).
+CO_DESIGN_CORE = 0.75
+
 DefectKind = Literal["data_quality", "contamination", "licensing", "tokenizer_config"]
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -238,9 +256,35 @@ class Team(Spec):
     headcount: Annotated[int, Field(ge=1, le=10_000)]
     seniority: Fraction = 0.6
     core: bool = Field(
-        False, description="Co-design team (architecture, data mix, training recipe)."
+        False,
+        description=(
+            "Deprecated and ignored by the model: how much co-design work needs is a property "
+            "of the work (plan.workstreams.*.co_design, by role). Still accepted so older "
+            "files load; Scenario.co_design_team_ids says which teams do co-design work."
+        ),
     )
     usd_per_person_day: NonNegative = 1_200.0
+    watch_hours: Positive = Field(
+        1.0,
+        description=(
+            "How often the team looks at the metrics of the risks it owns (alerts and on-call "
+            "make it short), in hours."
+        ),
+    )
+    territorial: bool = Field(
+        False,
+        description=(
+            "The team pushes its way into the project's goal: it holds a stake in every "
+            "decision and forces a contribution of its own into the final model."
+        ),
+    )
+    evergreen: bool = Field(
+        False,
+        description=(
+            "Long-term research kept apart from the project's work: it takes no project work "
+            "and turns its time into findings for later models and safer tooling."
+        ),
+    )
 
 
 class Link(Spec):
@@ -248,6 +292,24 @@ class Link(Spec):
     target: Identifier = Field(alias="to")
     kind: LinkKind
     latency_days: NonNegative = 1.0
+
+
+class Contribution(Spec):
+    """A change a team wants in the final model (an architecture tweak, a data source, a trick)."""
+
+    id: Identifier
+    team: Identifier = Field(description="The team that proposes (or mandates) it.")
+    tested: bool = Field(
+        True,
+        description=(
+            "Backed by experiments: it goes through the ablation gate and is dropped when the "
+            "experiments show it hurts. False: forced in (a mandate, a contribution pushed "
+            "for a person or a team), whatever it does."
+        ),
+    )
+    integration_person_days: NonNegative = Field(
+        10.0, description="Co-design work for the training team to fold it into the recipe."
+    )
 
 
 class Org(Spec):
@@ -259,6 +321,16 @@ class Org(Spec):
     decision_rights: dict[DecisionKind, Identifier]
     politics_days: NonNegative = Field(
         0.0, description="Extra latency per hop a decision travels (territory, politics)."
+    )
+    eval_interval_days: Positive = Field(
+        7.0, description="How often checkpoints are evaluated while the model trains (days)."
+    )
+    contributions: list[Contribution] = Field(
+        default_factory=list,
+        description=(
+            "Changes proposed for the final model: a team's idea, or a mandate from above. "
+            "Untested ones skip the ablation gate that would have judged them."
+        ),
     )
 
 
@@ -273,11 +345,26 @@ class Workstream(Spec):
     depends_on: list[Identifier] = Field(default_factory=list)
     role: WorkstreamRole = Field(
         "general",
-        description="product_evals and safety_review move with their levers; data feeds quality.",
+        description=(
+            "What kind of work it is: sets its co-design need; product_evals and safety_review "
+            "move with their levers."
+        ),
+    )
+    co_design: Fraction | None = Field(
+        None,
+        description=(
+            "How much the work needs the people on it to design together, 0 to 1 "
+            "(default by role: recipe 1, general 0.5, data 0.02; docs/model.md 'Teams')."
+        ),
     )
     strategy: Literal["pretrain", "adapt", "both"] = Field(
         "both", description="Run this workstream only under this strategy."
     )
+
+    @property
+    def co_design_need(self) -> float:
+        """The work's co-design need: its own ``co_design``, else its role's default."""
+        return self.co_design if self.co_design is not None else ROLE_CO_DESIGN[self.role]
 
 
 class Gate(Spec):
@@ -292,6 +379,9 @@ class Plan(Spec):
     gates: list[Gate] = Field(default_factory=list)
     post_training_team: Identifier | None = Field(
         None, description="Team that runs post-training rounds (default: holder of 'rollback')."
+    )
+    post_training_co_design: Fraction = Field(
+        1.0, description="Co-design need of a post-training round (recipe work)."
     )
 
 
@@ -353,11 +443,26 @@ class Departures(Spec):
 
 
 class SafetyFindings(Spec):
+    """Latent safety, legal and privacy issues, their reviews and fixes (sim/engine/safety.py)."""
+
     enabled: bool = True
-    probability_late: Fraction = 0.6
-    probability_early: Fraction = 0.15
-    fix_days_late: NonNegative = 30.0
-    fix_days_early: NonNegative = 5.0
+    issues_mean: NonNegative = Field(
+        1.0, description="Expected latent safety, legal and privacy issues of the project."
+    )
+    data_share: Fraction = Field(
+        0.5, description="Share of them in the data (seen before training); the rest in the model."
+    )
+    review_strength: Fraction = Field(0.8, description="Chance a review finds an issue it can see.")
+    fix_days_late: NonNegative = Field(30.0, description="Days to fix an issue found at release.")
+    fix_days_early: NonNegative = Field(
+        5.0, description="Days to fix an issue found in prepare (dearer in every later phase)."
+    )
+    probability_late: Fraction | None = Field(
+        None, description="Deprecated and ignored: issues now come from issues_mean."
+    )
+    probability_early: Fraction | None = Field(
+        None, description="Deprecated and ignored: issues now come from issues_mean."
+    )
 
 
 #: Incidents a scenario can script and a facilitator can inject (the one list of names).
@@ -503,6 +608,27 @@ class Scenario(Spec):
     def team_ids(self) -> list[str]:
         return [t.id for t in self.org.teams]
 
+    @property
+    def recipe_team_ids(self) -> list[str]:
+        """Teams owning recipe work: workstreams needing :data:`CO_DESIGN_CORE` or more.
+
+        With the post-training team when the plan names one (its rounds are recipe work).
+        """
+        ids = {w.owner for w in self.plan.workstreams if w.co_design_need >= CO_DESIGN_CORE}
+        if self.plan.post_training_team is not None:
+            ids.add(self.plan.post_training_team)
+        return [t.id for t in self.org.teams if t.id in ids and not t.evergreen]
+
+    @property
+    def co_design_team_ids(self) -> list[str]:
+        """Teams that do co-design work: the core, derived from the work, not declared.
+
+        The recipe teams and the holder of ``rollback`` (it trains the model). The
+        deprecated ``Team.core`` flag plays no part.
+        """
+        ids = set(self.recipe_team_ids) | {self.org.decision_rights.get("rollback")}
+        return [t for t in self.team_ids if t in ids]
+
 
 # --- references between parts -------------------------------------------------------------
 #
@@ -573,6 +699,11 @@ def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
             if isinstance(holder, str) and holder not in teams:
                 out.append((f"org.{field}.{kind}", f"unknown team {holder!r}"))
         out += [(f"org.{field}", missing.format(k)) for k in kinds if k not in holders]
+    contributions = _records(d, "org", "contributions")
+    out += _duplicates("org.contributions", _texts(contributions, "id"))
+    for i, team in _texts(contributions, "team"):
+        if team not in teams:
+            out.append((f"org.contributions.{i}.team", f"unknown team {team!r}"))
     for i, inc in _records(d, "incidents", "scripted"):
         team = inc.get("team")
         if isinstance(team, str) and team not in teams:
@@ -590,10 +721,19 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
              if isinstance(ident, str)}  # fmt: skip
     phase_order = {p: k for k, p in enumerate(PHASES)}
     graph: dict[str, set[str]] = {ident: set() for ident in by_id}
+    evergreen = {t["id"] for _, t in _records(d, "org", "teams") if t.get("evergreen") is True}
     for i, w in workstreams:
         owner = w.get("owner")
         if isinstance(owner, str) and owner not in teams:
             out.append((f"plan.workstreams.{i}.owner", f"unknown team {owner!r}"))
+        elif owner in evergreen:
+            out.append(
+                (
+                    f"plan.workstreams.{i}.owner",
+                    f"team {owner!r} is evergreen research, kept apart: it takes no project "
+                    "work (give the workstream to another team, or set evergreen: false)",
+                )
+            )
         deps = w.get("depends_on")
         for j, dep in enumerate(deps if isinstance(deps, list) else []):
             if not isinstance(dep, str):

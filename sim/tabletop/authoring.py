@@ -176,7 +176,7 @@ def roles(scenario: Scenario) -> list[RoleSpec]:
             t.id,
             t.name or t.id,
             t.headcount,
-            t.core,
+            t.id in org.core,
             tuple(org.rights_of(t.id)),
             tuple(org.risks_owned_by(t.id)),
         )

@@ -51,9 +51,10 @@ def catalog(scenario: Scenario) -> dict[str, tuple[str, str]]:
         "Politics (days per decision hop)": ("org.politics_days", "0, 0.5, 1, 2"),
         "GPUs": ("cluster.gpus", f"{max(1, gpus // 2)}, {gpus}, {gpus * 2}"),
     }
+    core = set(scenario.co_design_team_ids)
     for t in scenario.org.teams:
-        label = f"{'Core team' if t.core else 'Team'} size: {t.name or t.id}"
-        out[label] = (f"org.teams.{t.id}.headcount", "3, 5, 8" if t.core else "2, 4, 8")
+        label = f"{'Core team' if t.id in core else 'Team'} size: {t.name or t.id}"
+        out[label] = (f"org.teams.{t.id}.headcount", "3, 5, 8" if t.id in core else "2, 4, 8")
     return out
 
 

@@ -144,11 +144,12 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
     sizes = {}
     box = st.expander("Headcount, if you would change it (★ core co-design teams)")
     grid = box.columns(4)
+    core = set(world.co_design_team_ids)
     for i, team in enumerate(world.org.teams):
         tp = plan.teams.get(team.id)
         current = tp.headcount if tp and tp.headcount else team.headcount
         n = grid[i % 4].number_input(
-            f"{'★ ' if team.core else ''}{team.name or team.id}", 1, 10_000, current,
+            f"{'★ ' if team.id in core else ''}{team.name or team.id}", 1, 10_000, current,
             key=wkey(f"size_{team.id}"),
         )  # fmt: skip
         if n != team.headcount or (tp and tp.core is not None):
