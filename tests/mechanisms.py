@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 
 from sim.compare.runner import run_replications
+from sim.intervals import paired_difference
 from sim.scenario.loading import with_overrides
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference
 
 SEED = 2026
 #: The test's seed and two others: a direction must hold on all three.

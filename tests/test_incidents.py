@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from sim.engine.incidents import (
-    MONITOR_RATE_PER_DAY,
     DefectBook,
     ablation_detection,
     draw_budget_cut,
     draw_departure_gaps,
 )
 from sim.engine.org import OrgGraph
+from sim.engine.rng import Streams
+from sim.engine.signals import monitoring_days
 from sim.scenario.spec import Gate, Scenario
 from tests.tiny import DATA, tiny
 
@@ -41,7 +42,7 @@ def gate(s: Scenario, gate_id: str) -> Gate:
 
 
 def book(s: Scenario, seed: int = 0) -> DefectBook:
-    return DefectBook.draw(s, np.random.default_rng(seed), np.random.default_rng(seed + 1))
+    return DefectBook.draw(s, Streams.for_replication(seed, 0))
 
 
 def test_presence_is_drawn_per_source_and_is_the_same_for_the_same_streams() -> None:
@@ -87,11 +88,14 @@ def test_an_ablation_gate_needs_an_ablation_budget() -> None:
 def test_monitoring_finds_owned_hidden_defects_in_time_order() -> None:
     s = scenario()
     org, b = OrgGraph(s), book(s)
-    seniority = {t.id: t.seniority for t in s.org.teams}
-    b.start_monitoring(10.0, org, seniority)
+    b.start_monitoring(10.0, org)
     dq, lic, _tok = b.defects
-    rate = MONITOR_RATE_PER_DAY * (0.5 + seniority[DATA])
-    assert dq.monitor_day == pytest.approx(10.0 + dq.monitor_draw / rate)
+    # The owner's metrics show the defect after its draw of watching (sim/engine/signals.py).
+    assert org.owner("data_quality") == DATA
+    assert dq.monitor_day == pytest.approx(
+        10.0 + monitoring_days(org, "data_quality", dq.monitor_draw)
+    )
+    assert math.isfinite(dq.monitor_day)
     assert lic.monitor_day == math.inf  # licences do not show in training metrics
     assert b.next_detection(10.0) == dq.monitor_day
     assert b.due(dq.monitor_day - 1e-3) == [] and b.due(dq.monitor_day) == [dq]
@@ -125,6 +129,6 @@ def test_budget_cut_and_departure_draws() -> None:
     assert cut.happens and 30.0 <= cut.day <= 40.0
     never = tiny(incidents__budget_cut={"enabled": False, "probability": 1.0})
     assert not draw_budget_cut(never, np.random.default_rng(3)).happens
-    gaps = draw_departure_gaps(sure, np.random.default_rng(3), horizon=5)
+    gaps = draw_departure_gaps(sure, Streams.for_replication(3, 0), horizon=5)
     assert list(gaps) == [t.id for t in sure.org.teams]
     assert all(len(g) == 5 and min(g) > 0 for g in gaps.values())

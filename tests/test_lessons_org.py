@@ -24,9 +24,9 @@ from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan
 from sim.compare.runner import run_designs
 from sim.engine.model import ProjectModel
 from sim.engine.quality import data_multiplier
+from sim.intervals import paired_difference
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
-from sim.stats import paired_difference
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The main seed and the two others every direction is checked on.

@@ -85,11 +85,11 @@ def test_one_planned_compute_formula() -> None:
     s = load_scenario("assistant_7b")
     m = ProjectModel(s, seed=0)
     # The plan's bill agrees with the engine's own run and round prices before any fitting;
-    # the engine's run is a little dearer (checkpoint pauses, the org's distance to infra).
+    # the engine's run is a little dearer (checkpoint pauses, throughput not yet tuned).
     run_usd = m.tokens_scenario * m.run_usd_per_token
     rounds = s.model.post_training_rounds * m.round_compute_usd
     expected = (run_usd + rounds) * (1.0 + s.levers.ablation_fraction)
-    assert expected >= planned_compute_usd(s) == pytest.approx(expected, rel=0.01)
+    assert expected >= planned_compute_usd(s) == pytest.approx(expected, rel=0.05)
     assert model_compute_usd.__code__.co_names.count("planned_compute_usd") == 1
     # A round is priced in compute.py; the engine reads its hours and price from there.
     users = [

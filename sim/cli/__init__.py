@@ -67,7 +67,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "plays",
         "Play one world of a scenario with a policy deciding; optionally save the play.",
     ),
-    "replay": ("plays", "Replay a saved play to its outcome (identical to the original)."),
+    "replay": (
+        "plays",
+        "Replay a saved play to its outcome (identical to the original, on the same engine).",
+    ),
     "debrief": ("plays", "Each decision against every other option, replayed in the same world."),
     "rubric": (
         "rubric",

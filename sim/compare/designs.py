@@ -25,7 +25,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
-from sim.engine.budget import projected_spend
+from sim.engine.budget import AT_SET_UP, ON_FORECAST, projected_spend
 from sim.engine.model import ProjectModel
 from sim.scenario.loading import Problem, ScenarioError, parse_yaml, with_overrides
 from sim.scenario.spec import Scenario
@@ -167,17 +167,49 @@ def diff(base: Scenario, design: Scenario) -> Delta:
 _UNBOUNDED_USD = 1e12
 
 
-def full_plan_budget_usd(s: Scenario) -> float:
-    """The total budget at which the plan is not cut to fit.
+#: Worlds played to check that a funded plan is not cut after a slip, and the most rounds
+#: of raising the budget by what they still cut.
+FUND_WORLDS = 20
+FUND_ROUNDS = 4
 
-    That is the plan's projected spend at set-up over one minus the reserve (docs/model.md,
-    "Plan sizing"). The projection at set-up depends on the scenario alone, not on a
-    replication's draws.
+
+def full_plan_budget_usd(s: Scenario) -> float:
+    """The total budget at which the plan is not cut to fit, at set-up or after a slip.
+
+    First the plan's projected spend at set-up over one minus the reserve (docs/model.md,
+    "Budget as a plan"; it depends on the scenario alone). The forecast at set-up does not
+    see handoffs, politics or slow decisions, so an org that slips would still cut its
+    plan later: the design is then played on ``FUND_WORLDS`` worlds (seed 0) and the budget
+    raised by the most any of them cut after a slip, until none does (at most
+    ``FUND_ROUNDS`` times). Cuts that answer a leadership budget cut are that incident's
+    lesson and stay.
     """
     lifted = with_overrides(
         s, {"objective.budget.people_usd": s.objective.budget.people_usd + _UNBOUNDED_USD}
     )
-    return projected_spend(ProjectModel(lifted, seed=0)) / (1.0 - s.levers.reserve_fraction)
+    keep = 1.0 - s.levers.reserve_fraction
+    need = projected_spend(ProjectModel(lifted, seed=0)) / keep
+    for _ in range(FUND_ROUNDS):
+        trial = _with_total(s, need)
+        short = 0.0
+        for k in range(FUND_WORLDS):
+            m = ProjectModel(trial, seed=0, replication=k)
+            m.env.run()
+            slips = [c for c in m.scope_cuts if c.when in (AT_SET_UP, ON_FORECAST)]
+            short = max(short, sum(c.saves_usd for c in slips))
+        if short <= 0:
+            break
+        need += short / keep
+    return need
+
+
+def _with_total(s: Scenario, total: float) -> Scenario:
+    """``s`` with its people line raised so the budget is at least ``total``."""
+    extra = total - s.objective.budget.total_usd
+    if extra <= 0:
+        return s
+    people = math.ceil(s.objective.budget.people_usd + extra) + 1.0
+    return with_overrides(s, {"objective.budget.people_usd": people})
 
 
 def fund_full_plan(s: Scenario) -> Scenario:
@@ -187,11 +219,7 @@ def fund_full_plan(s: Scenario) -> Scenario:
     for it. Funding every design's full plan compares the organisations on the runs they
     planned (equal scope) instead; what each costs then shows in the cost.
     """
-    extra = full_plan_budget_usd(s) - s.objective.budget.total_usd
-    if extra <= 0:
-        return s
-    people = math.ceil(s.objective.budget.people_usd + extra) + 1.0
-    return with_overrides(s, {"objective.budget.people_usd": people})
+    return _with_total(s, full_plan_budget_usd(s))
 
 
 # --- design files ----------------------------------------------------------------------------

@@ -49,6 +49,10 @@ SCOPE_RESPONSES = (
     "fewer_hires",
     "smaller_cluster",
 )
+#: When a cut was made (``ScopeCut.when``): fitting the plan, or a slip in the forecast (a
+#: leadership cut's answer says the cut instead).
+AT_SET_UP = "at set-up"
+ON_FORECAST = "on the current forecast"
 #: No cut trains fewer tokens than this share of the scenario's plan.
 TOKEN_FLOOR_SHARE = 0.5
 #: A cut to tokens is offered until the run is this far through its target.
@@ -430,7 +434,7 @@ def fit_plan_to_budget(m: Project) -> None:
         order = [r for r in preferred if r in options] + [r for r in options if r not in preferred]
         pick = _closest(order, options, gap)
         tried.add(pick)
-        apply_scope(m, options[pick], "at set-up")
+        apply_scope(m, options[pick], AT_SET_UP)
 
 
 #: A step that saves more than this many times the gap is passed over for a later option
@@ -469,7 +473,7 @@ def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the budget owner compares the forecast with the budget."""
     if over_usd(budget_gap(m)):
         m.count_incident("budget_slip")
-        yield from close_budget_gap(m, "on the current forecast", {})
+        yield from close_budget_gap(m, ON_FORECAST, {})
 
 
 def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
