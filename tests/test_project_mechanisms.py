@@ -134,8 +134,9 @@ def test_a_recipe_change_on_a_curable_spike_costs_more() -> None:
 
 def test_a_recipe_change_beats_rollbacks_on_a_recipe_bound_instability_noticed_late() -> None:
     # Spikes of a recipe-bound kind come back after every rollback until the recipe changes;
-    # nobody owns them, so each return takes most of a day to notice.
-    s = spikes(1.0, None)
+    # their owner looks at the loss every three days, so each return takes long to notice.
+    s = with_overrides(spikes(1.0, "pretraining"), {"org.teams.2.watch_hours": 72.0})
+    assert s.org.teams[2].id == "pretraining"
     for seed in SEEDS:
         calm, over = (
             runs(answered(s, "rollback_skip"), 80, seed),

@@ -58,7 +58,7 @@ from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, ScopeCut, Trac
 from sim.engine.rng import Streams
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
-from sim.engine.teams import TeamState, work_item
+from sim.engine.teams import TeamState, output_on, seniority_factor, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
@@ -72,6 +72,8 @@ REWORK_SHARE = 0.15
 NOISE_PERSON_DAYS = 150.0
 #: Phases whose work the post-training team leads (it is then the critical core team).
 POST_TRAINING_LED = frozenset(PHASES[PHASES.index("post_training") :])
+#: Below this many person-days a day a team is treated as empty in forecasts.
+MIN_FORECAST_RATE = 1e-6
 #: Post-training jobs run on this share of the cluster (assumption, docs/model.md).
 POST_TRAINING_CLUSTER_SHARE = 0.25
 
@@ -591,8 +593,16 @@ class Project(ABC):
 
     def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
-        rate = self.teams[team_id].solo_rate(work_item(effort, co_design), self.env.now)
-        return effort / max(rate, 1e-6)
+        team = self.teams[team_id]
+        item = work_item(effort, co_design)
+        rate = team.solo_rate(item, self.env.now)
+        if rate > MIN_FORECAST_RATE:
+            return effort / rate
+        # Nobody on the team now (a departure not yet replaced): the work waits for the
+        # replacement, then goes at one settled person's pace.
+        one = output_on(1.0, item, seniority_factor(team.spec.seniority))
+        wait = self.scenario.incidents.departures.replacement_days
+        return wait + effort / max(one, MIN_FORECAST_RATE)
 
     def round_days(self) -> Days:
         """Rough days of one post-training round (forecasts).
