@@ -721,12 +721,16 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
              if isinstance(ident, str)}  # fmt: skip
     phase_order = {p: k for k, p in enumerate(PHASES)}
     graph: dict[str, set[str]] = {ident: set() for ident in by_id}
-    evergreen = {t["id"] for _, t in _records(d, "org", "teams") if t.get("evergreen") is True}
+    evergreen = {
+        ident
+        for _, t in _records(d, "org", "teams")
+        if t.get("evergreen") is True and isinstance(ident := t.get("id"), str)
+    }
     for i, w in workstreams:
         owner = w.get("owner")
         if isinstance(owner, str) and owner not in teams:
             out.append((f"plan.workstreams.{i}.owner", f"unknown team {owner!r}"))
-        elif owner in evergreen:
+        elif isinstance(owner, str) and owner in evergreen:
             out.append(
                 (
                     f"plan.workstreams.{i}.owner",
