@@ -130,3 +130,34 @@ def test_readable_changes_match_ids(base):
     lines = editing.readable_changes(base, s)
     assert "org › teams: removed evals" in lines and "org › teams: added evaluation" in lines
     assert any(line.startswith("org › teams › leadership › headcount: 2 → 5") for line in lines)
+
+
+def test_an_edited_design_file_runs_in_sim_compare(base, tmp_path):
+    import subprocess
+    import sys
+
+    s = editing.remove_team(
+        editing.rename_team(base, "evals", "evaluation"), "safety_legal", "product"
+    )
+    path = tmp_path / "edited.yaml"
+    path.write_text(design_yaml(DesignFile("Edited", "assistant_7b.yaml", diff(base, s))), "utf-8")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sim",
+            "compare",
+            "scenarios/assistant_7b.yaml",
+            "--design",
+            str(path),
+            "--reps",
+            "10",
+            "--workers",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Edited" in out.stdout

@@ -109,3 +109,59 @@ def test_a_stopped_search_resumes_to_the_same_trials(bad_base, tmp_path):
     assert _signature(resumed) == straight
     with pytest.raises(ValueError, match="another search"):
         run_search(bad_base, Settings(**{**part.__dict__, "seed": 6}))
+
+
+def test_optimize_command_json_and_saved_designs_run_in_compare(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-m", "sim"]
+    out = subprocess.run(
+        [
+            *run,
+            "optimize",
+            "scenarios/assistant_7b.yaml",
+            "--trials",
+            "6",
+            "--reps",
+            "10",
+            "--confirm-reps",
+            "10",
+            "--workers",
+            "1",
+            "--save",
+            str(tmp_path),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert {"baseline", "best", "frontier", "importance"} <= set(result)
+    assert 0.0 <= result["baseline"]["p_success"] <= 1.0
+    for path in result.get("saved", []):
+        cmp = subprocess.run(
+            [
+                *run,
+                "compare",
+                "scenarios/assistant_7b.yaml",
+                "--design",
+                path,
+                "--reps",
+                "10",
+                "--workers",
+                "1",
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert cmp.returncode == 0, cmp.stderr
+    bad = subprocess.run(
+        [*run, "optimize", "scenarios/assistant_7b.yaml", "--fix-team", "nope"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "no such team" in bad.stderr and "Traceback" not in bad.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -37,6 +38,8 @@ REFERENCED: dict[str, str] = {
     "objective.capabilities": "capability",
     "objective.evals": "eval",
 }
+#: What an id looks like (the spec's ``Identifier``).
+ID_PATTERN = re.compile(r"[a-z][a-z0-9_\-]*")
 #: A stand-in id no scenario uses, given to the item whose referrers are sought.
 _HIDDEN = "zz-hidden-by-the-editor"
 
@@ -128,10 +131,20 @@ def team_references(s: Scenario, team: str) -> list[Reference]:
 # --- teams ---------------------------------------------------------------------------------
 
 
+def _check_id(path: str, ident: str) -> None:
+    if not ID_PATTERN.fullmatch(ident):
+        raise _bad(
+            path,
+            f"{ident!r} is not an id: use lower-case letters, digits, _ or -, "
+            "starting with a letter (e.g. red_team)",
+        )
+
+
 def rename_item(s: Scenario, list_path: str, old: str, new: str) -> Scenario:
     """Item ``old`` of ``list_path`` renamed ``new``, and every field naming it with it."""
     if old == new:
         return s
+    _check_id(f"{list_path}.{old}.id", new)
     data = _data(s)
     if new in [x.get("id") for x in _node(data, list_path)]:
         raise _bad(f"{list_path}.{new}", f"there is already a {REFERENCED[list_path]} {new!r}")
@@ -148,6 +161,7 @@ def rename_team(s: Scenario, old: str, new: str) -> Scenario:
 
 def add_team(s: Scenario, team: str, **fields: Any) -> Scenario:
     """``s`` with a new team (``headcount`` defaults to 1, the rest to the spec's defaults)."""
+    _check_id("org.teams", team)
     data = _data(s)
     if team in s.team_ids:
         raise _bad(f"org.teams.{team}", f"there is already a team {team!r}")

@@ -53,7 +53,9 @@ from sim.scenario.spec import Scenario
 log = logging.getLogger(__name__)
 
 #: What a search can maximise: the JSON key (``p_success``...) and the outcome column behind it.
-OBJECTIVE_COLUMNS: dict[str, str] = {p: column for column, p in PROBABILITY_KEYS.items()}
+OBJECTIVE_COLUMNS: dict[str, str] = dict(
+    sorted(((p, c) for c, p in PROBABILITY_KEYS.items()), key=lambda pc: pc[1] != "success")
+)
 #: Successive halving keeps the best 1/ETA of the candidates at each rung.
 ETA = 3
 #: TPE's random start-up trials before it models the good and the bad ones.
