@@ -16,7 +16,7 @@ SMALL = Constraints(exclude=("levers.", "gate:", "playbook:", "right:", "org.pol
 
 @pytest.fixture(scope="module")
 def bad_base():
-    """The 7B assistant with four risks unowned and one person in pretraining: clearly poor."""
+    """The 7B assistant with four risks unowned and 40 people in data: clearly poor."""
     s = load_scenario("scenarios/assistant_7b.yaml")
     return apply_delta(
         s,
@@ -25,7 +25,7 @@ def bad_base():
             "org.risk_owners.loss_spike": None,
             "org.risk_owners.hardware": None,
             "org.risk_owners.contamination": None,
-            "org.teams.pretraining.headcount": 1,
+            "org.teams.data.headcount": 40,
         },
         name="poorly run assistant",
     )
@@ -45,8 +45,11 @@ def test_base_params_give_the_base(bad_base):
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_search_finds_a_clearly_better_design(bad_base, seed):
+    # Headcount of data and risk owners are searched; the other teams stay as they are.
+    others = tuple(t for t in bad_base.team_ids if t != "data")
+    c = Constraints(fixed_teams=others, exclude=SMALL.exclude)
     search = run_search(
-        bad_base, Settings(trials=20, reps=30, seed=seed, confirm_reps=100, constraints=SMALL)
+        bad_base, Settings(trials=25, reps=30, seed=seed, confirm_reps=100, constraints=c)
     )
     assert search.records[0].delta == {}  # the baseline is trial 0
     best = best_designs(search)
@@ -56,6 +59,7 @@ def test_search_finds_a_clearly_better_design(bad_base, seed):
     assert result["best"]["p_success"] > result["baseline"]["p_success"] + 0.15
     paired = result["best"]["paired"]["success"]
     assert paired["verdict"] == "clear" and paired["low"] > 0
+    assert result["best"]["changes"]["org.teams.data.headcount"] < 40
     assert result["frontier"] and result["importance"]["params"]
     assert result["best"]["changes_in_words"]
 

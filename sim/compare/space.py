@@ -24,8 +24,8 @@ from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scen
 NOBODY = "(nobody)"
 #: A playbook kept as the base has it, and one left to the holder (no entry).
 AS_IS, AD_HOC = "(as is)", "(ad hoc)"
-#: Headcounts searched: from half the base's to twice it (at least four more).
-HEADCOUNT_LOW, HEADCOUNT_HIGH, HEADCOUNT_EXTRA = 0.5, 2.0, 4
+#: Headcounts searched: from one person to twice the base's (at least four more).
+HEADCOUNT_HIGH, HEADCOUNT_EXTRA = 2.0, 4
 #: A gate's strength is searched this far either side of the base's.
 GATE_SPREAD = 0.3
 
@@ -146,13 +146,12 @@ def search_space(base: Scenario, c: Constraints = Constraints()) -> list[Choice]
         if t.id in c.fixed_teams:
             continue
         high = max(math.ceil(t.headcount * HEADCOUNT_HIGH), t.headcount + HEADCOUNT_EXTRA)
-        low = max(1, math.floor(t.headcount * HEADCOUNT_LOW))
         out.append(
             Choice(
                 f"headcount:{t.id}",
                 "int",
                 t.headcount,
-                low,
+                1,
                 high,
                 words=f"people in {t.name or t.id}",
             )
