@@ -27,7 +27,13 @@ from pydantic.fields import FieldInfo
 
 from sim.scenario.loading import with_overrides
 from sim.scenario.problems import Problem, ScenarioError
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, Scenario, reference_problems_in
+from sim.scenario.spec import (
+    DECISION_KINDS,
+    DECISION_OPTIONS,
+    PHASES,
+    Scenario,
+    reference_problems_in,
+)
 
 Data = dict[str, Any]
 
@@ -38,6 +44,22 @@ REFERENCED: dict[str, str] = {
     "objective.capabilities": "capability",
     "objective.evals": "eval",
 }
+#: What a gate after each phase stands on: the check or experiment that makes it see a
+#: defect (docs/model.md, "Gates"), in the order of :data:`PHASES`.
+GATE_EXPERIMENTS: dict[str, str] = dict(
+    zip(
+        PHASES,
+        (
+            "a review of the data and the config before any compute is spent",
+            "the ablation experiments: its chance grows with levers.ablation_fraction",
+            "checks of the checkpoints while the main run trains",
+            "checks after the post-training rounds",
+            "the evaluation campaign (late: it looks whether or not anyone owns the risk)",
+            "the release review (late: it looks whether or not anyone owns the risk)",
+        ),
+        strict=True,
+    )
+)
 #: What an id looks like (the spec's ``Identifier``).
 ID_PATTERN = re.compile(r"[a-z][a-z0-9_\-]*")
 #: A stand-in id no scenario uses, given to the item whose referrers are sought.

@@ -33,15 +33,6 @@ from sim.scenario.spec import (
 from ui.common import NOBODY, lever_inputs, pick_scenario, words
 
 KEY = "editor"
-#: What each phase's gate stands on: the check or experiment that makes it see a defect.
-GATE_EXPERIMENTS = {
-    "prepare": "a review of the data and the config before any compute is spent",
-    "ablations": "the ablation experiments: its chance grows with levers.ablation_fraction",
-    "training": "checks of the checkpoints while the main run trains",
-    "post_training": "checks after the post-training rounds",
-    "evaluation": "the evaluation campaign (late: it looks whether or not anyone owns the risk)",
-    "release": "the release review (late: it looks whether or not anyone owns the risk)",
-}
 
 
 # --- the draft -----------------------------------------------------------------------------
@@ -295,6 +286,34 @@ def work_part(state: dict[str, Any]) -> None:
     )
 
 
+def _item_model(parent: type[BaseModel], name: str) -> type[BaseModel] | None:
+    """The model of a list field's items (``Org.contributions`` -> ``Contribution``), if any."""
+    info = parent.model_fields.get(name)
+    args = getattr(info.annotation, "__args__", ()) if info else ()
+    return (
+        args[0] if args and isinstance(args[0], type) and issubclass(args[0], BaseModel) else None
+    )
+
+
+def contributions_part(state: dict[str, Any]) -> None:
+    """Changes teams want in the final model, where the spec has them (``org.contributions``)."""
+    draft: Scenario = state["draft"]
+    model = _item_model(type(draft.org), "contributions")
+    if model is None:
+        return
+    st.markdown(
+        "**Contributions** teams push into the final model (untested ones skip the ablation gate)"
+    )
+    _table(
+        state,
+        "contributions",
+        "org.contributions",
+        model,
+        list(getattr(draft.org, "contributions")),  # noqa: B009 (not every spec has it)
+        rows_fixed=False,
+    )
+
+
 def gates_part(state: dict[str, Any]) -> None:
     draft: Scenario = state["draft"]
     st.caption(
@@ -304,7 +323,7 @@ def gates_part(state: dict[str, Any]) -> None:
     _table(state, "gates", "plan.gates", Gate, list(draft.plan.gates), rows_fixed=False)
     st.markdown(
         "\n".join(
-            f"- **{g.id}** (after {g.after}) stands on {GATE_EXPERIMENTS[g.after]}."
+            f"- **{g.id}** (after {g.after}) stands on {editing.GATE_EXPERIMENTS[g.after]}."
             for g in draft.plan.gates
         )
     )
