@@ -18,6 +18,18 @@ PAGES = [
     st.Page(
         "ui/compare/page.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"
     ),
+    st.Page(
+        "ui/compare/editor.py",
+        title="Design editor",
+        icon=":material/edit_square:",
+        url_path="design",
+    ),
+    st.Page(
+        "ui/compare/optimize.py",
+        title="Optimize",
+        icon=":material/travel_explore:",
+        url_path="optimize",
+    ),
     st.Page("ui/compare/sweep.py", title="Sweep", icon=":material/grid_on:", url_path="sweep"),
     st.Page(
         "ui/interview/page.py",

@@ -46,6 +46,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "project",
         "Run designs through the same incidents (common random numbers) and compare them.",
     ),
+    "optimize": (
+        "optimize",
+        "Search the design space for the designs that best meet the objective.",
+    ),
     "bench": ("project", "Measure the model's speed against a bare SimPy loop on this machine."),
     "calibrate": (
         "calibration",

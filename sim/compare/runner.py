@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, Literal
 
@@ -132,29 +132,50 @@ def run_designs(
     """Every design through the same ``reps`` replications (common random numbers)."""
     if reps < 1:
         raise ValueError("reps must be at least 1")
-    chunks = _chunks(reps, workers, len(designs))
-    total = reps * len(designs)
+    with open_executor(executor, workers, scheduler) as pool:
+        return run_on(pool, designs, range(reps), seed, workers=workers, policy=policy,
+                      progress=progress)  # fmt: skip
+
+
+def run_on(
+    pool: Executor | None,
+    designs: Mapping[str, Scenario],
+    reps: Sequence[int],
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    policy: str | Decider = "playbook",
+    progress: Progress | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Replications ``reps`` of every design on an open executor (None: here, serially).
+
+    A search keeps one executor open over its trials and runs a candidate's worlds in
+    stages (first 0-9, then 10-29...); replication *k* is the same world in every call.
+    """
+    reps = list(reps)
+    size = len(_chunks(len(reps), workers, len(designs))[0]) if reps else 1
+    chunks = [reps[i : i + size] for i in range(0, len(reps), size)]
+    total = len(reps) * len(designs)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in designs}
     finished = 0
-    with open_executor(executor, workers, scheduler) as pool:
-        if pool is None:
-            for name, sc in designs.items():
-                for chunk in chunks:
-                    rows[name].extend(replicate_batch(sc, seed, chunk, policy))
-                    finished += len(chunk)
-                    if progress:
-                        progress(finished, total)
-        else:
-            futures: dict[Future[list[dict[str, Any]]], str] = {}
-            for name, sc in designs.items():
-                for chunk in chunks:
-                    futures[pool.submit(replicate_batch, sc, seed, chunk, policy)] = name
-            for fut in as_completed(futures):
-                batch = fut.result()
-                rows[futures[fut]].extend(batch)
-                finished += len(batch)
+    if pool is None:
+        for name, sc in designs.items():
+            for chunk in chunks:
+                rows[name].extend(replicate_batch(sc, seed, chunk, policy))
+                finished += len(chunk)
                 if progress:
                     progress(finished, total)
+    else:
+        futures: dict[Future[list[dict[str, Any]]], str] = {}
+        for name, sc in designs.items():
+            for chunk in chunks:
+                futures[pool.submit(replicate_batch, sc, seed, chunk, policy)] = name
+        for fut in as_completed(futures):
+            batch = fut.result()
+            rows[futures[fut]].extend(batch)
+            finished += len(batch)
+            if progress:
+                progress(finished, total)
     return {name: _frame(r) for name, r in rows.items()}
 
 
