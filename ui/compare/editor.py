@@ -236,13 +236,18 @@ def links_part(state: dict[str, Any]) -> None:
     _problems(state, "politics")
 
 
+#: Select boxes a row in the rights and risks tab.
+GRID = 3
+
+
 def rights_part(state: dict[str, Any]) -> None:
     draft: Scenario = state["draft"]
     teams = draft.team_ids
     st.markdown("**Who holds each decision right** (`org.decision_rights`)")
-    for col, kind in zip(st.columns(len(DECISION_KINDS)), DECISION_KINDS, strict=True):
+    grid = st.columns(GRID)  # wide enough for a team's id
+    for i, kind in enumerate(DECISION_KINDS):
         holder = draft.org.decision_rights[kind]  # type: ignore[index]
-        picked = col.selectbox(
+        picked = grid[i % GRID].selectbox(
             kind, teams, index=teams.index(holder), key=_k(state, f"right_{kind}")
         )
         if picked != holder:
@@ -253,10 +258,10 @@ def rights_part(state: dict[str, Any]) -> None:
             )
     _problems(state, "rights")
     st.markdown("**Who owns each risk** (`org.risk_owners`; an unowned risk surfaces late)")
-    owners, cells = [NOBODY, *teams], st.columns(5)
+    owners, cells = [NOBODY, *teams], st.columns(GRID)
     for i, risk in enumerate(RISK_KINDS):
         owner = draft.org.risk_owners.get(risk)  # type: ignore[call-overload]
-        picked = cells[i % 5].selectbox(
+        picked = cells[i % GRID].selectbox(
             words(risk), owners, index=owners.index(owner or NOBODY), key=_k(state, f"risk_{risk}")
         )
         if (None if picked == NOBODY else picked) != owner:
@@ -450,6 +455,8 @@ def render() -> None:
     base, source = picked
     state = _state(base, source)
     load_part(state, base)
+    # The chart first, the page's full width: a dozen teams stay readable.
+    chart = st.container()
     edit, side = st.columns([3, 2], gap="large")
     with edit:
         tabs = st.tabs(
@@ -476,13 +483,14 @@ def render() -> None:
         for tab, part in zip(tabs, parts, strict=True):
             with tab:
                 part(state)
-    with side:
-        draft: Scenario = state["draft"]
+    draft: Scenario = state["draft"]
+    with chart:
         st.graphviz_chart(OrgGraph(draft).to_dot(), width="stretch")
         st.caption(
             "The organisation as it stands, redrawn at every edit. Solid blue: handoffs; "
             "green dashes: communication; grey dots: reporting; labels are latencies in days."
         )
+    with side:
         state["name"] = st.text_input("Design name", state["name"], key=f"{KEY}_name")
         changes = editing.readable_changes(base, draft)
         st.markdown(f"**Changes from the base** ({len(changes)})")
