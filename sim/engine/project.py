@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 import simpy
-from simpy.core import BoundClass
 
+from sim.engine.clock import PlayEnvironment
 from sim.engine.compute import (
     adapting,
     planned_run,
@@ -78,21 +78,8 @@ MIN_FORECAST_RATE = 1e-6
 POST_TRAINING_CLUSTER_SHARE = 0.25
 
 
-class CountingEnvironment(simpy.Environment):
-    """A SimPy environment that counts processed events (for ``sim bench``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        # SimPy binds env.timeout, env.process, ... to the instance, but only those its
-        # own class defines, which a subclass's are not: bind the inherited ones too.
-        for name, attr in vars(simpy.Environment).items():
-            if isinstance(attr, BoundClass):
-                setattr(self, name, getattr(self, name))
-        self.events_processed = 0
-
-    def step(self) -> None:
-        self.events_processed += 1
-        super().step()
+#: The play's environment was called this before it settled stretches of the run.
+CountingEnvironment = PlayEnvironment
 
 
 class Project(ABC):
@@ -106,7 +93,7 @@ class Project(ABC):
         decider: Decider | str = "playbook",
     ) -> None:
         self.scenario = s = scenario
-        self.env = CountingEnvironment()
+        self.env = PlayEnvironment()
         self.streams = Streams.for_replication(seed, replication)
         self.facts = facts = scenario_facts(s)
         self.org = facts.org

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import simpy
 
+from sim.engine.clock import Stretch
 from sim.engine.compute import gpu_model, tokens_per_day, total_params
 from sim.engine.incidents import DefectBook
 from sim.engine.org import OrgGraph
@@ -309,6 +310,15 @@ class TrainingRun:
     # --- the process ------------------------------------------------------------------------
 
     def process(self) -> Generator[simpy.Event, Any, None]:
+        """The run, step by step; stretches nobody else can see are settled without events.
+
+        A step or a restart that ends before any other process's next event (and before
+        a driver's limit: :meth:`~sim.engine.clock.PlayEnvironment.settle_window`) is
+        settled on the run's own clock ``now``, with the same arithmetic on the same clock
+        values as its SimPy event, and counted as an event. The clock is brought level
+        with ``now`` (the last settled step taken as a SimPy event) before anything that
+        reads it: a spike, a scripted incident, a found defect, the run's end.
+        """
         env, streams = self.env, self.p.streams
         hw, planned = streams["hardware"], streams["planned_maintenance"]
         rel = self.reliability
@@ -325,10 +335,14 @@ class TrainingRun:
         # Bound once: these run every step. The step's progress and its loss point
         # (``_record``) are inlined below, the hottest lines of a play.
         next_detection, accrue = defects.next_detection, defects.accrue
-        charge, timeout = self.p.ledger.charge, env.timeout
+        charge = self.p.ledger.charge
         stats, curve, note = self.stats, self.stats.curve, self._training
+        restart_days = self.reliability.restart_minutes / MINUTES_PER_DAY
+        restart_note = f"{self.label}: restart"
+        stretch = Stretch(env)
+        now = env.now
         while self.tokens < self.target_tokens - EPS:
-            rate, now = self.rate, env.now
+            rate = self.rate
             # The step runs to the nearest of the next interruption, spike, detection,
             # scripted incident or the run's end (terms that can only be infinite are skipped).
             dt = min(
@@ -344,8 +358,10 @@ class TrainingRun:
             if self.scripted:
                 dt = min(dt, max(0.0, self._next_scripted_tokens() - self.tokens) / rate)
             dt = max(0.0, dt)
-            yield timeout(dt)
-            now = env.now
+            t = now + dt
+            if not stretch.settles(t):
+                yield from stretch.wait(now, dt)
+            now = t
             # Progress: tokens, tokens on bad data, wall time and the cluster's bill.
             tokens = self.rate * dt
             self.tokens += tokens
@@ -356,17 +372,35 @@ class TrainingRun:
             if not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
                 curve.append(LossPoint(now, self.tokens / 1e9, self.loss_now() + 0.0, False))
             if self.scripted and self.tokens >= self._next_scripted_tokens() - EPS:
+                yield from stretch.level(now)
                 yield from self._fire_scripted()
-            elif now >= self.next_unexpected - EPS:
-                self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
-                yield from self._interruption(unexpected=True)
-            elif now >= next_planned - EPS:
-                next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)
-                yield from self._interruption(unexpected=False)
+            elif now >= self.next_unexpected - EPS or now >= next_planned - EPS:
+                unexpected = now >= self.next_unexpected - EPS
+                if unexpected:
+                    self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
+                else:
+                    next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)
+                self._interrupt(unexpected)
+                if restart_days > 0:  # the restart holds the cluster, billed (as ``hold``)
+                    t = now + restart_days
+                    if not stretch.settles(t):
+                        yield from stretch.wait(now, restart_days)
+                    now = t
+                    stats.wall_days += restart_days
+                    charge(now, "compute", restart_days * self.usd_per_day, restart_note)
+                continue
             elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
+                yield from stretch.level(now)
                 yield from self._spike()
             elif next_detection(now) <= now + EPS:
+                yield from stretch.level(now)
                 yield from self.p.respond_to_found_defects(self)
+            else:
+                continue
+            # After a branch that read and moved the clock: the run is level with it again.
+            now = env.now
+            stretch.level_again()
+        yield from stretch.level(now)
         self._record()
         self.p.trace_event(
             "run_end",
@@ -395,6 +429,11 @@ class TrainingRun:
         return _gap(self.p.streams["loss_spikes"].standard_exponential(), rate)
 
     def _interruption(self, unexpected: bool) -> Generator[simpy.Event, Any, None]:
+        self._interrupt(unexpected)
+        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart")
+
+    def _interrupt(self, unexpected: bool) -> None:
+        """An interruption strikes: count it; an unexpected one loses the unsaved tokens."""
         self.stats.interruptions += 1
         if unexpected:
             self.stats.unexpected += 1
@@ -406,7 +445,6 @@ class TrainingRun:
         else:
             self.stats.planned += 1
         self.p.count_incident("hardware_interruption" if unexpected else "planned_maintenance")
-        yield from self.hold(self.reliability.restart_minutes / MINUTES_PER_DAY, "restart")
 
     def spike_now(self) -> None:
         """A loss spike strikes at the run's next step (an inject)."""

@@ -174,10 +174,25 @@ class Game:
                 break
             if until_day is not None and nxt > until_day:
                 break
-            env.step()
+            # The run may settle stretches up to where this loop could stop and look:
+            # the day asked for, and the next queued inject (by step or by day).
+            with env.settling(*self._stops(until_day)):
+                env.step()
             if stop_at_phase_change and self.model.phase != start_phase:
                 break
         return self.model.pending
+
+    def _stops(self, until_day: float | None) -> tuple[float, float]:
+        """The day and event count past which the run must not settle before ``advance`` looks."""
+        day = math.inf if until_day is None else until_day
+        event = math.inf
+        if self._queued:
+            nxt = self._queued[0]
+            if self._by_step:
+                event = nxt.step
+            else:
+                day = min(day, nxt.day)
+        return day, event
 
     def decide(self, choice: str) -> None:
         point = self.model.pending
