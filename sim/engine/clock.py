@@ -23,6 +23,9 @@ from simpy.events import NORMAL
 
 from sim.units import Days
 
+#: The event limit of a driver that sets none (an int, so settled steps count exactly).
+NO_EVENT_LIMIT = 2**62
+
 
 class PlayEnvironment(simpy.Environment):
     """A SimPy environment that counts the model's events and lets the run settle stretches.
@@ -46,7 +49,7 @@ class PlayEnvironment(simpy.Environment):
         self.events_settled = 0
         self._settle = False
         self._until_day: Days = math.inf
-        self._until_event: float = math.inf
+        self._until_event = NO_EVENT_LIMIT
 
     def step(self) -> None:
         self.events_processed += 1
@@ -71,13 +74,14 @@ class PlayEnvironment(simpy.Environment):
         driver sees every state it stops at as the event-by-event play would show it.
         """
         saved = self._settle, self._until_day, self._until_event
-        self._settle, self._until_day, self._until_event = True, until_day, until_event
+        self._settle, self._until_day = True, until_day
+        self._until_event = int(until_event) if until_event < NO_EVENT_LIMIT else NO_EVENT_LIMIT
         try:
             yield
         finally:
             self._settle, self._until_day, self._until_event = saved
 
-    def settle_window(self) -> tuple[Days, Days, float]:
+    def settle_window(self) -> tuple[Days, Days, int]:
         """``(horizon, limit, events)``: how far the run may settle from now.
 
         An event may be settled if it falls before ``horizon`` (the next event of any
@@ -91,10 +95,10 @@ class PlayEnvironment(simpy.Environment):
         limit = math.nextafter(self._until_day, math.inf)
         return min(self.peek(), limit), limit, self._until_event - self.events_processed - 1
 
-    def count_settled(self) -> None:
-        """A step of the model happened without a SimPy event."""
-        self.events_processed += 1
-        self.events_settled += 1
+    def count_settled(self, events: int) -> None:
+        """``events`` steps of the model happened without a SimPy event."""
+        self.events_processed += events
+        self.events_settled += events
 
     def timeout_at(self, day: Days) -> simpy.Event:
         """A timeout that fires exactly at ``day``."""
@@ -123,74 +127,68 @@ def timeout_at(env: simpy.Environment, day: Days) -> simpy.Event:
     return event
 
 
-def _settles_nothing() -> tuple[Days, Days, float]:
+def _settles_nothing() -> tuple[Days, Days, int]:
     """The settle window of a plain SimPy environment: every step is a SimPy event."""
     return -math.inf, -math.inf, 0
 
 
-def _uncounted() -> None:
+def _uncounted(events: int) -> None:
     """A plain SimPy environment counts no settled events."""
 
 
 class Stretch:
     """A process's own clock while it settles steps nobody else can see.
 
-    ``settles(t)`` says whether the process's next step, ending at ``t``, may be settled
-    without a SimPy event (then the process just moves its clock to ``t``); otherwise
-    ``wait(now, dt)`` is the SimPy event that takes it there. ``level(now)`` brings the
-    environment's clock level with the process's before anything that reads it. On a
-    plain SimPy environment nothing is settled.
+    A step ending at ``t`` may be settled without a SimPy event when ``t < horizon`` and
+    ``budget > 0``; the process then takes one from ``budget`` and moves its own clock to
+    ``t`` (inlined by the run, its hottest lines). Otherwise ``wait(now, dt)`` is the SimPy
+    event that takes it there. ``level(now)`` brings the environment's clock level with
+    the process's before anything that reads it. Settled steps are counted as events
+    when the process next waits. On a plain SimPy environment nothing is settled.
     """
 
-    __slots__ = ("_count", "_window", "ahead", "budget", "env", "horizon", "limit")
+    __slots__ = ("_count", "_start", "_window", "budget", "env", "horizon", "limit")
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env = env
-        self._window: Callable[[], tuple[Days, Days, float]] = getattr(
+        self._window: Callable[[], tuple[Days, Days, int]] = getattr(
             env, "settle_window", _settles_nothing
         )
-        self._count: Callable[[], None] = getattr(env, "count_settled", _uncounted)
-        #: The last step was settled and is not counted yet: ``env.now`` is behind it.
-        self.ahead = False
+        self._count: Callable[[int], None] = getattr(env, "count_settled", _uncounted)
         self.horizon: Days = -math.inf
         self.limit: Days = -math.inf
-        self.budget: float = 0
+        #: Steps the process may still settle; ``_start`` of them when it was last level.
+        self.budget = self._start = 0
         self.level_again()
-
-    def settles(self, t: Days) -> bool:
-        """Settle a step ending at ``t`` if nothing else can happen before it."""
-        if t < self.horizon and self.budget > 0:
-            if self.ahead:
-                self._count()
-            self.ahead = True
-            self.budget -= 1
-            return True
-        return False
 
     def wait(self, now: Days, dt: Days) -> Iterator[simpy.Event]:
         """The SimPy event of a step from ``now`` (the process's clock) to ``now + dt``.
 
-        A settled step before it is counted, or taken as a SimPy event itself when the
-        step crosses a driver's limit (the driver stops at that one and reads the clock).
+        The steps settled before it are counted; the last of them is taken as a SimPy
+        event itself when this step crosses a driver's limit (the driver stops at that
+        one and reads the clock).
         """
-        env = self.env
-        if not self.ahead:
+        env, settled = self.env, self._start - self.budget
+        if not settled:
             yield env.timeout(dt)  # the clock is level with ``now``
         elif now + dt >= self.limit or self.budget <= 0:
+            self._count(settled - 1)
             yield timeout_at(env, now)
             yield env.timeout(dt)
         else:
-            self._count()
+            self._count(settled)
             yield timeout_at(env, now + dt)
         self.level_again()
 
     def level(self, now: Days) -> Iterator[simpy.Event]:
         """Bring the environment's clock to ``now``: the last settled step as a SimPy event."""
-        if self.ahead:
+        settled = self._start - self.budget
+        if settled:
+            self._count(settled - 1)
             yield timeout_at(self.env, now)
             self.level_again()
 
     def level_again(self) -> None:
         """The clock is level with the process's (after a SimPy event): read the window anew."""
-        self.ahead = False
         self.horizon, self.limit, self.budget = self._window()
+        self._start = self.budget

@@ -93,6 +93,13 @@ class DefectBook:
             if d.active:
                 d.affected_tokens += tokens
 
+    def spoiling(self) -> list[Defect]:
+        """The defects that spoil every token trained now (present and not fixed).
+
+        What :meth:`accrue` adds to; it changes only when a defect is fixed.
+        """
+        return [d for d in self.defects if d.active]
+
     def reset_tokens(self) -> None:
         """A restart from scratch: no token has been trained on the bad data yet."""
         for d in self.defects:

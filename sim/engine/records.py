@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from sim.units import Days, Usd
@@ -111,29 +113,47 @@ class ScopeCut:
         return asdict(self)
 
 
+#: A charge as the ledger keeps it: ``(day, category, usd, note, line)``.
+Charge = tuple[Days, CostCategory, Usd, str, str]
+
+
 class Ledger:
-    """Spending by category against a budget that cuts can lower."""
+    """Spending by category against a budget that cuts can lower.
+
+    Charges are kept as plain tuples (a frontier run makes thousands); :attr:`entries`
+    turns them into :class:`LedgerEntry` records when someone reads them.
+    """
 
     def __init__(self, budget_usd: Usd, reserve_usd: Usd) -> None:
         self.budget_usd = budget_usd
         self.reserve_usd = reserve_usd
-        self.entries: list[LedgerEntry] = []
+        self._charges: list[Charge] = []
+        self._entries: list[LedgerEntry] = []
         self.totals: dict[CostCategory, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         #: Spent by the budget plan's lines (sim.engine.budget.LINES).
         self.line_totals: dict[str, Usd] = {}
+
+    @property
+    def entries(self) -> list[LedgerEntry]:
+        """Every charge so far, in the order it was made (read-only)."""
+        done = len(self._entries)
+        if done < len(self._charges):
+            self._entries.extend(LedgerEntry(*c) for c in self._charges[done:])
+        return self._entries
 
     def charge(
         self, day: Days, category: CostCategory, usd: Usd, note: str, line: str = ""
     ) -> None:
         """Spend ``usd``; ``line`` defaults to the category's own line."""
-        if usd < 0:
-            raise ValueError(f"negative charge {usd} for {note}")
-        if usd == 0:
-            return
         line = line or DEFAULT_LINE[category]
-        self.entries.append(LedgerEntry(day, category, usd, note, line))
-        self.totals[category] += usd
-        self.line_totals[line] = self.line_totals.get(line, 0.0) + usd
+        _charge(self._charges, self.totals, self.line_totals, category, note, line, day, usd)
+
+    def charger(
+        self, category: CostCategory, note: str, line: str = ""
+    ) -> Callable[[Days, Usd], None]:
+        """:meth:`charge` with its category, note and line bound (for a charge every step)."""
+        line = line or DEFAULT_LINE[category]
+        return partial(_charge, self._charges, self.totals, self.line_totals, category, note, line)
 
     def cut_budget(self, usd: Usd) -> None:
         """Leadership takes ``usd`` away from the budget."""
@@ -145,7 +165,27 @@ class Ledger:
 
     def spent_by(self, day: Days) -> dict[str, Usd]:
         out: dict[str, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
-        for e in self.entries:
-            if e.day <= day:
-                out[e.category] += e.usd
+        for when, category, usd, _, _ in self._charges:
+            if when <= day:
+                out[category] += usd
         return out
+
+
+def _charge(
+    charges: list[Charge],
+    totals: dict[CostCategory, Usd],
+    line_totals: dict[str, Usd],
+    category: CostCategory,
+    note: str,
+    line: str,
+    day: Days,
+    usd: Usd,
+) -> None:
+    """Record one charge of a ledger and add it to its category's and line's totals."""
+    if usd < 0:
+        raise ValueError(f"negative charge {usd} for {note}")
+    if usd == 0:
+        return
+    charges.append((day, category, usd, note, line))
+    totals[category] += usd
+    line_totals[line] = line_totals.get(line, 0.0) + usd

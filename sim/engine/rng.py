@@ -89,6 +89,7 @@ class Streams:
         self._spawn_key = spawn_key
         self._generators: dict[str, np.random.Generator] = {}
         self._entities: dict[tuple[str, str], np.random.Generator] = {}
+        self._exponentials: dict[str, Callable[[], float]] = {}
 
     def __getitem__(self, name: str) -> np.random.Generator:
         gen = self._generators.get(name)
@@ -97,6 +98,19 @@ class Streams:
             child = np.random.SeedSequence(entropy=self._entropy, spawn_key=(*self._spawn_key, key))
             gen = self._generators[name] = np.random.Generator(np.random.PCG64(child))
         return gen
+
+    def exponentials(self, name: str) -> Callable[[], float]:
+        """The standard exponentials of stream ``name``, one a call, drawn in blocks.
+
+        The same numbers, in the same order, as ``self[name].standard_exponential()``
+        called once each time (NumPy fills a block with the draws it makes one by one),
+        at a fraction of the cost. The generator is then ahead of what was read, so a
+        stream read through this must be read only through it (the run's interruptions).
+        """
+        draw = self._exponentials.get(name)
+        if draw is None:
+            draw = self._exponentials[name] = _blocks(self[name])
+        return draw
 
     def for_entity(self, source: str, entity_id: str) -> np.random.Generator:
         """The stream of ``source`` that belongs to one element of the scenario.
@@ -160,3 +174,19 @@ class Streams:
         streams = cls.__new__(cls)
         streams._start(int(seed), (int(replication),))
         return streams
+
+
+#: Standard exponentials drawn at a time by :meth:`Streams.exponentials`.
+EXPONENTIAL_BLOCK = 64
+
+
+def _blocks(gen: np.random.Generator) -> Callable[[], float]:
+    """One standard exponential of ``gen`` a call, from blocks of :data:`EXPONENTIAL_BLOCK`."""
+    block: list[float] = []
+
+    def draw() -> float:
+        if not block:
+            block.extend(reversed(gen.standard_exponential(EXPONENTIAL_BLOCK).tolist()))
+        return block.pop()
+
+    return draw

@@ -20,7 +20,7 @@ import simpy
 
 from sim.engine.clock import Stretch
 from sim.engine.compute import gpu_model, tokens_per_day, total_params
-from sim.engine.incidents import DefectBook
+from sim.engine.incidents import Defect, DefectBook
 from sim.engine.org import OrgGraph
 from sim.engine.records import Ledger, LossPoint
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
@@ -252,6 +252,12 @@ class TrainingRun:
         self.usd_per_day = facts.usd_per_day if billed else 0.0
         self.spike_rate_per_token = facts.spike_rate_per_token
         self._training = f"{label}: training"  # the ledger note of every training step
+        # Read every step: the gaps between interruptions (the streams' standard
+        # exponentials, drawn in blocks) and the cluster's bill for a step and a restart.
+        self._hw = project.streams.exponentials("hardware")
+        self._planned = project.streams.exponentials("planned_maintenance")
+        self._charge_step = project.ledger.charger("compute", self._training)
+        self._charge_restart = project.ledger.charger("compute", f"{label}: restart")
         #: A recipe-bound instability is active: spikes come back until the recipe changes.
         self.unstable = False
         self.rollbacks_into_instability = 0
@@ -319,12 +325,12 @@ class TrainingRun:
         with ``now`` (the last settled step taken as a SimPy event) before anything that
         reads it: a spike, a scripted incident, a found defect, the run's end.
         """
-        env, streams = self.env, self.p.streams
-        hw, planned = streams["hardware"], streams["planned_maintenance"]
+        env = self.env
+        hw, planned = self._hw, self._planned
         rel = self.reliability
         unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
-        self.next_unexpected = env.now + _gap(hw.standard_exponential(), unexpected_rate)
-        next_planned = env.now + _gap(planned.standard_exponential(), rel.planned_per_day)
+        self.next_unexpected = env.now + _gap(hw(), unexpected_rate)
+        next_planned = env.now + _gap(planned(), rel.planned_per_day)
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
         self.p.trace_event(
@@ -334,14 +340,22 @@ class TrainingRun:
         defects = self.p.defects
         # Bound once: these run every step. The step's progress and its loss point
         # (``_record``) are inlined below, the hottest lines of a play.
-        next_detection, accrue = defects.next_detection, defects.accrue
-        charge = self.p.ledger.charge
-        stats, curve, note = self.stats, self.stats.curve, self._training
+        next_detection, spoiling = defects.next_detection, defects.spoiling
+        charge_step, charge_restart = self._charge_step, self._charge_restart
+        stats, curve = self.stats, self.stats.curve
         restart_days = self.reliability.restart_minutes / MINUTES_PER_DAY
-        restart_note = f"{self.label}: restart"
         stretch = Stretch(env)
         now = env.now
+        # Only a SimPy event (another process, or a branch below) changes these two: they
+        # are read again after each one. ``spoiled``: the defects that spoil new tokens.
+        detection, spoiled = next_detection(now), spoiling()
         while self.tokens < self.target_tokens - EPS:
+            if stretch.budget > 1 and not self.scripted:  # the common case, on locals
+                now, next_planned = self._settle_plain_steps(
+                    stretch, now, next_planned, detection, spoiled
+                )
+                if self.tokens >= self.target_tokens - EPS:
+                    break
             rate = self.rate
             # The step runs to the nearest of the next interruption, spike, detection,
             # scripted incident or the run's end (terms that can only be infinite are skipped).
@@ -352,22 +366,25 @@ class TrainingRun:
                 max(0.0, self.next_spike - self.tokens) / rate,
                 SEGMENT_DAYS,
             )
-            detection = next_detection(now)
             if detection < math.inf:
                 dt = min(dt, detection - now)
             if self.scripted:
                 dt = min(dt, max(0.0, self._next_scripted_tokens() - self.tokens) / rate)
             dt = max(0.0, dt)
             t = now + dt
-            if not stretch.settles(t):
+            if t < stretch.horizon and stretch.budget > 0:
+                stretch.budget -= 1  # settled: nothing else can happen before ``t``
+            else:
                 yield from stretch.wait(now, dt)
+                detection, spoiled = next_detection(t), spoiling()
             now = t
             # Progress: tokens, tokens on bad data, wall time and the cluster's bill.
             tokens = self.rate * dt
             self.tokens += tokens
-            accrue(tokens)
+            for defect in spoiled:
+                defect.affected_tokens += tokens
             stats.wall_days += dt
-            charge(now, "compute", dt * self.usd_per_day, note)
+            charge_step(now, dt * self.usd_per_day)
             # A loss point every half day at most, and at the run's end (as _record).
             if not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
                 curve.append(LossPoint(now, self.tokens / 1e9, self.loss_now() + 0.0, False))
@@ -377,22 +394,25 @@ class TrainingRun:
             elif now >= self.next_unexpected - EPS or now >= next_planned - EPS:
                 unexpected = now >= self.next_unexpected - EPS
                 if unexpected:
-                    self.next_unexpected = now + _gap(hw.standard_exponential(), unexpected_rate)
+                    self.next_unexpected = now + _gap(hw(), unexpected_rate)
                 else:
-                    next_planned = now + _gap(planned.standard_exponential(), rel.planned_per_day)
+                    next_planned = now + _gap(planned(), rel.planned_per_day)
                 self._interrupt(unexpected)
                 if restart_days > 0:  # the restart holds the cluster, billed (as ``hold``)
                     t = now + restart_days
-                    if not stretch.settles(t):
+                    if t < stretch.horizon and stretch.budget > 0:
+                        stretch.budget -= 1
+                    else:
                         yield from stretch.wait(now, restart_days)
+                        detection, spoiled = next_detection(t), spoiling()
                     now = t
                     stats.wall_days += restart_days
-                    charge(now, "compute", restart_days * self.usd_per_day, restart_note)
+                    charge_restart(now, restart_days * self.usd_per_day)
                 continue
             elif self.tokens >= self.next_spike - EPS and self.tokens < self.target_tokens - EPS:
                 yield from stretch.level(now)
                 yield from self._spike()
-            elif next_detection(now) <= now + EPS:
+            elif detection <= now + EPS:
                 yield from stretch.level(now)
                 yield from self.p.respond_to_found_defects(self)
             else:
@@ -400,6 +420,7 @@ class TrainingRun:
             # After a branch that read and moved the clock: the run is level with it again.
             now = env.now
             stretch.level_again()
+            detection, spoiled = next_detection(now), spoiling()
         yield from stretch.level(now)
         self._record()
         self.p.trace_event(
@@ -407,6 +428,78 @@ class TrainingRun:
             f"{self.label} done: {self.stats.wall_days:.1f} days, "
             f"{self.effective_training_time:.0%} effective training time",
         )
+
+    def _settle_plain_steps(
+        self,
+        stretch: Stretch,
+        now: Days,
+        next_planned: Days,
+        detection: Days,
+        spoiled: list[Defect],
+    ) -> tuple[Days, Days]:
+        """Settle plain steps in a row: the loop of :meth:`process` for its common case.
+
+        A plain step ends at an interruption (whose restart settles too) or a segment's
+        end, with no spike, defect, scripted incident or run end due. The arithmetic is
+        the loop's own, on locals, so the numbers are the same; the first step that is
+        not plain, or not settled, is left to the loop. Returns the run's clock and the
+        next planned interruption.
+        """
+        hw, planned, rel = self._hw, self._planned, self.reliability
+        unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
+        charge_step, charge_restart = self._charge_step, self._charge_restart
+        rate, target, next_spike = self.rate, self.target_tokens, self.next_spike
+        restart = rel.restart_minutes / MINUTES_PER_DAY
+        horizon, budget = stretch.horizon, stretch.budget
+        stats, curve = self.stats, self.stats.curve
+        tokens = self.tokens
+        while tokens < target - EPS and budget > 1 and restart > 0:
+            next_unexpected = self.next_unexpected
+            dt = min(
+                next_unexpected - now,
+                next_planned - now,
+                (target - tokens) / rate,
+                max(0.0, next_spike - tokens) / rate,
+                SEGMENT_DAYS,
+            )
+            if detection < math.inf:
+                dt = min(dt, detection - now)
+            dt = max(0.0, dt)
+            t = now + dt
+            if not t < horizon:
+                break
+            after = tokens + rate * dt
+            interrupted = t >= next_unexpected - EPS or t >= next_planned - EPS
+            if interrupted:
+                if not t + restart < horizon:
+                    break
+            elif (after >= next_spike - EPS and after < target - EPS) or detection <= t + EPS:
+                break
+            # The step, as the loop makes it.
+            budget -= 1
+            now = t
+            self.tokens = tokens = after
+            for defect in spoiled:
+                defect.affected_tokens += rate * dt
+            stats.wall_days += dt
+            charge_step(now, dt * self.usd_per_day)
+            if not curve or now - curve[-1].day >= 0.5 or tokens >= target:
+                curve.append(LossPoint(now, tokens / 1e9, self.loss_now() + 0.0, False))
+            if not interrupted:
+                continue
+            if t >= next_unexpected - EPS:
+                self.next_unexpected = now + _gap(hw(), unexpected_rate)
+                self._interrupt(True)
+            else:
+                next_planned = now + _gap(planned(), rel.planned_per_day)
+                self._interrupt(False)
+            tokens = self.tokens
+            budget -= 1
+            now = now + restart
+            stats.wall_days += restart
+            charge_restart(now, restart * self.usd_per_day)
+        stretch.budget = budget
+        return now, next_planned
 
     def _next_scripted_tokens(self) -> float:
         if not self.scripted:
