@@ -129,6 +129,8 @@ def test_bench_reports_the_ratio_against_bare_simpy() -> None:
         d["bare_simpy_events_per_second"] / d["model_events_per_second"]
     )
     assert d["replications_per_second"] > 0 and d["workers"] == 1
+    # Model events count the run's settled steps; the SimPy events are the rest of them.
+    assert 0 < d["simpy_events_per_replication"] <= d["events_per_replication"]
 
 
 @pytest.mark.parametrize(

@@ -186,7 +186,7 @@ def test_settled_frontier_replications_are_the_same_serial_and_parallel() -> Non
 @example(1.052516153169563, 262145.71695372375)  # no delay rounds to it (a tie)
 def test_a_timeout_at_a_day_fires_on_that_very_float(a: float, b: float) -> None:
     now, day = min(a, b), max(a, b)
-    env = simpy.Environment(initial_time=now)
+    env = PlayEnvironment(initial_time=now)
     env.process(_wait(env, day))
     env.run()
     assert env.now == day

@@ -36,8 +36,8 @@ class PlayEnvironment(simpy.Environment):
     run is a SimPy event, as before.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, initial_time: Days = 0) -> None:  # 0, not 0.0, as SimPy
+        super().__init__(initial_time)
         # SimPy binds env.timeout, env.process, ... to the instance, but only those its
         # own class defines, which a subclass's are not: bind the inherited ones too.
         for name, attr in vars(simpy.Environment).items():
@@ -100,9 +100,11 @@ class PlayEnvironment(simpy.Environment):
         self.events_processed += events
         self.events_settled += events
 
-    def timeout_at(self, day: Days) -> simpy.Event:
-        """A timeout that fires exactly at ``day``."""
-        return timeout_at(self, day)
+    def schedule_at(self, event: simpy.Event, day: Days) -> None:
+        """Queue ``event`` at ``day`` itself (SimPy's ``schedule`` takes a delay from now)."""
+        if day < self.now:
+            raise ValueError(f"day {day} is before now ({self.now})")
+        heappush(self._queue, (day, NORMAL, next(self._eid), event))
 
 
 def timeout_at(env: simpy.Environment, day: Days) -> simpy.Event:
@@ -110,8 +112,8 @@ def timeout_at(env: simpy.Environment, day: Days) -> simpy.Event:
 
     SimPy schedules at ``now + delay``; the delay is nudged by ulps until that sum is
     ``day`` itself, so a stretch settled on the run's own clock ends on the same float.
-    When no delay rounds to ``day`` (a tie in the last bit), the event is queued at ``day``
-    directly, as SimPy's own ``run(until=...)`` queues its stop event.
+    When no delay rounds to ``day`` (a tie in the last bit), a :class:`PlayEnvironment`
+    queues an :class:`Arrival` at ``day`` directly; only it settles stretches.
     """
     now = env.now
     delay = day - now
@@ -121,10 +123,19 @@ def timeout_at(env: simpy.Environment, day: Days) -> simpy.Event:
         delay = math.nextafter(delay, -math.inf)
     if now + delay == day:
         return env.timeout(delay)
-    event = simpy.Event(env)
-    event._ok, event._value = True, None
-    heappush(env._queue, (day, NORMAL, next(env._eid), event))  # type: ignore[attr-defined]
-    return event
+    if isinstance(env, PlayEnvironment):
+        return Arrival(env, day)
+    raise ValueError(f"no delay from {now!r} rounds to {day!r}")
+
+
+class Arrival(simpy.Event):
+    """An event that fires at ``day`` exactly, triggered when made (as a timeout is)."""
+
+    def __init__(self, env: PlayEnvironment, day: Days) -> None:
+        super().__init__(env)
+        self._ok = True
+        self._value = None
+        env.schedule_at(self, day)
 
 
 def _settles_nothing() -> tuple[Days, Days, int]:
