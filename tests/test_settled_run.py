@@ -31,7 +31,7 @@ from sim.scenario.loading import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
-#: Plays saved by engine 11 before the run settled stretches (branch ``engine``, c8c0bce).
+#: Plays saved by engine 11 before the run settled stretches (main at 5d264d6, engine c8c0bce).
 SAVED = ROOT / "tests" / "data" / "plays_engine11.json"
 
 
