@@ -13,6 +13,7 @@ from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import HEADLINE, LABELS, label
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayError, PlayLog, replay
+from sim.play.lesson_check import MAX_WORLDS, NEIGHBOUR_WORLDS, LessonReport, grouped
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -113,11 +114,19 @@ def replay_command(
 
 def debrief(
     play_file: Path = typer.Argument(..., help="A saved play (JSON)."),
+    worlds: int = typer.Option(
+        NEIGHBOUR_WORLDS,
+        "--worlds",
+        help="Neighbouring worlds behind each lesson's noise check (2 to 200).",
+    ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Each decision against every other option, replayed in the same world."""
-    report = make_debrief(_read_play(play_file))
+    """Each decision against every other option, and the lessons that moved, same world."""
+    if not 2 <= worlds <= MAX_WORLDS:
+        raise UserError(f"--worlds must be between 2 and {MAX_WORLDS}, got {worlds}")
+    report = make_debrief(_read_play(play_file), worlds=worlds)
     best = report.most_mattered
+    check = report.lesson_report
     if as_json:
         emit_json(
             {
@@ -134,6 +143,7 @@ def debrief(
                     for d in report.decisions
                 ],
                 "lessons": [{"id": i, "title": t, "evidence": e} for i, t, e in report.lessons],
+                "lesson_check": check.as_dict() if check else None,
             }
         )
         return
@@ -165,8 +175,26 @@ def debrief(
             f"impact {top.impact:+.3f}, marked ◀).",
             markup=False,
         )
-    for _, title, evidence in report.lessons:
-        stdout.print(f"- {title}: {evidence}", markup=False)
+    if check is not None:
+        _print_lessons(check)
+
+
+def _print_lessons(check: LessonReport) -> None:
+    stdout.print(
+        f"\nWhat this play shows: each lesson's counterfactual on this world, kept when it "
+        f"moved beyond noise over {check.neighbours} ({check.replays} replays, "
+        f"{check.seconds:.1f} s).",
+        markup=False,
+    )
+    if not check.shown:
+        stdout.print("No lesson moved this play's outcome beyond noise.", markup=False)
+    for title, lines in grouped(check.shown):
+        stdout.print(f"- {title}:", markup=False)
+        for line in lines:
+            stdout.print(f"    {line}.", markup=False)
+    quiet = ", ".join(f.label[:1].lower() + f.label[1:] for f in check.unmoved)
+    if quiet:
+        stdout.print(f"Checked, no measurable effect here: {quiet}.", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,6 +2,8 @@
 
 Each alternative is a counterfactual replay with the same seed and the same
 injects; the difference in schedule, cost and quality is the decision's effect.
+The lessons the play shows come from :mod:`sim.play.lesson_check`: one counterfactual
+per lesson on the same world, stated only when it moved beyond noise.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.play.game import Game, PlayLog, counterfactual
-from sim.play.lessons import lessons_shown
+from sim.play.lesson_check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
 
 Progress = Callable[[int, int], None]
 
@@ -51,6 +53,9 @@ class Debrief:
     outcome: dict[str, Any]
     decisions: tuple[DecisionReview, ...]
     lessons: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+    """``(lesson id, title, line)`` of every lesson shown, largest effect first."""
+    lesson_report: LessonReport | None = None
+    """Every lesson's counterfactual, shown or not (None when the check was not run)."""
 
     @property
     def most_mattered(self) -> DecisionReview | None:
@@ -76,7 +81,18 @@ def impact(row: dict[str, Any], base: dict[str, Any], deadline: float, budget: f
     )
 
 
-def make_debrief(log: PlayLog, progress: Progress | None = None) -> Debrief:
+def make_debrief(
+    log: PlayLog,
+    progress: Progress | None = None,
+    *,
+    lessons: bool = True,
+    worlds: int = NEIGHBOUR_WORLDS,
+) -> Debrief:
+    """Every decision against its other options, and (``lessons``) the lessons that moved.
+
+    ``progress(done, total)`` counts replays over both parts; the lesson check's total is
+    known only once it has replayed the play's own world, so ``total`` may shrink once.
+    """
     game = Game.from_log(log)
     base = game.play_to_end()
     log = game.current_log()
@@ -107,7 +123,7 @@ def make_debrief(log: PlayLog, progress: Progress | None = None) -> Debrief:
             )
             done += 1
             if progress:
-                progress(done, total)
+                progress(done, total + (1 if lessons else 0))
         summary = next(
             (e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9), ""
         )
@@ -124,5 +140,13 @@ def make_debrief(log: PlayLog, progress: Progress | None = None) -> Debrief:
                 tuple(alts),
             )
         )
-    lessons = tuple((lesson.id, lesson.title, ev) for lesson, ev in lessons_shown(m))
-    return Debrief(base, tuple(reviews), lessons)
+    if not lessons:
+        return Debrief(base, tuple(reviews))
+
+    def lesson_progress(n: int, of: int) -> None:
+        if progress:
+            progress(done + n, total + of)
+
+    report = check_lessons(log, worlds=worlds, progress=lesson_progress)
+    shown = tuple((f.lesson, f.title, f.line) for f in report.shown)
+    return Debrief(base, tuple(reviews), shown, report)

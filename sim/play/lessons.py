@@ -1,17 +1,32 @@
-"""The lessons the mechanics carry (DESIGN.md's table), and how a play shows each one.
+"""The lessons the mechanics carry (DESIGN.md's table) and the counterfactual that tests each.
 
-Each lesson names its mechanic and the direction its test proves; ``evidence``
-looks at a finished play and says, in figures, where the play showed it.
+A lesson is shown in a debrief only when this play's outcome moved: each lesson names
+one or more :class:`Intervention`, a pure change to the scenario (levers, org, plan:
+dotted paths applied and validated like a design, see :mod:`sim.compare.designs`) that
+switches the input of the lesson's mechanism to its other side. :mod:`sim.play.lesson_check`
+replays the same world with each one and keeps the lines that moved beyond noise
+(docs/model.md, "Debrief").
+
+An intervention never edits an outcome. ``dont_overreact`` is the one that changes answers
+instead of the scenario: its lesson is about the answer itself (restart with changes or
+roll back), so it maps logged answers of one decision kind to another option.
+
+New mechanisms add their counterfactual by appending an :class:`Intervention` to
+:data:`INTERVENTIONS` (or by passing their own tuple to the check).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
-from sim.engine.model import ProjectModel
+from sim.engine.decisions import POLICIES
+from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes
+from sim.scenario.spec import DECISION_OPTIONS, RISK_KINDS, Scenario
 
-Evidence = Callable[[ProjectModel], str | None]
+Delta = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -20,144 +35,6 @@ class Lesson:
     title: str
     mechanic: str
     direction: str
-    evidence: Evidence
-
-
-def _defects(m: ProjectModel, late: bool) -> str | None:
-    found = [d for d in m.defects.defects if d.found]
-    early = {"data_review", "ablation_gate"}
-    picked = [d for d in found if (d.found_at not in early) == late]
-    if not picked:
-        return None
-    where = ", ".join(
-        f"{d.kind.replace('_', ' ')} at {d.found_at} (day {d.found_day:.0f})" for d in picked
-    )
-    return ("Found late: " if late else "Caught early: ") + where
-
-
-def _spikes(m: ProjectModel) -> str | None:
-    rolls = [d for d in m.decisions if d.kind == "rollback"]
-    if not rolls:
-        return None
-    waited = sum(d.latency_days for d in rolls)
-    return (
-        f"{len(rolls)} loss spike decisions; {waited:.2f} days in total waiting for the call "
-        f"to reach {rolls[0].owner}, with the cluster billed meanwhile"
-    )
-
-
-def _hardware(m: ProjectModel) -> str | None:
-    run = m.run
-    if run is None or run.stats.interruptions == 0:
-        return None
-    return (
-        f"{run.stats.interruptions} interruptions; effective training time "
-        f"{run.effective_training_time:.1%}; {run.lost_gpu_hours:,.0f} GPU-hours lost"
-    )
-
-
-def _unowned(m: ProjectModel) -> str | None:
-    risks = m.org.unowned_risks()
-    return f"Unowned risks: {', '.join(risks)}" if risks else None
-
-
-def _budget(m: ProjectModel) -> str | None:
-    responses = [d.choice for d in m.decisions if d.kind == "budget"]
-    if not responses:
-        return None
-    return f"Budget responses, in order: {', then '.join(r.replace('_', ' ') for r in responses)}"
-
-
-def _adapt(m: ProjectModel) -> str | None:
-    if m.scenario.levers.strategy != "adapt":
-        return None
-    caps = [c.id for c in m.scenario.objective.capabilities if c.base_model_cap < 1.0]
-    return f"Adapted a base model; capped capabilities: {', '.join(caps) or 'none'}"
-
-
-def _benchmarks(m: ProjectModel) -> str | None:
-    by_cap: dict[str, dict[str, float]] = {}
-    for r in m.latest_evals.values():
-        by_cap.setdefault(r.capability, {})[r.kind] = r.score
-    gaps = [
-        f"{cap}: benchmark {v['public_benchmark']:.2f} vs product {v['product_eval']:.2f}"
-        for cap, v in by_cap.items()
-        if "public_benchmark" in v
-        and "product_eval" in v
-        and v["public_benchmark"] - v["product_eval"] > 0.03
-    ]
-    return "; ".join(gaps) if gaps else None
-
-
-def _safety(m: ProjectModel) -> str | None:
-    late = [e for e in m.trace if e.kind == "safety" and "release-blocking" in e.summary]
-    return f"A release-blocking safety finding at day {late[0].day:.0f}" if late else None
-
-
-def _brooks(m: ProjectModel) -> str | None:
-    hires = [
-        e for e in m.trace if e.kind == "hire" and "join" in e.summary and "people" in e.summary
-    ]
-    return hires[0].summary + f" on day {hires[0].day:.0f}" if hires else None
-
-
-def _silos(m: ProjectModel) -> str | None:
-    n = m.incidents.get("handoff_rework", 0)
-    embedded = m.scenario.levers.engineering_embedded
-    if not n and embedded:
-        return None
-    parts = [f"{n} handoffs needed rework"] if n else []
-    if not embedded:
-        parts.append(f"infrastructure is {m.org.infra_distance_days():.1f} days from training")
-    return "; ".join(parts)
-
-
-def _data(m: ProjectModel) -> str | None:
-    usd = m.scenario.levers.data_investment_usd
-    return (
-        f"${usd:,.0f} of extra data work gave {m.data_multiplier:.2f}x effective tokens"
-        if usd
-        else None
-    )
-
-
-def _overreact(m: ProjectModel) -> str | None:
-    n = sum(1 for d in m.decisions if d.choice == "overreact")
-    return (
-        f"Overreacted to {n} spike(s): restarted with changes from an earlier checkpoint"
-        if n
-        else None
-    )
-
-
-def _focus(m: ProjectModel) -> str | None:
-    s = m.scenario
-    parts = []
-    if s.levers.parallel_variants > 1:
-        parts.append(f"{s.levers.parallel_variants} model variants split the cluster and attention")
-    if s.org.politics_days > 0:
-        parts.append(f"politics added {s.org.politics_days:g} days per decision hop")
-    return "; ".join(parts) if parts else None
-
-
-def _frontier(m: ProjectModel) -> str | None:
-    n = m.scenario.model.novelty
-    return f"Novelty {n:.1f}: wider effort and loss uncertainty" if n >= 0.5 else None
-
-
-def _ablations(m: ProjectModel) -> str | None:
-    caught = [d for d in m.defects.defects if d.found_at == "ablation_gate"]
-    share = m.scenario.levers.ablation_fraction
-    if caught:
-        return (
-            f"Ablations ({share:.0%} of run compute) caught {len(caught)} defect(s) before the run"
-        )
-    return None
-
-
-def _scale(m: ProjectModel) -> str | None:
-    big = [t.id for t in m.scenario.org.teams if not t.core and t.headcount >= 8]
-    return f"Large teams where co-design isn't needed: {', '.join(big)}" if big else None
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -166,121 +43,482 @@ LESSONS: tuple[Lesson, ...] = (
         "Late discovery in a long run is expensive",
         "defects, gates, fix cost growing with progress",
         "a defect caught at an ablation gate costs far less than mid-run",
-        lambda m: _defects(m, late=True),
     ),
     Lesson(
         "ablations",
         "Cheap experiments de-risk the expensive run",
         "ablation budget raises detection and narrows loss uncertainty",
         "more ablation budget lowers P90 cost and spread, up to a point",
-        _ablations,
     ),
     Lesson(
         "checkpointing",
         "Hardware fails at scale; checkpointing trades overhead for lost work",
         "interruptions proportional to GPUs; checkpoint interval",
         "effective training time peaks at an interior checkpoint interval",
-        _hardware,
     ),
     Lesson(
         "spike_response",
         "Loss spikes need a fast, owned response",
         "spike process, detection, decision latency along the org graph",
         "clear decision rights and a playbook waste less compute",
-        _spikes,
     ),
     Lesson(
         "ownership",
         "Every risk needs an owner and an early warning",
         "unowned risks surface only at late gates",
         "unowned risks cost more time and money",
-        _unowned,
     ),
     Lesson(
         "reserve_playbook",
         "Reserve and pre-agreed levers protect budget and schedule",
         "reserve fraction; ordered playbook",
         "reserve lowers P(over budget); a playbook beats ad hoc choices",
-        _budget,
     ),
     Lesson(
         "build_vs_adapt",
         "Build versus adapt",
         "adapting a base model is cheaper and faster, capped on some capabilities",
         "adapt wins on time and cost, loses where the cap binds",
-        _adapt,
     ),
     Lesson(
         "benchmarks_vs_product",
         "Public benchmarks are not product evals",
         "contamination and over-indexing inflate benchmarks only",
         "over-indexing raises the benchmark, not the product score",
-        _benchmarks,
     ),
     Lesson(
         "safety_early",
         "Safety, legal and privacy from the start",
         "late engagement produces release-blocking findings",
         "late engagement slips the schedule",
-        _safety,
     ),
     Lesson(
         "brooks",
         "Small core teams; coordination grows with size",
         "overhead grows with pairs of people; newcomers ramp up",
         "adding people late to the core makes it later",
-        _brooks,
     ),
     Lesson(
         "silos",
         "Avoid silos; don't split engineering from training",
         "latency and rework on handoffs; distance lowers MFU, slows restarts",
         "a siloed design detects later and reworks more",
-        _silos,
     ),
     Lesson(
         "scale_non_core",
         "Scale where co-design isn't needed",
         "data, eval and integration work scales with headcount",
         "headcount there helps; in the core it doesn't",
-        _scale,
     ),
     Lesson(
         "data_work",
         "Data work is unglamorous and high-impact",
         "data quality multiplies effective tokens",
         "data investment beats equal spend on compute in quality per dollar",
-        _data,
     ),
     Lesson(
         "dont_overreact",
         "Expect failed runs; don't overreact",
         "restart-with-changes versus rollback-and-skip",
         "overreacting costs more on average",
-        _overreact,
     ),
     Lesson(
         "focus",
         "Fewer, focused models; no politics",
         "parallel variants split compute and attention; politics adds latency",
         "fewer, focused models do better",
-        _focus,
     ),
     Lesson(
         "frontier",
         "Pushing the frontier costs about 10x repeating documented work",
         "novelty widens effort and uncertainty",
         "frontier scenarios have wider spreads",
-        _frontier,
     ),
 )
+LESSONS_BY_ID: dict[str, Lesson] = {lesson.id: lesson for lesson in LESSONS}
 
 
-def lessons_shown(m: ProjectModel) -> list[tuple[Lesson, str]]:
-    """The lessons this play shows, each with its evidence."""
-    out = []
-    for lesson in LESSONS:
-        ev = lesson.evidence(m)
-        if ev:
-            out.append((lesson, ev))
-    return out
+# --- what an intervention may read of the play ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayFacts:
+    """The play an intervention is built for: its scenario, outcome row and logged answers."""
+
+    scenario: Scenario
+    outcome: Mapping[str, Any]
+    answers: tuple[tuple[str, str], ...]
+    """``(key, choice)`` of every decision the play made, in order (keys are ``kind#n``)."""
+
+    @property
+    def kinds_decided(self) -> tuple[str, ...]:
+        """Decision kinds that came up in the play, in the order they first did."""
+        return tuple(dict.fromkeys(key.split("#")[0] for key, _ in self.answers))
+
+    def choices_of(self, kind: str) -> tuple[str, ...]:
+        return tuple(c for key, c in self.answers if key.split("#")[0] == kind)
+
+    @property
+    def critical_teams(self) -> tuple[str, ...]:
+        """Teams on the chain of work that set a phase's end, in the org's order."""
+        return tuple(t.id for t in self.scenario.org.teams if self.outcome.get(f"critical:{t.id}"))
+
+
+@dataclass(frozen=True)
+class Change:
+    """One counterfactual: dotted-path changes to the scenario and, rarely, to answers.
+
+    ``label`` names the counterfactual as the start of a sentence ("Owning the loss-spike
+    risk"); ``answers`` maps a decision kind to ``{logged choice: choice instead}``.
+    """
+
+    label: str
+    delta: Delta = field(default_factory=dict)
+    answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Intervention:
+    """A lesson's counterfactual: a function of the play to a :class:`Change`, or None.
+
+    None means the intervention does not apply to this play (its mechanism has no other
+    side here, e.g. adapting without a base model); ``why_not`` says so in the report.
+    """
+
+    id: str
+    lesson: str
+    change: Callable[[PlayFacts], Change | None]
+    why_not: str = "does not apply to this play"
+
+
+# --- the interventions ------------------------------------------------------------------------
+
+#: Risk -> the decision right whose holder takes an unowned risk on (docs/model.md, "Debrief").
+RISK_TAKER: dict[str, str] = {
+    "data_quality": "data_fix",
+    "contamination": "data_fix",
+    "licensing": "data_fix",
+    "tokenizer_config": "rollback",
+    "loss_spike": "rollback",
+    "hardware": "rollback",
+    "eval_gap": "ship",
+    "safety": "ship",
+    "budget": "budget",
+    "staffing": "budget",
+}
+#: The other side of a lever that is off: the shipped default of each.
+RESERVE_ON = 0.10
+ABLATIONS_ON = 0.05
+POLITICS_ON_DAYS = 1.0
+VARIANTS_ON = 3
+#: Extra data work tried when the play spent none: this share of the total budget.
+DATA_WORK_SHARE = 0.02
+#: A checkpoint interval within this share of the best is already at its best.
+CHECKPOINT_NEAR_BEST = 0.10
+#: Gates that look before the main run starts (their defects are the cheap ones).
+EARLY_PHASES = ("prepare", "ablations")
+
+
+#: How a line names each risk.
+RISK_WORDS: dict[str, str] = {
+    "data_quality": "data-quality",
+    "contamination": "contamination",
+    "licensing": "licensing",
+    "tokenizer_config": "tokenizer-and-config",
+    "loss_spike": "loss-spike",
+    "hardware": "hardware",
+    "eval_gap": "eval-gap",
+    "safety": "safety",
+    "budget": "budget",
+    "staffing": "staffing",
+}
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _owner(risk: str, p: PlayFacts) -> Change:
+    org = p.scenario.org
+    owner = org.risk_owners.get(risk)  # type: ignore[call-overload]
+    what = RISK_WORDS.get(risk, _words(risk))
+    if owner is None:
+        taker = org.decision_rights[RISK_TAKER[risk]]  # type: ignore[index]
+        return Change(
+            f"Giving the unowned {what} risk to {taker} (who holds the "
+            f"{_words(RISK_TAKER[risk])} decision)",
+            {f"org.risk_owners.{risk}": taker},
+        )
+    return Change(
+        f"Leaving the {what} risk unowned instead of with {owner}",
+        {f"org.risk_owners.{risk}": None},
+    )
+
+
+def _flag(lever: str, on: str, off: str, p: PlayFacts) -> Change:
+    value = bool(getattr(p.scenario.levers, lever))
+    return Change(off if value else on, {f"levers.{lever}": not value})
+
+
+def _share(lever: str, on_value: float, noun: str, p: PlayFacts) -> Change:
+    value = float(getattr(p.scenario.levers, lever))
+    if value > 0:
+        return Change(f"No {noun} (0 instead of {value:.0%})", {f"levers.{lever}": 0.0})
+    return Change(f"A {noun} of {on_value:.0%}", {f"levers.{lever}": on_value})
+
+
+def _checkpoint(p: PlayFacts) -> Change | None:
+    s = p.scenario
+    c = s.cluster
+    spec = ReliabilitySpec(
+        gpus=max(1, c.gpus // s.levers.parallel_variants),
+        gpus_per_node=c.gpus_per_node,
+        failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
+        planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
+        checkpoint_minutes=s.levers.checkpoint_minutes,
+        checkpoint_write_minutes=c.checkpoint_write_minutes,
+        restart_minutes=c.restart_minutes,
+    )
+    if spec.failure_rate == 0:
+        return None
+    best = round(min(max(best_checkpoint_minutes(spec), 1.0), 1_440.0), 1)
+    now = s.levers.checkpoint_minutes
+    if abs(best - now) <= CHECKPOINT_NEAR_BEST * now:
+        return None
+    return Change(
+        f"Checkpointing at its best interval ({best:g} minutes instead of {now:g})",
+        {"levers.checkpoint_minutes": best},
+    )
+
+
+def _gates(p: PlayFacts) -> Change | None:
+    s = p.scenario
+    kinds = sorted(
+        {d.kind for d in s.incidents.defects}
+        | {i.defect for i in s.incidents.scripted if i.kind == "data_defect" and i.defect}
+    )
+    if not kinds:
+        return None
+    early = [g for g in s.plan.gates if g.after in EARLY_PHASES]
+    if early:
+        kept = [g.model_dump() for g in s.plan.gates if g.after not in EARLY_PHASES]
+        names = ", ".join(g.id for g in early)
+        return Change(f"Without the early gates ({names})", {"plan.gates": kept})
+    gate = {"id": "ablation_gate", "after": "ablations", "catches": kinds, "strength": 0.9}
+    taken = {g.id for g in s.plan.gates}
+    if gate["id"] in taken:
+        gate["id"] = "early_ablation_gate"
+    return Change(
+        "An ablation gate before the run (strength 0.9)",
+        {"plan.gates": [*(g.model_dump() for g in s.plan.gates), gate]},
+    )
+
+
+def _playbook(kind: str, p: PlayFacts) -> Change | None:
+    if kind not in p.kinds_decided:
+        return None
+    book: dict[str, list[str]] = {k: list(v) for k, v in p.scenario.levers.playbook.items()}
+    what = _words(kind)
+    if kind in book:
+        del book[kind]
+        return Change(f"No pre-agreed {what} response (decided ad hoc)", {"levers.playbook": book})
+    book[kind] = list(POLICIES["textbook"][kind])
+    order = ", then ".join(_words(o) for o in book[kind])
+    return Change(f"Agreeing the {what} response in advance ({order})", {"levers.playbook": book})
+
+
+def _strategy(p: PlayFacts) -> Change | None:
+    s = p.scenario
+    if s.levers.strategy == "adapt":
+        return Change(
+            "Pretraining from scratch instead of adapting", {"levers.strategy": "pretrain"}
+        )
+    if s.model.base_model is None:
+        return None
+    return Change(
+        f"Adapting the base model ({s.model.base_model.name}) instead of pretraining",
+        {"levers.strategy": "adapt"},
+    )
+
+
+def _eval_focus(p: PlayFacts) -> Change:
+    if p.scenario.levers.eval_focus == "single":
+        return Change("Balanced eval focus (not one eval)", {"levers.eval_focus": "balanced"})
+    return Change("Over-indexing on one eval", {"levers.eval_focus": "single"})
+
+
+def _core_team(p: PlayFacts) -> str:
+    """The co-design team on the critical path (the training team if none is)."""
+    s = p.scenario
+    core = [t.id for t in s.org.teams if getattr(t, "core", False)]
+    on_path = [t for t in p.critical_teams if t in core]
+    return on_path[0] if on_path else s.org.decision_rights["rollback"]  # type: ignore[index]
+
+
+def _headcount(factor: float, p: PlayFacts) -> Change | None:
+    team_id = _core_team(p)
+    team = next(t for t in p.scenario.org.teams if t.id == team_id)
+    new = max(1, round(team.headcount * factor))
+    if new == team.headcount:
+        return None
+    word = "Half" if factor < 1 else "Twice"
+    return Change(
+        f"{word} the {team_id} team ({team.headcount} -> {new} people)",
+        {f"org.teams.{team_id}.headcount": new},
+    )
+
+
+def _late_staff(p: PlayFacts) -> Change | None:
+    lev = p.scenario.levers
+    if lev.add_core_staff == 0:
+        return None
+    return Change(
+        f"Not adding {lev.add_core_staff} people to the core on day {lev.add_core_staff_day:g}",
+        {"levers.add_core_staff": 0},
+    )
+
+
+def _scale(p: PlayFacts) -> Change | None:
+    """Twice the non-core team with the most work on the critical path."""
+    s = p.scenario
+    core = {t.id for t in s.org.teams if getattr(t, "core", False)}
+    effort: dict[str, float] = {}
+    for w in s.plan.workstreams:
+        if w.owner in p.critical_teams and w.owner not in core:
+            effort[w.owner] = effort.get(w.owner, 0.0) + w.effort_person_days
+    if not effort:
+        return None
+    team_id = max(effort, key=lambda t: (effort[t], t))
+    team = next(t for t in s.org.teams if t.id == team_id)
+    return Change(
+        f"Twice the {team_id} team ({team.headcount} -> {2 * team.headcount} people)",
+        {f"org.teams.{team_id}.headcount": 2 * team.headcount},
+    )
+
+
+def _data(p: PlayFacts) -> Change:
+    s = p.scenario
+    usd = s.levers.data_investment_usd
+    if usd > 0:
+        return Change(f"No extra data work (not ${usd:,.0f})", {"levers.data_investment_usd": 0.0})
+    more = round(DATA_WORK_SHARE * s.objective.budget.total_usd, -3)
+    return Change(f"${more:,.0f} of extra data work", {"levers.data_investment_usd": more})
+
+
+def _overreact(p: PlayFacts) -> Change | None:
+    chosen = p.choices_of("rollback")
+    if not chosen:
+        return None
+    if "overreact" in chosen:
+        return Change(
+            "Rolling back and skipping instead of overreacting",
+            answers={"rollback": {"overreact": "rollback_skip"}},
+        )
+    others = {c: "overreact" for c in DECISION_OPTIONS["rollback"] if c != "overreact"}
+    return Change("Overreacting to the loss spikes (a recipe change)", answers={"rollback": others})
+
+
+def _variants(p: PlayFacts) -> Change:
+    n = p.scenario.levers.parallel_variants
+    if n > 1:
+        return Change(f"One model instead of {n} variants", {"levers.parallel_variants": 1})
+    return Change(
+        f"{VARIANTS_ON} model variants at once", {"levers.parallel_variants": VARIANTS_ON}
+    )
+
+
+def _politics(p: PlayFacts) -> Change:
+    days = p.scenario.org.politics_days
+    if days > 0:
+        return Change(f"No politics (not {days:g} days a hop)", {"org.politics_days": 0.0})
+    return Change(
+        f"Politics ({POLITICS_ON_DAYS:g} day a decision hop)",
+        {"org.politics_days": POLITICS_ON_DAYS},
+    )
+
+
+def _novelty(p: PlayFacts) -> Change | None:
+    n = p.scenario.model.novelty
+    if n == 0:
+        return None
+    return Change(f"Repeating documented work (novelty 0, not {n:g})", {"model.novelty": 0.0})
+
+
+INTERVENTIONS: tuple[Intervention, ...] = (
+    Intervention("early_gates", "late_discovery", _gates, "no defect source to catch"),
+    Intervention(
+        "ablation_share",
+        "ablations",
+        partial(_share, "ablation_fraction", ABLATIONS_ON, "ablation budget"),
+    ),
+    Intervention("checkpoint_best", "checkpointing", _checkpoint, "already at its best interval"),
+    *(
+        Intervention(
+            f"owner_{risk}",
+            "spike_response" if risk == "loss_spike" else "ownership",
+            partial(_owner, risk),
+        )  # fmt: skip
+        for risk in RISK_KINDS
+    ),
+    Intervention(
+        "reserve", "reserve_playbook", partial(_share, "reserve_fraction", RESERVE_ON, "reserve")
+    ),
+    *(
+        Intervention(
+            f"playbook_{kind}",
+            "reserve_playbook",
+            partial(_playbook, kind),
+            f"no {kind.replace('_', ' ')} decision came up",
+        )  # fmt: skip
+        for kind in DECISION_OPTIONS
+    ),
+    Intervention("strategy", "build_vs_adapt", _strategy, "no base model to adapt"),
+    Intervention(
+        "product_evals_early",
+        "benchmarks_vs_product",
+        partial(
+            _flag,
+            "product_evals_early",
+            "Building product evals early",
+            "Building product evals late",
+        ),
+    ),
+    Intervention(
+        "decontaminate",
+        "benchmarks_vs_product",
+        partial(_flag, "decontaminate", "Decontaminating the training data", "Not decontaminating"),
+    ),
+    Intervention("eval_focus", "benchmarks_vs_product", _eval_focus),
+    Intervention(
+        "safety_from_start",
+        "safety_early",
+        partial(
+            _flag,
+            "safety_from_start",
+            "Engaging safety, legal and privacy from the start",
+            "Engaging safety, legal and privacy late",
+        ),
+    ),
+    Intervention("core_half", "brooks", partial(_headcount, 0.5), "the core team is one person"),
+    Intervention("core_double", "brooks", partial(_headcount, 2.0)),
+    Intervention("no_late_staff", "brooks", _late_staff, "no core staff added late"),
+    Intervention(
+        "engineering_embedded",
+        "silos",
+        partial(
+            _flag,
+            "engineering_embedded",
+            "Embedding engineering with training",
+            "Splitting engineering from training",
+        ),
+    ),
+    Intervention(
+        "scale_non_core", "scale_non_core", _scale, "no non-core team on the critical path"
+    ),
+    Intervention("data_work", "data_work", _data),
+    Intervention("overreact", "dont_overreact", _overreact, "no loss-spike decision came up"),
+    Intervention("variants", "focus", _variants),
+    Intervention("politics", "focus", _politics),
+    Intervention("novelty", "frontier", _novelty, "the play already repeats documented work"),
+)
+INTERVENTIONS_BY_ID: dict[str, Intervention] = {iv.id: iv for iv in INTERVENTIONS}

@@ -24,6 +24,7 @@ from sim.engine.org import OrgGraph
 from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
+from sim.play.lesson_check import NEIGHBOUR_WORLDS
 from sim.play.views import (
     loss_frame,
     phase_frame,
@@ -42,6 +43,7 @@ from ui.common import (
     words,
 )
 from ui.play import charts
+from ui.play.lessons import show_lessons
 
 logger = logging.getLogger(__name__)
 
@@ -275,7 +277,8 @@ def render_setup() -> None:
         "estimate beside them updates as you go), then press **Start the project**. It runs "
         "until a decision needs you; the decision card shows what a person in that seat would "
         "see. At the end, the debrief replays the same world with every other option, so you "
-        "see what each of your decisions cost.",
+        "see what each of your decisions cost, and states the lessons whose counterfactual "
+        "moved this play beyond noise.",
         icon=":material/sports_esports:",
     )
     show_load_play()
@@ -601,11 +604,15 @@ def render_outcome(game: Game) -> None:
 
 
 def compute_debrief(game: Game) -> Debrief:
-    with st.status("Replaying the same world with every other option…", expanded=True) as status:
+    label = (
+        "Replaying the same world with every other option, then each lesson's counterfactual "
+        f"on this world and {NEIGHBOUR_WORLDS} neighbouring worlds…"
+    )
+    with st.status(label, expanded=True) as status:
         bar = st.progress(0.0, text="Starting the counterfactual replays")
 
         def progress(done: int, total: int) -> None:
-            bar.progress(done / max(total, 1), text=f"{done} of {total} counterfactual plays")
+            bar.progress(min(done / max(total, 1), 1.0), text=f"{done} of {total} replays")
 
         debrief = make_debrief(game.current_log(), progress=progress)
         status.update(label="Debrief ready", state="complete", expanded=False)
@@ -650,11 +657,7 @@ def show_debrief(game: Game) -> None:
         with st.expander("Every decision in detail"):
             table = decision_table(game, debrief.decisions)
             st.dataframe(table, hide_index=True, width="stretch")
-    st.subheader("What this play shows")
-    if not debrief.lessons:
-        st.caption("No lesson from the model's table showed clearly in this play.")
-    for _id, title, evidence in debrief.lessons:
-        st.markdown(f"- **{title}.** {evidence}.")
+    show_lessons(debrief.lesson_report)
 
 
 def show_most_mattered(review: DecisionReview, who: str) -> None:

@@ -1,0 +1,87 @@
+"""The debrief's "What this play shows": the lessons whose counterfactual moved this play.
+
+Every number comes from :mod:`sim.play.lesson_check`; this module only lays it out.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from sim.play.lesson_check import (
+    CONFIDENCE,
+    MATERIAL_BUDGET_SHARE,
+    MATERIAL_DAYS,
+    MATERIAL_SCORE,
+    Finding,
+    LessonReport,
+    grouped,
+)
+from ui.common import usd
+
+
+def _change(value: float) -> str:
+    return ("+" if value > 0 else "−" if value < 0 else "±") + usd(abs(value))
+
+
+def _scope(f: Finding) -> str:
+    b, a = f.base, f.alt
+    return (
+        f"{b.tokens_b:,.0f}B → {a.tokens_b:,.0f}B tokens; "
+        f"{b.post_training_rounds} → {a.post_training_rounds} rounds"
+    )
+
+
+def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
+    """One row per counterfactual: its differences on this world and both arms' scope."""
+    return pd.DataFrame(
+        {
+            "lesson": [f.title for f in findings],
+            "counterfactual": [f.label for f in findings],
+            "verdict": [f.verdict for f in findings],
+            "Δ schedule (days)": [round(f.diff("schedule_days"), 1) for f in findings],
+            "Δ cost": [_change(f.diff("cost_usd")) for f in findings],
+            "Δ mean target score": [round(f.diff("quality"), 3) for f in findings],
+            "Δ loss": [round(f.diff("loss"), 4) for f in findings],
+            "scope (play → counterfactual)": [_scope(f) for f in findings],
+        }
+    )
+
+
+def rule(report: LessonReport) -> str:
+    return (
+        f"Each line is one lesson's counterfactual replayed on this world (same seed, the "
+        f"same injects, your answers where the same decision comes up, the rest by the "
+        f"playbook), kept only when it moved at least {MATERIAL_DAYS:g} day, "
+        f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {MATERIAL_SCORE:g} of the mean target "
+        f"score or a quality target here, and the paired {CONFIDENCE:.0%} interval over "
+        f"{report.neighbours} excludes zero the same way. {report.replays} replays in "
+        f"{report.seconds:.1f} s."
+    )
+
+
+def show_lessons(report: LessonReport | None) -> None:
+    st.subheader("What this play shows")
+    if report is None:
+        st.caption("The lessons were not checked for this play.")
+        return
+    if not report.shown:
+        st.caption("No lesson's counterfactual moved this play's outcome beyond noise.")
+    for title, lines in grouped(report.shown):
+        st.markdown(f"**{title}.**\n" + "\n".join(f"- {line}." for line in lines))
+    st.caption(rule(report))
+    with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
+        st.dataframe(findings_table(report.findings), hide_index=True, width="stretch")
+        if report.skipped:
+            st.caption(
+                "Not applicable here: "
+                + "; ".join(f"{iv.replace('_', ' ')} ({why})" for iv, _, why in report.skipped)
+                + "."
+            )
+    quiet = report.unmoved
+    if quiet:
+        st.caption(
+            "Checked, no measurable effect here: "
+            + ", ".join(f.label[:1].lower() + f.label[1:] for f in quiet)
+            + "."
+        )
