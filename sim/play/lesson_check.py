@@ -10,8 +10,10 @@ lesson is shown only when its difference is
   of the budget, :data:`MATERIAL_SCORE` of the mean target score, or a quality target
   met or missed; and
 - **not noise**: on :data:`NEIGHBOUR_WORLDS` neighbouring worlds (the next replications of
-  the play's seed, common random numbers, the same rule for answers) the paired 95%
-  interval of that difference excludes zero on the same side.
+  the play's seed, common random numbers, the same injects; every decision there answered
+  by the scenario's playbook, ad hoc where it is silent, as ``sim run`` decides, since a
+  log's answers belong to its own world) the paired 95% interval of that difference
+  excludes zero on the same side.
 
 Both arms' tokens trained and post-training rounds are reported (equal scope); a
 difference in them is flagged, since part of the effect is then a scope cut.
@@ -26,7 +28,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -178,6 +180,9 @@ class Interval:
     n: int
 
     def excludes_zero_towards(self, sign: float) -> bool:
+        """Whether the whole interval lies on ``sign``'s side of zero (never for sign 0)."""
+        if sign == 0 or math.isnan(self.low):
+            return False
         return (self.low > 0) if sign > 0 else (self.high < 0)
 
 
@@ -202,6 +207,23 @@ def material(metric: str, diff: float, budget_usd: float) -> bool:
     if metric == "quality":
         return abs(diff) >= MATERIAL_SCORE
     return diff != 0  # quality_met: a target met or missed
+
+
+def confirm(
+    world: Mapping[str, float], base: Sequence[Measure], alt: Sequence[Measure]
+) -> tuple[dict[str, Interval], tuple[str, ...]]:
+    """The noise check: paired intervals over the neighbours, and the metrics they confirm.
+
+    ``world`` holds this world's difference (intervention minus play) of each moved metric;
+    a metric is confirmed when its paired interval excludes zero on that difference's side.
+    """
+    paired = {
+        m: paired_interval([x.value(m) for x in base], [x.value(m) for x in alt]) for m in world
+    }
+    confirmed = tuple(
+        m for m in METRICS if m in world and paired[m].excludes_zero_towards(world[m])
+    )
+    return paired, confirmed
 
 
 # --- findings ---------------------------------------------------------------------------------
@@ -568,7 +590,10 @@ def _check(
     reps = list(range(log.replication + 1, log.replication + 1 + worlds))
     neighbours: dict[str, list[Measure]] = {}
     if checked and reps:
-        arms = {"": base_arm} | {c.intervention.id: c.arm for c in checked}
+        # Neighbours are decided as ``sim run`` decides: a log's answers belong to its world.
+        arms = {"": replace(base_arm, choices={})} | {
+            c.intervention.id: replace(c.arm, choices={}) for c in checked
+        }
         neighbours = _run_arms(arms, log.seed, reps, workers, tick)
         replays += len(arms) * len(reps)
     findings = [_finding(c, neighbours, worlds) for c in candidates]
@@ -608,15 +633,12 @@ def _run_arms(
 def _finding(c: _Candidate, neighbours: Mapping[str, list[Measure]], worlds: int) -> Finding:
     iv, base, alt = c.intervention, c.base, c.alt
     paired: dict[str, Interval] = {}
-    confirmed: list[str] = []
+    confirmed: tuple[str, ...] = ()
     scope_there = None
     if c.moved and iv.id in neighbours:
         b, a = neighbours[""], neighbours[iv.id]
-        for m in c.moved:
-            interval = paired_interval([x.value(m) for x in b], [x.value(m) for x in a])
-            paired[m] = interval
-            if interval.excludes_zero_towards(alt.value(m) - base.value(m)):
-                confirmed.append(m)
+        world = {m: alt.value(m) - base.value(m) for m in c.moved}
+        paired, confirmed = confirm(world, b, a)
         scope_there = (
             float(np.mean([x.tokens_b for x in b])),
             float(np.mean([x.tokens_b for x in a])),
@@ -644,7 +666,7 @@ def _finding(c: _Candidate, neighbours: Mapping[str, list[Measure]], worlds: int
         alt=alt,
         moved=c.moved,
         paired=paired,
-        confirmed=tuple(confirmed),
+        confirmed=confirmed,
         scope=scope,
         neighbour_scope=scope_there,
         line=line,

@@ -1,0 +1,290 @@
+"""The debrief shows a lesson only when this play's outcome moved beyond noise.
+
+Each lesson's counterfactual is replayed on the play's own world and on neighbouring
+worlds (the next replications of its seed, common random numbers); these tests hold the
+rule to what it promises. Worlds: plays of assistant_7b and followup_loss_spike on seeds
+1, 2 and 3 (played by their playbooks), 30 neighbouring worlds unless a test says
+otherwise; small registries keep the file to about 20 s on one core.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.compare.runner import replicate
+from sim.play.debrief import make_debrief
+from sim.play.game import Game, PlayLog
+from sim.play.lesson_check import (
+    MATERIAL_BUDGET_SHARE,
+    MATERIAL_DAYS,
+    MATERIAL_SCORE,
+    METRICS,
+    Arm,
+    Finding,
+    LessonReport,
+    Measure,
+    check_lessons,
+    confirm,
+    paired_interval,
+)
+from sim.play.lessons import INTERVENTIONS_BY_ID, Change, Intervention, PlayFacts
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = (1, 2, 3)
+
+
+def played(scenario: Scenario, seed: int) -> PlayLog:
+    game = Game(scenario, seed=seed)
+    game.play_to_end("playbook")
+    return game.current_log()
+
+
+def check(log: PlayLog, *ids: str, worlds: int = 30) -> LessonReport:
+    return check_lessons(log, worlds=worlds, interventions=[INTERVENTIONS_BY_ID[i] for i in ids])
+
+
+def only(report: LessonReport) -> Finding:
+    [finding] = report.findings
+    return finding
+
+
+# --- interventions that change nothing material never show ----------------------------------------
+
+
+def _nothing(p: PlayFacts) -> Change:
+    return Change("Changing nothing")
+
+
+def _rename(p: PlayFacts) -> Change:
+    return Change("Renaming the scenario", {"name": p.scenario.name + " (copy)"})
+
+
+def _teams_backwards(p: PlayFacts) -> Change:
+    # The same teams listed the other way round: each draw keyed by position lands on
+    # another team (noise only); keyed by identity it changes nothing at all.
+    return Change(
+        "Listing the teams backwards",
+        {"org.teams": [t.model_dump() for t in reversed(p.scenario.org.teams)]},
+    )
+
+
+def _defects_backwards(p: PlayFacts) -> Change:
+    return Change(
+        "Listing the defect sources backwards",
+        {"incidents.defects": [d.model_dump() for d in reversed(p.scenario.incidents.defects)]},
+    )
+
+
+def _a_hair_more_failures(p: PlayFacts) -> Change:
+    return Change(
+        "A tenth of a percent more hardware failures",
+        {"cluster.failure_rate": p.scenario.cluster.failure_rate * 1.001},
+    )
+
+
+NO_EFFECT = tuple(
+    Intervention(f.__name__.strip("_"), "focus", f)
+    for f in (_nothing, _rename, _teams_backwards, _defects_backwards, _a_hair_more_failures)
+)
+
+
+@pytest.mark.parametrize("name", ["assistant_7b", "followup_loss_spike"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_intervention_within_noise_is_never_shown(name: str, seed: int) -> None:
+    report = check_lessons(played(load_scenario(name), seed), interventions=NO_EFFECT)
+    assert len(report.findings) == len(NO_EFFECT)
+    assert not report.shown, [f.line for f in report.shown]
+    aa = report.findings[0]
+    assert aa.alt == aa.base and not aa.moved  # A/A: the same numbers, exactly
+    for f in report.findings:
+        assert not f.line
+
+
+def test_material_on_this_world_but_not_on_its_neighbours_is_not_shown() -> None:
+    def at(days: float, usd: float = 0.0) -> Measure:
+        return Measure(100.0 + days, 1e6 + usd, 0.7, True, 2.0, 1000.0, 4, ())
+
+    base = [at(0.0)] * 10
+    # This world: 3 days later. Neighbours: as often sooner as later, on the other side,
+    # all later, and later by an amount that never varies.
+    world = {"schedule_days": 3.0}
+    straddle = [at(d) for d in (4, -4, 3, -3, 2, -2, 5, -5, 1, -1)]
+    other_side = [at(-d) for d in (1, 2, 3, 2, 1, 2, 3, 2, 1, 2)]
+    same_side = [at(d) for d in (1, 2, 3, 2, 1, 2, 3, 2, 1, 2)]
+    constant = [at(2.0)] * 10
+    assert confirm(world, base, straddle)[1] == ()
+    assert confirm(world, base, other_side)[1] == ()
+    assert confirm(world, base, same_side)[1] == ("schedule_days",)
+    assert confirm(world, base, constant)[1] == ("schedule_days",)
+    assert confirm({"schedule_days": -3.0}, base, same_side)[1] == ()
+    # No variation and no difference: zero is inside.
+    assert not paired_interval([1.0] * 5, [1.0] * 5).excludes_zero_towards(1.0)
+
+
+# --- an intervention known to matter shows, with the right sign -----------------------------------
+
+
+def late_safety_world() -> Scenario:
+    """Safety engaged late, and a late engagement always draws a release-blocking finding."""
+    return with_overrides(
+        load_scenario("assistant_7b"),
+        {
+            "levers.safety_from_start": False,
+            "incidents.safety.probability_late": 1.0,
+            "incidents.safety.probability_early": 0.0,
+        },
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_engaging_safety_early_shows_as_days_saved(seed: int) -> None:
+    f = only(check(played(late_safety_world(), seed), "safety_from_start"))
+    assert f.shown, f.verdict
+    assert "schedule_days" in f.confirmed and f.diff("schedule_days") <= -MATERIAL_DAYS
+    assert f.paired["schedule_days"].high < 0
+    assert f.line.startswith("Engaging safety, legal and privacy from the start would have saved")
+    assert "paired over 30 worlds" in f.line
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_owning_the_loss_spike_risk_shows_as_time_or_money_saved(seed: int) -> None:
+    world = with_overrides(
+        load_scenario("followup_loss_spike"), {"org.risk_owners.loss_spike": None}
+    )
+    f = only(check(played(world, seed), "owner_loss_spike"))
+    assert f.shown, f.verdict
+    assert {"schedule_days", "cost_usd"} & set(f.confirmed)
+    for m in {"schedule_days", "cost_usd"} & set(f.confirmed):
+        assert f.diff(m) < 0 and f.paired[m].high < 0
+    assert f.line.startswith("Giving the unowned loss-spike risk to")
+
+
+# --- every line shown is material and beyond noise; none other is ---------------------------------
+
+
+def _material(f: Finding, m: str) -> bool:
+    d = f.diff(m)
+    limit = {
+        "schedule_days": MATERIAL_DAYS,
+        "cost_usd": MATERIAL_BUDGET_SHARE * f.budget_usd,
+        "quality": MATERIAL_SCORE,
+        "quality_met": 1.0,
+    }[m]
+    return abs(d) >= limit
+
+
+def test_the_debrief_states_exactly_the_lessons_that_moved_beyond_noise() -> None:
+    log = played(load_scenario("assistant_7b"), 2)
+    debrief = make_debrief(log)
+    report = debrief.lesson_report
+    assert report is not None and report.worlds == 30
+    assert [line for _, _, line in debrief.lessons] == [f.line for f in report.shown]
+    assert report.shown, "some lesson moves a 7B play (the model has mechanisms)"
+    for f in report.findings:
+        beyond = [
+            m
+            for m in METRICS
+            if _material(f, m)
+            and m in f.paired
+            and (f.paired[m].low > 0 if f.diff(m) > 0 else f.paired[m].high < 0)
+        ]
+        assert f.shown == bool(beyond), (f.intervention, f.verdict)
+        assert bool(f.line) == f.shown
+    # The tabletop and interview read the same triples: id, title, line.
+    assert all(len(t) == 3 and t[2] for t in debrief.lessons)
+
+
+def test_neighbouring_worlds_are_decided_as_sim_run_decides() -> None:
+    # A neighbour's arm (no log) gives the outcome runner.replicate gives: same playbook,
+    # same ad hoc stream. Only the event count differs (a game steps through each answer).
+    s = load_scenario("followup_loss_spike")  # no rollback entry: ad hoc rollbacks
+    for rep in (1, 2, 3):
+        mine, run = Arm(s, {}).play(5, rep), replicate(s, 5, rep)
+        for row in (mine, run):
+            row.pop("events"), row.pop("rep", None)
+        assert mine == run
+
+
+# --- determinism ----------------------------------------------------------------------------------
+
+
+def _numbers(report: LessonReport) -> dict[str, object]:
+    d = report.as_dict()
+    del d["seconds"]
+    return d
+
+
+def test_the_same_play_gives_the_same_lines() -> None:
+    log = played(load_scenario("followup_loss_spike"), 3)
+    ids = ("owner_loss_spike", "engineering_embedded", "overreact", "reserve")
+    first, again = check(log, *ids), check(PlayLog.from_json(log.to_json()), *ids)
+    assert _numbers(first) == _numbers(again)
+    assert [f.line for f in first.shown] and [f.line for f in first.shown] == [
+        f.line for f in again.shown
+    ]
+    pooled = check_lessons(
+        log, worlds=30, interventions=[INTERVENTIONS_BY_ID[i] for i in ids], workers=2
+    )
+    assert _numbers(pooled) == _numbers(first)
+
+
+def test_the_default_registry_is_cached_by_play() -> None:
+    log = played(load_scenario("followup_loss_spike"), 1)
+    first = check_lessons(log, worlds=4)
+    assert check_lessons(PlayLog.from_json(log.to_json()), worlds=4) is first
+
+
+# --- equal scope ----------------------------------------------------------------------------------
+
+
+def test_both_arms_scope_is_reported_and_a_scope_cut_is_flagged() -> None:
+    # Twice the core team: the payroll grows, the one budget envelope cuts the run to pay.
+    log = played(load_scenario("assistant_7b"), 1)
+    report = check(log, "core_double", "owner_loss_spike")
+    bigger, owned = report.findings
+    assert bigger.alt.tokens_b < bigger.base.tokens_b
+    assert bigger.scope is not None and "scope cut" in bigger.scope
+    assert bigger.shown and bigger.line.endswith(bigger.scope)
+    row = bigger.as_dict()
+    for arm in ("play", "intervention_arm"):
+        assert {"tokens_b", "post_training_rounds"} <= set(row[arm])
+    assert row["neighbour_scope"]["intervention_tokens_b"] < row["neighbour_scope"]["play_tokens_b"]
+    assert owned.alt.tokens_b == owned.base.tokens_b
+    assert owned.alt.post_training_rounds == owned.base.post_training_rounds
+    assert owned.scope is None
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_sim_debrief_prints_the_lesson_check(tmp_path: Path) -> None:
+    play_file = tmp_path / "play.json"
+    play_file.write_text(played(late_safety_world(), 1).to_json(), encoding="utf-8")
+
+    def sim(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "sim", "debrief", str(play_file), *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
+
+    out = sim("--worlds", "10", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["lesson_check"]["worlds"] == 10
+    lines = [lesson["evidence"] for lesson in d["lessons"]]
+    assert lines == d["lesson_check"]["shown"]
+    assert any(
+        line.startswith("Engaging safety, legal and privacy from the start") for line in lines
+    )
+    bad = sim("--worlds", "1")
+    assert bad.returncode == 2 and "--worlds" in bad.stderr and "Traceback" not in bad.stderr
