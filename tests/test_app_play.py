@@ -80,6 +80,11 @@ def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
     assert "What this play shows" in [s.value for s in at.subheader]
     debrief = at.session_state[play.DEBRIEF]
     assert len(debrief.decisions) == len(game(at).model.decisions)
+    report = debrief.lesson_report
+    assert report is not None and report.worlds == 30
+    drawn = "\n".join(m.value for m in at.markdown)
+    for f in report.shown[:3]:  # the largest effects are drawn in full
+        assert f.line in drawn
     assert any("The decision that mattered most" in i.value for i in at.info)
     assert at.session_state[play.MINE] == [0]
 

@@ -212,6 +212,32 @@ def test_neighbouring_worlds_are_decided_as_sim_run_decides() -> None:
         assert mine == run
 
 
+def test_injects_replay_in_every_arm_and_one_that_no_longer_fits_is_counted() -> None:
+    # A facilitator's loss spike mid-run: adapting instead trains for days, not months, so
+    # on the spike's day no run is in progress and the inject finds nothing to strike.
+    game = Game(load_scenario("assistant_7b"), seed=2)
+
+    def mid_run() -> bool:
+        run = game.model.run
+        return game.phase == "training" and run is not None and run.tokens > 0.3 * run.target_tokens
+
+    while not mid_run():
+        if game.pending is not None:
+            game.decide(game.pending.options[0])
+        game.model.env.step()
+    game.inject("loss_spike")
+    game.play_to_end()
+    log = game.current_log()
+    assert log.injections
+    report = check_lessons(
+        log, worlds=6, interventions=[NO_EFFECT[0], INTERVENTIONS_BY_ID["strategy"]]
+    )
+    nothing, adapt = report.findings
+    assert nothing.alt == nothing.base and nothing.base.injects_missed == 0
+    assert adapt.alt.injects_missed == 1
+    assert adapt.base.schedule_days == pytest.approx(game.outcome()["schedule_days"])
+
+
 # --- determinism ----------------------------------------------------------------------------------
 
 

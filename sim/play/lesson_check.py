@@ -37,7 +37,7 @@ from scipy import stats
 from sim.compare.designs import apply_delta
 from sim.compare.runner import open_executor
 from sim.engine.decisions import Decider, DecisionPoint, LogDecider, make_decider
-from sim.play.game import Game, Injection, PlayLog
+from sim.play.game import Game, Injection, PlayError, PlayLog
 from sim.play.lessons import INTERVENTIONS, LESSONS_BY_ID, Change, Intervention, PlayFacts
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
@@ -82,6 +82,8 @@ class Measure:
     post_training_rounds: int
     scores: tuple[tuple[str, float], ...]
     """Measured score of each target eval."""
+    injects_missed: int = 0
+    """The play's injects that found nothing to strike in this arm (see :meth:`Arm.play`)."""
 
     def value(self, metric: str) -> float:
         return float(getattr(self, metric))
@@ -96,6 +98,7 @@ class Measure:
             "tokens_b": self.tokens_b,
             "post_training_rounds": self.post_training_rounds,
             "scores": dict(self.scores),
+            "injects_missed": self.injects_missed,
         }
 
 
@@ -113,6 +116,7 @@ def measure(row: Mapping[str, Any], scenario: Scenario) -> Measure:
         tokens_b=float(row["tokens_b"]),
         post_training_rounds=int(row["post_training_rounds"]),
         scores=scores,
+        injects_missed=int(row.get("injects_missed", 0)),
     )
 
 
@@ -151,15 +155,37 @@ class Arm:
 
         Logged answers hold where the same decision (``kind#n``) comes up with that option
         on offer; anything else is answered by the scenario's playbook, ad hoc where it is
-        silent (the engine's ``playbook`` policy, as ``sim run`` decides).
+        silent (the engine's ``playbook`` policy, as ``sim run`` decides). Each inject
+        strikes at its day; one that no longer fits (a loss spike when no run is in
+        progress) is left out and counted in the row's ``injects_missed``.
         """
-        game = Game(
-            self.scenario, seed, replication, injections=list(self.injections), replay_by_step=False
-        )
+        game = Game(self.scenario, seed, replication)
         playbook = make_decider(
             "playbook", self.scenario.levers.playbook, game.model.streams["decisions"]
         )
-        return game.play_to_end(Reanswer(LogDecider(self.choices, playbook), self.answers))
+        auto = Reanswer(LogDecider(self.choices, playbook), self.answers)
+        missed = 0
+        for inj in sorted(self.injections, key=lambda i: i.day):
+            _run_until(game, auto, inj.day)
+            if game.finished:
+                missed += 1
+                continue
+            try:
+                game.inject(inj.kind, **inj.params)
+            except PlayError:
+                missed += 1
+        row = game.play_to_end(auto)
+        row["injects_missed"] = missed
+        return row
+
+
+def _run_until(game: Game, auto: Decider, day: float) -> None:
+    """Advance to ``day``, answering every decision on the way with ``auto``."""
+    while not game.finished:
+        point = game.advance(until_day=day)
+        if point is None:
+            return
+        game.decide(auto.decide(point) or point.options[0])
 
 
 def play_worlds(arm: Arm, seed: int, reps: Sequence[int]) -> list[Measure]:
@@ -654,6 +680,9 @@ def _finding(c: _Candidate, neighbours: Mapping[str, list[Measure]], worlds: int
     scope = scope_note(base, alt)
     if line and scope:
         line += f"; {scope}"
+    missed = alt.injects_missed - base.injects_missed
+    if line and missed > 0:
+        line += f"; {missed} of the play's injects found nothing to strike there"
     lesson = LESSONS_BY_ID.get(iv.lesson)
     return Finding(
         intervention=iv.id,

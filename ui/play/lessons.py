@@ -36,7 +36,6 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
     """One row per counterfactual: its differences on this world and both arms' scope."""
     return pd.DataFrame(
         {
-            "lesson": [f.title for f in findings],
             "counterfactual": [f.label for f in findings],
             "verdict": [f.verdict for f in findings],
             "Δ schedule (days)": [round(f.diff("schedule_days"), 1) for f in findings],
@@ -44,8 +43,17 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
             "Δ mean target score": [round(f.diff("quality"), 3) for f in findings],
             "Δ loss": [round(f.diff("loss"), 4) for f in findings],
             "scope (play → counterfactual)": [_scope(f) for f in findings],
+            "lesson": [f.title for f in findings],
         }
     )
+
+
+#: Lessons drawn in full; the rest (smaller effects) wait in an expander.
+TOP_LESSONS = 6
+
+
+def _lesson(title: str, lines: list[str]) -> str:
+    return f"**{title}.**\n" + "\n".join(f"- {line}." for line in lines)
 
 
 def rule(report: LessonReport) -> str:
@@ -55,8 +63,10 @@ def rule(report: LessonReport) -> str:
         f"playbook), kept only when it moved at least {MATERIAL_DAYS:g} day, "
         f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {MATERIAL_SCORE:g} of the mean target "
         f"score or a quality target here, and the paired {CONFIDENCE:.0%} interval over "
-        f"{report.neighbours} excludes zero the same way. {report.replays} replays in "
-        f"{report.seconds:.1f} s."
+        f"{report.neighbours} excludes zero the same way (there every decision is the "
+        f"playbook's, ad hoc where it is silent). Tokens trained and post-training rounds "
+        f"of both arms are in the table; a line says when they differ. {report.replays} "
+        f"replays in {report.seconds:.1f} s."
     )
 
 
@@ -67,8 +77,14 @@ def show_lessons(report: LessonReport | None) -> None:
         return
     if not report.shown:
         st.caption("No lesson's counterfactual moved this play's outcome beyond noise.")
-    for title, lines in grouped(report.shown):
-        st.markdown(f"**{title}.**\n" + "\n".join(f"- {line}." for line in lines))
+    groups = grouped(report.shown)
+    for title, lines in groups[:TOP_LESSONS]:
+        st.markdown(_lesson(title, lines))
+    if len(groups) > TOP_LESSONS:
+        rest = groups[TOP_LESSONS:]
+        with st.expander(f"{len(rest)} more lessons that moved this play (smaller effects)"):
+            for title, lines in rest:
+                st.markdown(_lesson(title, lines))
     st.caption(rule(report))
     with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
         st.dataframe(findings_table(report.findings), hide_index=True, width="stretch")
