@@ -121,7 +121,10 @@ def debrief(
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Each decision against every other option, and the lessons that moved, same world."""
+    """Each decision against every other option, replayed in the same world.
+
+    Then the lessons whose counterfactual moved this play beyond noise (see --worlds).
+    """
     if not 2 <= worlds <= MAX_WORLDS:
         raise UserError(f"--worlds must be between 2 and {MAX_WORLDS}, got {worlds}")
     report = make_debrief(_read_play(play_file), worlds=worlds)
