@@ -4,7 +4,7 @@ Each lesson's counterfactual is replayed on the play's own world and on neighbou
 worlds (the next replications of its seed, common random numbers); these tests hold the
 rule to what it promises. Worlds: plays of assistant_7b and followup_loss_spike on seeds
 1, 2 and 3 (played by their playbooks), 30 neighbouring worlds unless a test says
-otherwise; small registries keep the file to about 20 s of CPU.
+otherwise; small registries keep the file to about 40 s of CPU.
 """
 
 from __future__ import annotations
@@ -15,23 +15,25 @@ import sys
 from pathlib import Path
 
 import pytest
+from statsmodels.stats.multitest import multipletests
 
 from sim.compare.runner import replicate
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayLog
+from sim.play.lesson_arms import Arm
 from sim.play.lesson_check import (
+    EQUAL_SCOPE,
     MATERIAL_BUDGET_SHARE,
     MATERIAL_DAYS,
     MATERIAL_SCORE,
-    METRICS,
-    Arm,
+    Comparison,
     Finding,
     LessonReport,
-    Measure,
     check_lessons,
     confirm,
-    paired_interval,
+    holm_confirmed,
 )
+from sim.play.lesson_measures import Measure, paired_interval, same_scope
 from sim.play.lessons import INTERVENTIONS_BY_ID, Change, Intervention, PlayFacts
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
@@ -126,6 +128,25 @@ def test_material_on_this_world_but_not_on_its_neighbours_is_not_shown() -> None
     assert confirm({"schedule_days": -3.0}, base, same_side)[1] == ()
     # No variation and no difference: zero is inside.
     assert not paired_interval([1.0] * 5, [1.0] * 5).excludes_zero_towards(1.0)
+    # A yes/no measure: Tango's interval on the discordant worlds.
+    met = paired_interval([0.0] * 10, [1.0] * 8 + [0.0] * 2, binary=True)
+    assert met.low > 0 and met.p_value < 0.05
+    assert not paired_interval([0.0] * 10, [1.0] + [0.0] * 9, binary=True).excludes_zero_towards(1)
+
+
+def test_many_tests_at_once_hold_together() -> None:
+    # Holm over a report's tests: a difference that passes alone need not pass among many.
+    def at(days: float) -> Measure:
+        return Measure(100.0 + days, 1e6, 0.7, True, 2.0, 1000.0, 4, ())
+
+    base = [at(0.0)] * 10
+    weak = [at(d) for d in (0.4, 0.9, 0.1, 1.2, 0.3, 0.8, -0.2, 1.0, 0.5, 0.6)]
+    assert confirm({"schedule_days": 1.0}, base, weak)[1] == ("schedule_days",)
+    interval = paired_interval([x.schedule_days for x in base], [x.schedule_days for x in weak])
+    assert interval.excludes_zero_towards(1.0)
+    assert holm_confirmed({0: (interval, 1.0)}) == {0}
+    assert holm_confirmed({k: (interval, 1.0) for k in range(100)}) == set()
+    assert holm_confirmed({0: (interval, -1.0)}) == set()  # the other side of this world
 
 
 # --- an intervention known to matter shows, with the right sign -----------------------------------
@@ -155,29 +176,34 @@ def test_engaging_safety_early_shows_as_days_saved(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_owning_the_loss_spike_risk_shows_as_time_or_money_saved(seed: int) -> None:
+    # Nobody watches the loss, and spikes come often enough (2 per trillion tokens, not 0.35)
+    # that the time they idle the cluster shows on 30 worlds.
     world = with_overrides(
-        load_scenario("followup_loss_spike"), {"org.risk_owners.loss_spike": None}
+        load_scenario("followup_loss_spike"),
+        {"org.risk_owners.loss_spike": None, "incidents.loss_spikes.per_trillion_tokens": 2.0},
     )
     f = only(check(played(world, seed), "owner_loss_spike"))
     assert f.shown, f.verdict
-    assert {"schedule_days", "cost_usd"} & set(f.confirmed)
-    for m in {"schedule_days", "cost_usd"} & set(f.confirmed):
-        assert f.diff(m) < 0 and f.paired[m].high < 0
+    # Where the arms cut different scope (the play paid for its idle cluster with a round),
+    # the mechanism's sign is the equal-scope comparison's.
+    c = f.equal if f.equal is not None else f.played
+    assert {"schedule_days", "cost_usd"} & set(c.confirmed)
+    for m in {"schedule_days", "cost_usd"} & set(c.confirmed):
+        assert c.diff(m) < 0 and c.paired[m].high < 0
     assert f.line.startswith("Giving the unowned loss-spike risk to")
 
 
 # --- every line shown is material and beyond noise; none other is ---------------------------------
 
 
-def _material(f: Finding, m: str) -> bool:
-    d = f.diff(m)
+def _material(c: Comparison, m: str, budget: float) -> bool:
     limit = {
         "schedule_days": MATERIAL_DAYS,
-        "cost_usd": MATERIAL_BUDGET_SHARE * f.budget_usd,
+        "cost_usd": MATERIAL_BUDGET_SHARE * budget,
         "quality": MATERIAL_SCORE,
         "quality_met": 1.0,
     }[m]
-    return abs(d) >= limit
+    return abs(c.diff(m)) >= limit
 
 
 def test_the_debrief_states_exactly_the_lessons_that_moved_beyond_noise() -> None:
@@ -187,15 +213,35 @@ def test_the_debrief_states_exactly_the_lessons_that_moved_beyond_noise() -> Non
     assert report is not None and report.worlds == 30
     assert [line for _, _, line in debrief.lessons] == [f.line for f in report.shown]
     assert report.shown, "some lesson moves a 7B play (the model has mechanisms)"
+    # The rule, recomputed here: every material difference tested, Holm over all of them
+    # (statsmodels' step-down), and the interval beyond zero on this world's side.
+    tests = [
+        (f.intervention, side, m, c)
+        for f in report.findings
+        for side, c in (("played", f.played), ("equal", f.equal))
+        if c is not None
+        for m in c.paired
+    ]
+    assert len(tests) == report.tests > 0
+    reject = multipletests([c.paired[m].p_value for *_, m, c in tests], 0.05, "holm")[0]
+    expected = {
+        (iv, side, m)
+        for (iv, side, m, c), ok in zip(tests, reject, strict=True)
+        if ok and c.paired[m].excludes_zero_towards(c.diff(m))
+    }
+    got = {
+        (f.intervention, side, m)
+        for f in report.findings
+        for side, c in (("played", f.played), ("equal", f.equal))
+        if c is not None
+        for m in c.confirmed
+    }
+    assert got == expected
     for f in report.findings:
-        beyond = [
-            m
-            for m in METRICS
-            if _material(f, m)
-            and m in f.paired
-            and (f.paired[m].low > 0 if f.diff(m) > 0 else f.paired[m].high < 0)
-        ]
-        assert f.shown == bool(beyond), (f.intervention, f.verdict)
+        for c in (f.played, f.equal):
+            if c is not None:
+                assert set(c.paired) == set(c.moved)  # every material difference is tested
+                assert all(_material(c, m, f.budget_usd) for m in c.moved)
         assert bool(f.line) == f.shown
     # The tabletop and interview read the same triples: id, title, line.
     assert all(len(t) == 3 and t[2] for t in debrief.lessons)
@@ -249,7 +295,7 @@ def _numbers(report: LessonReport) -> dict[str, object]:
 
 def test_the_same_play_gives_the_same_lines() -> None:
     log = played(load_scenario("followup_loss_spike"), 3)
-    ids = ("owner_loss_spike", "engineering_embedded", "overreact", "reserve")
+    ids = ("owner_loss_spike", "safety_from_start", "product_evals_early", "core_double", "reserve")
     first, again = check(log, *ids), check(PlayLog.from_json(log.to_json()), *ids)
     assert _numbers(first) == _numbers(again)
     assert [f.line for f in first.shown] and [f.line for f in first.shown] == [
@@ -271,20 +317,29 @@ def test_the_default_registry_is_cached_by_play() -> None:
 
 
 def test_both_arms_scope_is_reported_and_a_scope_cut_is_flagged() -> None:
-    # Twice the core team: the payroll grows, the one budget envelope cuts the run to pay.
+    # Twice the core team: the payroll grows, the one budget envelope cuts scope to pay;
+    # funded in full, both arms train the same scope, and the line says what is left.
     log = played(load_scenario("assistant_7b"), 1)
-    report = check(log, "core_double", "owner_loss_spike")
-    bigger, owned = report.findings
-    assert bigger.alt.tokens_b < bigger.base.tokens_b
+    report = check(log, "core_double", "eval_focus")
+    bigger, focus = report.findings
+    assert bigger.alt.scope_cuts and not bigger.base.scope_cuts
+    assert bigger.alt.post_training_rounds < bigger.base.post_training_rounds
     assert bigger.scope is not None and "scope cut" in bigger.scope
-    assert bigger.shown and bigger.line.endswith(bigger.scope)
+    assert bigger.shown and bigger.scope in bigger.line
     row = bigger.as_dict()
     for arm in ("play", "intervention_arm"):
-        assert {"tokens_b", "post_training_rounds"} <= set(row[arm])
-    assert row["neighbour_scope"]["intervention_tokens_b"] < row["neighbour_scope"]["play_tokens_b"]
-    assert owned.alt.tokens_b == owned.base.tokens_b
-    assert owned.alt.post_training_rounds == owned.base.post_training_rounds
-    assert owned.scope is None
+        assert {"tokens_b", "post_training_rounds", "scope_cuts", "scope_cut_usd"} <= set(row[arm])
+    there = row["neighbour_scope"]
+    assert there["intervention_rounds"] < there["play_rounds"] and there["scope_cut_differs"] > 0.5
+    equal = bigger.equal
+    assert equal is not None and same_scope(equal.base, equal.alt, bigger.budget_usd)
+    assert equal.neighbour_scope is not None and equal.neighbour_scope.scope_cut_differs == 0
+    # Brooks at equal scope: much dearer, and not the days the cut scope bought.
+    assert equal.confirmed and "cost_usd" in equal.confirmed and equal.diff("cost_usd") > 0
+    assert equal.diff("schedule_days") > bigger.diff("schedule_days")  # the cut bought days
+    assert EQUAL_SCOPE in bigger.line
+    assert focus.shown and same_scope(focus.base, focus.alt, focus.budget_usd)
+    assert focus.scope is None and focus.equal is None and "equal scope" not in focus.line
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -306,11 +361,13 @@ def test_sim_debrief_prints_the_lesson_check(tmp_path: Path) -> None:
     out = sim("--worlds", "10", "--json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
-    assert d["lesson_check"]["worlds"] == 10
+    check = d["lesson_check"]
+    assert check["worlds"] == 10 and check["rule"]["adjustment"] == "Holm"
     lines = [lesson["evidence"] for lesson in d["lessons"]]
-    assert lines == d["lesson_check"]["shown"]
-    assert any(
-        line.startswith("Engaging safety, legal and privacy from the start") for line in lines
-    )
+    assert lines == check["shown"]
+    assert all(f["line"] in lines for f in check["findings"] if f["shown"])
+    [safety] = [f for f in check["findings"] if f["intervention"] == "safety_from_start"]
+    assert safety["difference"]["schedule_days"] <= -MATERIAL_DAYS  # late finding on this world
+    assert {"tokens_b", "post_training_rounds", "scope_cuts"} <= set(safety["intervention_arm"])
     bad = sim("--worlds", "1")
     assert bad.returncode == 2 and "--worlds" in bad.stderr and "Traceback" not in bad.stderr

@@ -3,44 +3,53 @@
 For a play (scenario + seed + decision log) every :class:`~sim.play.lessons.Intervention`
 is replayed on the play's own world (same seed and replication, the facilitator's injects
 at their days, the logged answers where the same decision comes up, the rest by the
-scenario's playbook as the engine decides it, ad hoc where the playbook is silent). A
-lesson is shown only when its difference is
+scenario's playbook as the engine decides it, the person on the spot where it is silent).
+A lesson is shown only when its difference is
 
 - **material** on this world: at least :data:`MATERIAL_DAYS` days, :data:`MATERIAL_BUDGET_SHARE`
   of the budget, :data:`MATERIAL_SCORE` of the mean target score, or a quality target
   met or missed; and
 - **not noise**: on :data:`NEIGHBOUR_WORLDS` neighbouring worlds (the next replications of
   the play's seed, common random numbers, the same injects; every decision there answered
-  by the scenario's playbook, ad hoc where it is silent, as ``sim run`` decides, since a
-  log's answers belong to its own world) the paired 95% interval of that difference
-  excludes zero on the same side.
+  as ``sim run`` decides, since a log's answers belong to its own world) the paired 95%
+  interval of that difference excludes zero on the same side, and the test stays below 5%
+  after Holm's adjustment over every difference the report tests (so the lines shown hold
+  together, not one by one).
 
-Both arms' tokens trained and post-training rounds are reported (equal scope); a
-difference in them is flagged, since part of the effect is then a scope cut.
-docs/model.md, "Debrief", states the rule and its constants.
+Both arms' tokens trained, post-training rounds and scope cuts are reported. When the two
+arms gave up different scope to fit the budget, the intervention is also compared at equal
+scope: both scenarios with their plans funded in full (:func:`sim.compare.designs.fund_full_plan`,
+as the lesson tests do) and any later budget gap accepted as an overrun instead of cut, on
+the same worlds and by the same rule (:func:`equal_scope`). docs/model.md, "Debrief".
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-import numpy as np
-from scipy import stats
-
-from sim.compare.designs import apply_delta
-from sim.compare.runner import open_executor
-from sim.engine.decisions import Decider, DecisionPoint, LogDecider, make_decider
-from sim.play.game import Game, Injection, PlayError, PlayLog
+from sim.compare.designs import apply_delta, fund_full_plan
+from sim.intervals import holm
+from sim.play.game import PlayLog
+from sim.play.lesson_arms import Arm, run_arms
+from sim.play.lesson_measures import (
+    CONFIDENCE,
+    METRICS,
+    Interval,
+    Measure,
+    NeighbourScope,
+    measure,
+    paired_interval,
+    scope_cut_differs,
+)
+from sim.play.lesson_words import body, by_eval, scope_note, sentence, side_notes
 from sim.play.lessons import INTERVENTIONS, LESSONS_BY_ID, Change, Intervention, PlayFacts
-from sim.scenario.loading import ScenarioError
-from sim.scenario.spec import Scenario
+from sim.scenario.loading import ScenarioError, with_overrides
 
 logger = logging.getLogger(__name__)
 
@@ -56,172 +65,28 @@ MATERIAL_SCORE = 0.005
 NEIGHBOUR_WORLDS = 30
 #: Most neighbouring worlds a caller may ask for.
 MAX_WORLDS = 200
-#: Confidence of the paired interval (Student t over the neighbouring worlds).
-CONFIDENCE = 0.95
-#: Tokens trained that differ by more than this share, or any difference in post-training
-#: rounds, make the two arms differ in scope.
-SCOPE_TOKENS_SHARE = 0.005
-#: Metrics compared, in the order a line states them.
-METRICS = ("schedule_days", "cost_usd", "quality", "quality_met")
+#: How a line names the equal-scope comparison.
+EQUAL_SCOPE = "at equal scope (both plans funded in full, nothing cut or added)"
+#: The answers of the equal-scope arms (the lesson tests' fixed scope): a budget gap is an
+#: overrun, never a cut; a ship is a ship, never an extra round; a slip is accepted.
+FIXED_SCOPE: dict[str, list[str]] = {
+    "budget": ["accept_overrun"],
+    "ship": ["ship"],
+    "schedule": ["accept_slip"],
+}
 
 
-# --- one arm of a comparison ---------------------------------------------------------------
+def equal_scope(arm: Arm) -> Arm:
+    """``arm`` with its plan's scope fixed: funded in full, nothing cut, no round added.
 
-
-@dataclass(frozen=True)
-class Measure:
-    """What a line compares in one arm on one world (the objective's own measures)."""
-
-    schedule_days: float
-    cost_usd: float
-    quality: float
-    """Mean measured score of the target evals (what ``quality_met`` judges)."""
-    quality_met: bool
-    loss: float
-    tokens_b: float
-    post_training_rounds: int
-    scores: tuple[tuple[str, float], ...]
-    """Measured score of each target eval."""
-    injects_missed: int = 0
-    """The play's injects that found nothing to strike in this arm (see :meth:`Arm.play`)."""
-
-    def value(self, metric: str) -> float:
-        return float(getattr(self, metric))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "schedule_days": self.schedule_days,
-            "cost_usd": self.cost_usd,
-            "quality": self.quality,
-            "quality_met": self.quality_met,
-            "loss": self.loss,
-            "tokens_b": self.tokens_b,
-            "post_training_rounds": self.post_training_rounds,
-            "scores": dict(self.scores),
-            "injects_missed": self.injects_missed,
-        }
-
-
-def measure(row: Mapping[str, Any], scenario: Scenario) -> Measure:
-    """The :class:`Measure` of an outcome row; quality over the scenario's targets."""
-    scores = tuple(
-        (t.eval, float(row.get(f"score:{t.eval}", 0.0))) for t in scenario.objective.targets
+    The plan is funded at set-up (:func:`~sim.compare.designs.fund_full_plan`) and the
+    budget, ship and schedule decisions answer :data:`FIXED_SCOPE` (logged answers of those
+    kinds do not hold), so what the arm trains is its plan, whatever it spends.
+    """
+    s = with_overrides(
+        arm.scenario, {f"levers.playbook.{kind}": v for kind, v in FIXED_SCOPE.items()}
     )
-    return Measure(
-        schedule_days=float(row["schedule_days"]),
-        cost_usd=float(row["cost_usd"]),
-        quality=sum(v for _, v in scores) / len(scores) if scores else 0.0,
-        quality_met=bool(row["quality_met"]),
-        loss=float(row["loss"]),
-        tokens_b=float(row["tokens_b"]),
-        post_training_rounds=int(row["post_training_rounds"]),
-        scores=scores,
-        injects_missed=int(row.get("injects_missed", 0)),
-    )
-
-
-class Reanswer:
-    """Wraps a decider: an answer listed in ``answers[kind]`` becomes the option it maps to."""
-
-    name = "reanswer"
-
-    def __init__(self, inner: Decider, answers: Mapping[str, Mapping[str, str]]) -> None:
-        self.inner = inner
-        self.answers = answers
-
-    def decide(self, point: DecisionPoint) -> str | None:
-        choice = self.inner.decide(point)
-        return choice if choice is None else remap(point.kind, choice, point.options, self.answers)
-
-
-def remap(
-    kind: str, choice: str, options: Sequence[str], answers: Mapping[str, Mapping[str, str]]
-) -> str:
-    instead = answers.get(kind, {}).get(choice)
-    return instead if instead is not None and instead in options else choice
-
-
-@dataclass(frozen=True)
-class Arm:
-    """One side of a comparison, picklable: a scenario, the logged answers, the injects."""
-
-    scenario: Scenario
-    choices: Mapping[str, str]
-    answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    injections: tuple[Injection, ...] = ()
-
-    def play(self, seed: int, replication: int) -> dict[str, Any]:
-        """Play this arm on world ``(seed, replication)`` to its outcome row.
-
-        Logged answers hold where the same decision (``kind#n``) comes up with that option
-        on offer; anything else is answered by the scenario's playbook, ad hoc where it is
-        silent (the engine's ``playbook`` policy, as ``sim run`` decides). Each inject
-        strikes at its day; one that no longer fits (a loss spike when no run is in
-        progress) is left out and counted in the row's ``injects_missed``.
-        """
-        game = Game(self.scenario, seed, replication)
-        playbook = make_decider(
-            "playbook", self.scenario.levers.playbook, game.model.streams["decisions"]
-        )
-        auto = Reanswer(LogDecider(self.choices, playbook), self.answers)
-        missed = 0
-        for inj in sorted(self.injections, key=lambda i: i.day):
-            _run_until(game, auto, inj.day)
-            if game.finished:
-                missed += 1
-                continue
-            try:
-                game.inject(inj.kind, **inj.params)
-            except PlayError:
-                missed += 1
-        row = game.play_to_end(auto)
-        row["injects_missed"] = missed
-        return row
-
-
-def _run_until(game: Game, auto: Decider, day: float) -> None:
-    """Advance to ``day``, answering every decision on the way with ``auto``."""
-    while not game.finished:
-        point = game.advance(until_day=day)
-        if point is None:
-            return
-        game.decide(auto.decide(point) or point.options[0])
-
-
-def play_worlds(arm: Arm, seed: int, reps: Sequence[int]) -> list[Measure]:
-    """The arm on several worlds (one task for an executor)."""
-    return [measure(arm.play(seed, r), arm.scenario) for r in reps]
-
-
-# --- statistics -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Interval:
-    """Paired difference (intervention minus play) over the neighbouring worlds."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    def excludes_zero_towards(self, sign: float) -> bool:
-        """Whether the whole interval lies on ``sign``'s side of zero (never for sign 0)."""
-        if sign == 0 or math.isnan(self.low):
-            return False
-        return (self.low > 0) if sign > 0 else (self.high < 0)
-
-
-def paired_interval(base: Sequence[float], alt: Sequence[float]) -> Interval:
-    """Student-t interval of the mean of ``alt - base`` at :data:`CONFIDENCE`."""
-    d = np.asarray(alt, dtype=float) - np.asarray(base, dtype=float)
-    n = int(d.size)
-    mean = float(d.mean()) if n else math.nan
-    if n < 2:
-        return Interval(mean, math.nan, math.nan, n)
-    sd = float(d.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * sd / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half, n)
+    return replace(arm, scenario=fund_full_plan(s), afresh=(*arm.afresh, *FIXED_SCOPE))
 
 
 def material(metric: str, diff: float, budget_usd: float) -> bool:
@@ -235,24 +100,112 @@ def material(metric: str, diff: float, budget_usd: float) -> bool:
     return diff != 0  # quality_met: a target met or missed
 
 
+def moved(base: Measure, alt: Measure, budget_usd: float) -> tuple[str, ...]:
+    """The metrics whose difference on this world is material."""
+    return tuple(m for m in METRICS if material(m, alt.value(m) - base.value(m), budget_usd))
+
+
+# --- the noise rule ---------------------------------------------------------------------------
+
+
+def paired_intervals(
+    world: Mapping[str, float], base: Sequence[Measure], alt: Sequence[Measure]
+) -> dict[str, Interval]:
+    """The paired interval over the neighbours of each metric in ``world``."""
+    return {
+        m: paired_interval(
+            [x.value(m) for x in base],
+            [x.value(m) for x in alt],
+            CONFIDENCE,
+            binary=m == "quality_met",
+        )
+        for m in world
+    }
+
+
+def holm_confirmed(tests: Mapping[Any, tuple[Interval, float]]) -> set[Any]:
+    """The tests that pass: interval beyond zero on the world's side, Holm-adjusted p small.
+
+    ``tests`` maps a key to (paired interval, this world's difference). The family is all of
+    them: the chance that any line shown is noise stays at most ``1 - CONFIDENCE``.
+    """
+    keys = list(tests)
+    adjusted = holm([tests[k][0].p_value for k in keys], 1 - CONFIDENCE)
+    return {
+        k
+        for k, p in zip(keys, adjusted, strict=True)
+        if tests[k][0].excludes_zero_towards(tests[k][1]) and p < 1 - CONFIDENCE
+    }
+
+
 def confirm(
     world: Mapping[str, float], base: Sequence[Measure], alt: Sequence[Measure]
 ) -> tuple[dict[str, Interval], tuple[str, ...]]:
-    """The noise check: paired intervals over the neighbours, and the metrics they confirm.
+    """The noise rule for one comparison: paired intervals, and the metrics they confirm.
 
     ``world`` holds this world's difference (intervention minus play) of each moved metric;
-    a metric is confirmed when its paired interval excludes zero on that difference's side.
+    the family of Holm's adjustment is these metrics alone (a report adjusts over all of its
+    comparisons at once).
     """
-    paired = {
-        m: paired_interval([x.value(m) for x in base], [x.value(m) for x in alt]) for m in world
-    }
-    confirmed = tuple(
-        m for m in METRICS if m in world and paired[m].excludes_zero_towards(world[m])
-    )
-    return paired, confirmed
+    paired = paired_intervals(world, base, alt)
+    passed = holm_confirmed({m: (paired[m], world[m]) for m in world})
+    return paired, tuple(m for m in METRICS if m in passed)
 
 
 # --- findings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Play against counterfactual: on this world, and over the neighbouring worlds."""
+
+    base: Measure
+    alt: Measure
+    moved: tuple[str, ...]
+    """Metrics whose difference on this world is material."""
+    paired: Mapping[str, Interval]
+    """Paired intervals over the neighbouring worlds (only for the moved metrics)."""
+    confirmed: tuple[str, ...]
+    """Moved metrics that pass the noise rule."""
+    neighbour_scope: NeighbourScope | None = None
+
+    def diff(self, metric: str) -> float:
+        return self.alt.value(metric) - self.base.value(metric)
+
+    @property
+    def parts(self) -> list[tuple[str, float]]:
+        return [(m, self.diff(m)) for m in self.confirmed]
+
+    @property
+    def shown_pairs(self) -> dict[str, Interval]:
+        return {m: self.paired[m] for m in self.confirmed}
+
+    def impact(self, deadline_days: float, budget_usd: float) -> float:
+        """Size of the confirmed differences, to order the lines.
+
+        Days and dollars as shares of their targets, score x 10: the scale of the decision
+        review's impact.
+        """
+        weights = {
+            "schedule_days": 1.0 / deadline_days,
+            "cost_usd": 1.0 / budget_usd,
+            "quality": 10.0,
+            "quality_met": 1.0,
+        }
+        return sum(abs(self.diff(m)) * weights[m] for m in self.confirmed)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "play": self.base.as_dict(),
+            "intervention_arm": self.alt.as_dict(),
+            "difference": {m: self.diff(m) for m in (*METRICS, "loss", "tokens_b")},
+            "moved": list(self.moved),
+            "confirmed": list(self.confirmed),
+            "paired": {m: asdict(i) for m, i in self.paired.items()},
+            "neighbour_scope": (
+                None if self.neighbour_scope is None else asdict(self.neighbour_scope)
+            ),
+        }
 
 
 @dataclass(frozen=True)
@@ -265,56 +218,69 @@ class Finding:
     label: str
     delta: Mapping[str, Any]
     answers: Mapping[str, Mapping[str, str]]
-    base: Measure
-    alt: Measure
-    moved: tuple[str, ...]
-    """Metrics whose difference on this world is material."""
-    paired: Mapping[str, Interval]
-    """Paired intervals over the neighbouring worlds (only for the moved metrics)."""
-    confirmed: tuple[str, ...]
-    """Moved metrics whose paired interval excludes zero on the same side."""
+    afresh: tuple[str, ...]
+    played: Comparison
+    """At the play's budget: what would have happened."""
+    equal: Comparison | None
+    """At equal scope (nothing cut in either arm), when the arms' scope cuts differ."""
     scope: str | None
-    neighbour_scope: tuple[float, float, float, float] | None
-    """Mean tokens (billions) and post-training rounds of play and intervention arms there."""
+    """How the arms' scope differs on this world (None: equal scope)."""
     line: str
     deadline_days: float
     budget_usd: float
 
+    # The play-budget comparison, which the line leads with.
     @property
-    def shown(self) -> bool:
-        return bool(self.confirmed)
+    def base(self) -> Measure:
+        return self.played.base
+
+    @property
+    def alt(self) -> Measure:
+        return self.played.alt
+
+    @property
+    def moved(self) -> tuple[str, ...]:
+        return self.played.moved
+
+    @property
+    def paired(self) -> Mapping[str, Interval]:
+        return self.played.paired
+
+    @property
+    def confirmed(self) -> tuple[str, ...]:
+        return self.played.confirmed
+
+    @property
+    def neighbour_scope(self) -> NeighbourScope | None:
+        return self.played.neighbour_scope
 
     def diff(self, metric: str) -> float:
-        return self.alt.value(metric) - self.base.value(metric)
+        return self.played.diff(metric)
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.played.confirmed) or bool(self.equal and self.equal.confirmed)
 
     @property
     def impact(self) -> float:
-        """Size of the confirmed differences, to order the lines.
-
-        Days and dollars as shares of their targets, score x 10: the scale of the decision
-        review's impact.
-        """
-        if not self.confirmed:
-            return 0.0
-        return (
-            abs(self.diff("schedule_days"))
-            / self.deadline_days
-            * ("schedule_days" in self.confirmed)
-            + abs(self.diff("cost_usd")) / self.budget_usd * ("cost_usd" in self.confirmed)
-            + 10.0 * abs(self.diff("quality")) * ("quality" in self.confirmed)
-            + abs(self.diff("quality_met")) * ("quality_met" in self.confirmed)
-        )
+        """Size of the confirmed differences, to order the lines (equal scope if only it)."""
+        lead = self.played if self.played.confirmed or self.equal is None else self.equal
+        return lead.impact(self.deadline_days, self.budget_usd)
 
     @property
     def verdict(self) -> str:
-        if self.shown:
+        if self.played.confirmed:
             return "shown"
+        if self.equal is not None and self.equal.confirmed:
+            return "shown at equal scope"
         if not self.moved:
             return "no material change on this world"
         if any(i.excludes_zero_towards(-self.diff(m)) for m, i in self.paired.items()):
             return "moved the other way over the neighbouring worlds"
         if not self.paired:
             return "moved on this world; no neighbouring worlds checked"
+        if any(i.excludes_zero_towards(self.diff(m)) for m, i in self.paired.items()):
+            return "beyond noise alone, not after Holm's adjustment over the report's tests"
         return "within noise over the neighbouring worlds"
 
     def as_dict(self) -> dict[str, Any]:
@@ -325,33 +291,14 @@ class Finding:
             "label": self.label,
             "change": dict(self.delta),
             "answers": {k: dict(v) for k, v in self.answers.items()},
+            "decided_afresh": list(self.afresh),
             "shown": self.shown,
             "verdict": self.verdict,
             "line": self.line,
             "impact": self.impact,
-            "play": self.base.as_dict(),
-            "intervention_arm": self.alt.as_dict(),
-            "difference": {m: self.diff(m) for m in (*METRICS, "loss", "tokens_b")},
-            "moved": list(self.moved),
-            "confirmed": list(self.confirmed),
-            "paired": {m: i.__dict__ for m, i in self.paired.items()},
+            **self.played.as_dict(),
             "scope": self.scope,
-            "neighbour_scope": (
-                None
-                if self.neighbour_scope is None
-                else dict(
-                    zip(
-                        (
-                            "play_tokens_b",
-                            "intervention_tokens_b",
-                            "play_rounds",
-                            "intervention_rounds",
-                        ),
-                        self.neighbour_scope,
-                        strict=True,
-                    )
-                )  # fmt: skip
-            ),
+            "equal_scope": None if self.equal is None else self.equal.as_dict(),
         }
 
 
@@ -367,6 +314,8 @@ class LessonReport:
     worlds: int
     replays: int
     seconds: float
+    tests: int = 0
+    """Differences tested on the neighbouring worlds (the Holm family)."""
 
     @property
     def shown(self) -> tuple[Finding, ...]:
@@ -400,6 +349,8 @@ class LessonReport:
                 "material_budget_share": MATERIAL_BUDGET_SHARE,
                 "material_score": MATERIAL_SCORE,
                 "confidence": CONFIDENCE,
+                "adjustment": "Holm",
+                "tests": self.tests,
             },
             "shown": [f.line for f in self.shown],
             "findings": [f.as_dict() for f in self.findings],
@@ -417,94 +368,50 @@ def grouped(findings: Sequence[Finding]) -> list[tuple[str, list[str]]]:
     return list(out.items())
 
 
-# --- wording ----------------------------------------------------------------------------------
+def _still(equal: Comparison, budget_usd: float) -> str:
+    """What still differs between the equal-scope arms (rounds a ship decision added, say)."""
+    note = scope_note(equal.base, equal.alt, budget_usd)
+    return f" ({note.replace('not equal scope: ', 'there still ')})" if note else ""
 
 
-def short_usd(value: float) -> str:
-    """Dollars, short: $1.20M, $410k, $950."""
-    v = abs(value)
-    if v >= 1e6:
-        return f"${v / 1e6:,.2f}M"
-    if v >= 1e4:
-        return f"${v / 1e3:,.0f}k"
-    return f"${v:,.0f}"
-
-
-def _world_clause(metric: str, d: float) -> tuple[bool, str]:
-    """(a saving?, words) for a difference on this world."""
-    if metric == "schedule_days":
-        return (d < 0, f"{abs(d):.1f} days" if d < 0 else f"{d:.1f} more days")
-    if metric == "cost_usd":
-        return (d < 0, short_usd(d) if d < 0 else f"{short_usd(d)} more")
-    if metric == "quality":
-        way = "raised" if d > 0 else "lowered"
-        return (d > 0, f"{way} the target evals' mean score by {abs(d):.3f}")
-    return (d > 0, "met every quality target" if d > 0 else "missed a quality target")
-
-
-def _interval_words(metric: str, i: Interval, sign: float) -> str:
-    low, high = sorted((abs(i.low), abs(i.high)))
-    if metric == "schedule_days":
-        return f"{low:.1f} to {high:.1f} days"
-    if metric == "cost_usd":
-        return f"{short_usd(low)} to {short_usd(high)}"
-    if metric == "quality":
-        return f"{low:.3f} to {high:.3f} of score"
-    return f"P(quality met) {low:.0%} to {high:.0%} {'higher' if sign > 0 else 'lower'}"
-
-
-def sentence(
+def finding_line(
     label: str,
-    parts: Sequence[tuple[str, float]],
-    paired: Mapping[str, Interval],
+    played: Comparison,
+    equal: Comparison | None,
     worlds: int,
-    by_eval: str = "",
+    budget_usd: float,
+    benchmarks: frozenset[str] = frozenset(),
 ) -> str:
-    """``label`` would have saved/cost ... on this world (paired over N worlds: ...).
+    """The line a debrief states, or "" when nothing passed the noise rule.
 
-    ``by_eval`` (each target eval's change) follows the quality clause.
+    ``benchmarks``: the target evals that are public benchmarks (marked in the line).
     """
-    saved: list[str] = []
-    cost: list[str] = []
-    other: list[str] = []
-    for metric, d in parts:
-        good, words = _world_clause(metric, d)
-        if metric == "quality" and by_eval:
-            words += f" ({by_eval})"
-        if metric in ("schedule_days", "cost_usd"):
-            (saved if good else cost).append(words)
-        else:
-            other.append(words)
-    clauses = []
-    if saved:
-        clauses.append("saved " + " and ".join(saved))
-    if cost:
-        clauses.append("cost " + " and ".join(cost))
-    clauses += other
-    body = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
-    text = f"{label} would have {body} on this world"
-    if paired:
-        ranges = "; ".join(_interval_words(m, paired[m], d) for m, d in parts if m in paired)
-        text += f" (paired over {worlds} worlds: {ranges})"
-    return text
 
+    def _evals(c: Comparison) -> str:
+        return by_eval(c.base, c.alt, benchmarks) if "quality" in c.confirmed else ""
 
-def scope_note(base: Measure, alt: Measure) -> str | None:
-    """Says when the two arms trained different scopes (tokens or post-training rounds)."""
-    tokens = alt.tokens_b - base.tokens_b
-    rounds = alt.post_training_rounds - base.post_training_rounds
-    if abs(tokens) <= SCOPE_TOKENS_SHARE * max(base.tokens_b, 1e-9) and rounds == 0:
-        return None
-    parts = []
-    if abs(tokens) > SCOPE_TOKENS_SHARE * max(base.tokens_b, 1e-9):
-        parts.append(f"{alt.tokens_b:,.0f}B tokens against {base.tokens_b:,.0f}B")
-    if rounds:
-        parts.append(
-            f"{alt.post_training_rounds} post-training rounds against {base.post_training_rounds}"
-        )
-    cut = tokens < 0 or rounds < 0
-    why = "part of the difference is a scope cut" if cut else "part of it is more scope"
-    return f"not equal scope: {' and '.join(parts)}; {why}"
+    if played.confirmed:
+        line = sentence(label, played.parts, played.shown_pairs, worlds, _evals(played))
+        line += "".join(f"; {note}" for note in side_notes(played.base, played.alt))
+        scope = scope_note(played.base, played.alt, budget_usd)
+        line += f"; {scope}" if scope else ""
+        if equal is not None and equal.confirmed:
+            there = body(equal.parts, equal.shown_pairs, worlds, _evals(equal))
+            line += f"; {EQUAL_SCOPE} it would have {there}{_still(equal, budget_usd)}"
+        elif equal is not None:
+            line += f"; {EQUAL_SCOPE} no difference passes the noise rule"
+    elif equal is not None and equal.confirmed:
+        there = body(equal.parts, equal.shown_pairs, worlds, _evals(equal))
+        lead = EQUAL_SCOPE[:1].upper() + EQUAL_SCOPE[1:]
+        line = f"{lead}, {label[:1].lower() + label[1:]} would have {there}"
+        line += f"{_still(equal, budget_usd)}; within the play's "
+        line += "budget it changed what was cut to fit and no difference passes the noise rule"
+    else:
+        return ""
+    missed = played.alt.injects_missed - played.base.injects_missed
+    if missed > 0:
+        line += f"; {missed} of the play's injects found nothing to strike there"
+    return line
 
 
 # --- the check --------------------------------------------------------------------------------
@@ -512,14 +419,16 @@ def scope_note(base: Measure, alt: Measure) -> str | None:
 
 @dataclass
 class _Candidate:
+    """An intervention replayed on the play's world (and, if scope cuts differ, funded)."""
+
     intervention: Intervention
     change: Change
     arm: Arm
-    base: Measure
     alt: Measure
     moved: tuple[str, ...]
-    deadline_days: float
-    budget_usd: float
+    funded: Arm | None = None
+    funded_alt: Measure | None = None
+    funded_moved: tuple[str, ...] = ()
 
 
 _CACHE: OrderedDict[str, LessonReport] = OrderedDict()
@@ -550,7 +459,8 @@ def check_lessons(
         if progress:
             progress(1, 1)
         return _CACHE[key]
-    report = _check(log, worlds, tuple(interventions or INTERVENTIONS), workers, progress)
+    check = _Check(log, worlds, workers, progress)
+    report = check.run(tuple(interventions or INTERVENTIONS))
     if cacheable:
         _CACHE[key] = report
         while len(_CACHE) > _CACHE_SIZE:
@@ -558,147 +468,185 @@ def check_lessons(
     return report
 
 
-def _check(
-    log: PlayLog,
-    worlds: int,
-    interventions: tuple[Intervention, ...],
-    workers: int,
-    progress: Progress | None,
-) -> LessonReport:
-    started = time.perf_counter()
-    scenario = log.scenario()
-    choices = {d["key"]: d["choice"] for d in log.decisions}
-    injections = tuple(log.injections)
-    base_arm = Arm(scenario, choices, injections=injections)
-    row = base_arm.play(log.seed, log.replication)
-    base = measure(row, scenario)
-    facts = PlayFacts(scenario, row, tuple((d["key"], d["choice"]) for d in log.decisions))
-    budget = scenario.objective.budget.total_usd
-    # Progress total: the play's world for every intervention, then (at most) every
-    # neighbour for each; corrected once the world's differences are known.
-    total = 1 + len(interventions) * (1 + worlds) + worlds
-    done = 1
-    replays = 1
+class _Check:
+    """One lesson check of one play: the world's replays, then the neighbours'."""
 
-    def tick(n: int = 1) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress(min(done, total), total)
+    def __init__(self, log: PlayLog, worlds: int, workers: int, progress: Progress | None):
+        self.log = log
+        self.worlds = worlds
+        self.workers = workers
+        self.progress = progress
+        self.started = time.perf_counter()
+        self.scenario = log.scenario()
+        self.choices = {d["key"]: d["choice"] for d in log.decisions}
+        self.injections = tuple(log.injections)
+        self.budget = self.scenario.objective.budget.total_usd
+        self.deadline = self.scenario.objective.deadline_days
+        self.benchmarks = frozenset(
+            e.id for e in self.scenario.objective.evals if e.kind == "public_benchmark"
+        )
+        self.base_arm = Arm(self.scenario, self.choices, injections=self.injections)
+        row = self.base_arm.play(log.seed, log.replication)
+        self.base = measure(row, self.scenario)
+        self.facts = PlayFacts(
+            self.scenario, row, tuple((d["key"], d["choice"]) for d in log.decisions)
+        )
+        self.replays = 1
+        self.done = 1
+        self.total = 1
+        self._funded_base: tuple[Arm, Measure] | None = None
+        #: Differences tested on the neighbouring worlds (Holm's family), once known.
+        self._tests = 0
 
-    skipped: list[tuple[str, str, str]] = []
-    candidates: list[_Candidate] = []
-    for iv in interventions:
-        change = iv.change(facts)
+    def tick(self, n: int = 1) -> None:
+        self.done += n
+        if self.progress:
+            self.progress(min(self.done, self.total), self.total)
+
+    def play(self, arm: Arm) -> Measure:
+        self.replays += 1
+        return measure(arm.play(self.log.seed, self.log.replication), arm.scenario)
+
+    def run(self, interventions: tuple[Intervention, ...]) -> LessonReport:
+        # Progress: every intervention's world first, then the neighbours (known after).
+        self.total = 1 + len(interventions) * (1 + self.worlds) + self.worlds
+        skipped: list[tuple[str, str, str]] = []
+        candidates: list[_Candidate] = []
+        for iv in interventions:
+            made = self.candidate(iv)
+            if isinstance(made, str):
+                skipped.append((iv.id, iv.lesson, made))
+            else:
+                candidates.append(made)
+            self.tick()
+        neighbours = self.neighbours(candidates)
+        findings = self.findings(candidates, neighbours)
+        return LessonReport(
+            tuple(findings),
+            tuple(skipped),
+            self.log.seed,
+            self.log.replication,
+            self.worlds,
+            self.replays,
+            time.perf_counter() - self.started,
+            self._tests,
+        )
+
+    # --- this world ------------------------------------------------------------------------
+
+    def candidate(self, iv: Intervention) -> _Candidate | str:
+        """The intervention on the play's world, or why it does not apply."""
+        change = iv.change(self.facts)
         if change is None:
-            skipped.append((iv.id, iv.lesson, iv.why_not))
-            tick()
-            continue
+            return iv.why_not
         try:
-            alt_scenario = apply_delta(scenario, change.delta) if change.delta else scenario
+            scenario = apply_delta(self.scenario, change.delta) if change.delta else self.scenario
         except ScenarioError as exc:
             reason = "; ".join(f"{p.path}: {p.reason}" for p in exc.problems)
-            skipped.append((iv.id, iv.lesson, f"the change is not a valid design: {reason}"))
-            tick()
-            continue
-        arm = Arm(alt_scenario, choices, change.answers, injections)
-        alt = measure(arm.play(log.seed, log.replication), alt_scenario)
-        replays += 1
-        tick()
-        moved = tuple(m for m in METRICS if material(m, alt.value(m) - base.value(m), budget))
-        deadline = scenario.objective.deadline_days
-        candidates.append(_Candidate(iv, change, arm, base, alt, moved, deadline, budget))
+            return f"the change is not a valid design: {reason}"
+        arm = Arm(scenario, self.choices, change.answers, self.injections, change.afresh)
+        alt = self.play(arm)
+        c = _Candidate(iv, change, arm, alt, moved(self.base, alt, self.budget))
+        if c.moved and scope_cut_differs(self.base, alt, self.budget):
+            self.fund(c)
+        return c
 
-    checked = [c for c in candidates if c.moved]
-    total = done + (worlds * (1 + len(checked)) if checked and worlds else 0)
-    if progress:
-        progress(done, total)
-    reps = list(range(log.replication + 1, log.replication + 1 + worlds))
-    neighbours: dict[str, list[Measure]] = {}
-    if checked and reps:
+    def funded_base(self) -> tuple[Arm, Measure]:
+        """The play at equal scope (:func:`equal_scope`), on this world (made once)."""
+        if self._funded_base is None:
+            arm = equal_scope(self.base_arm)
+            self._funded_base = (arm, self.play(arm))
+        return self._funded_base
+
+    def fund(self, c: _Candidate) -> None:
+        """The equal-scope pair: both arms with nothing cut to fit the budget."""
+        base = self.funded_base()[1]
+        c.funded = equal_scope(c.arm)
+        c.funded_alt = self.play(c.funded)
+        c.funded_moved = moved(base, c.funded_alt, self.budget)
+
+    # --- the neighbouring worlds ------------------------------------------------------------
+
+    def neighbours(self, candidates: list[_Candidate]) -> dict[str, list[Measure]]:
+        """Every arm that moved, on the neighbouring worlds (keys: "" the play, "=" funded)."""
+        arms: dict[str, Arm] = {}
+        for c in candidates:
+            if c.moved:
+                arms[c.intervention.id] = c.arm
+            if c.funded is not None and c.funded_moved:
+                arms["=" + c.intervention.id] = c.funded
+        reps = list(range(self.log.replication + 1, self.log.replication + 1 + self.worlds))
+        if not arms or not reps:
+            return {}
+        arms[""] = self.base_arm
+        if any(k.startswith("=") for k in arms):
+            arms["="] = self.funded_base()[0]
         # Neighbours are decided as ``sim run`` decides: a log's answers belong to its world.
-        arms = {"": replace(base_arm, choices={})} | {
-            c.intervention.id: replace(c.arm, choices={}) for c in checked
-        }
-        neighbours = _run_arms(arms, log.seed, reps, workers, tick)
-        replays += len(arms) * len(reps)
-    findings = [_finding(c, neighbours, worlds) for c in candidates]
-    return LessonReport(
-        tuple(findings),
-        tuple(skipped),
-        log.seed,
-        log.replication,
-        worlds,
-        replays,
-        time.perf_counter() - started,
-    )
+        arms = {k: replace(a, choices={}) for k, a in arms.items()}
+        self.total = self.done + len(arms) * len(reps)
+        self.tick(0)
+        out = run_arms(arms, self.log.seed, reps, self.workers, self.tick)
+        self.replays += len(arms) * len(reps)
+        return out
 
+    # --- the rule and the lines --------------------------------------------------------------
 
-def _run_arms(
-    arms: dict[str, Arm], seed: int, reps: list[int], workers: int, tick: Callable[[int], None]
-) -> dict[str, list[Measure]]:
-    """Every arm on every neighbouring world; serial, or over a process pool."""
-    out: dict[str, list[Measure]] = {}
-    with open_executor("local", workers) as pool:
-        if pool is None:
-            for name, arm in arms.items():
-                out[name] = []
-                for r in reps:
-                    out[name].extend(play_worlds(arm, seed, [r]))
-                    tick(1)
-        else:
-            futures = {
-                name: pool.submit(play_worlds, arm, seed, reps) for name, arm in arms.items()
-            }
-            for name, fut in futures.items():
-                out[name] = fut.result()
-                tick(len(reps))
-    return out
+    def findings(
+        self, candidates: list[_Candidate], neighbours: Mapping[str, list[Measure]]
+    ) -> list[Finding]:
+        """Paired intervals of every moved difference, Holm over all of them, then lines."""
+        sides: dict[tuple[str, str], tuple[Measure, Measure, tuple[str, ...], str, str]] = {}
+        for c in candidates:
+            name = c.intervention.id
+            sides[(name, "played")] = (self.base, c.alt, c.moved, "", name)
+            if c.funded_alt is not None:
+                base = self.funded_base()[1]
+                sides[(name, "equal")] = (base, c.funded_alt, c.funded_moved, "=", "=" + name)
+        paired: dict[tuple[str, str], dict[str, Interval]] = {}
+        tests: dict[tuple[str, str, str], tuple[Interval, float]] = {}
+        for key, (base, alt, moves, b, a) in sides.items():
+            if not moves or a not in neighbours:
+                paired[key] = {}
+                continue
+            world = {m: alt.value(m) - base.value(m) for m in moves}
+            paired[key] = paired_intervals(world, neighbours[b], neighbours[a])
+            tests.update({(*key, m): (paired[key][m], world[m]) for m in moves})
+        passed = holm_confirmed(tests)
+        self._tests = len(tests)
 
+        def comparison(key: tuple[str, str]) -> Comparison:
+            base, alt, moves, b, a = sides[key]
+            scope = (
+                NeighbourScope.of(neighbours[b], neighbours[a], self.budget)
+                if a in neighbours
+                else None
+            )
+            confirmed = tuple(m for m in METRICS if (*key, m) in passed)
+            return Comparison(base, alt, moves, paired[key], confirmed, scope)
 
-def _finding(c: _Candidate, neighbours: Mapping[str, list[Measure]], worlds: int) -> Finding:
-    iv, base, alt = c.intervention, c.base, c.alt
-    paired: dict[str, Interval] = {}
-    confirmed: tuple[str, ...] = ()
-    scope_there = None
-    if c.moved and iv.id in neighbours:
-        b, a = neighbours[""], neighbours[iv.id]
-        world = {m: alt.value(m) - base.value(m) for m in c.moved}
-        paired, confirmed = confirm(world, b, a)
-        scope_there = (
-            float(np.mean([x.tokens_b for x in b])),
-            float(np.mean([x.tokens_b for x in a])),
-            float(np.mean([x.post_training_rounds for x in b])),
-            float(np.mean([x.post_training_rounds for x in a])),
-        )
-    parts = [(m, alt.value(m) - base.value(m)) for m in confirmed]
-    shown_pairs = {m: paired[m] for m in confirmed}
-    by_eval = ", ".join(
-        f"{ev} {score - dict(base.scores).get(ev, 0.0):+.3f}" for ev, score in alt.scores
-    )
-    line = sentence(c.change.label, parts, shown_pairs, worlds, by_eval) if parts else ""
-    scope = scope_note(base, alt)
-    if line and scope:
-        line += f"; {scope}"
-    missed = alt.injects_missed - base.injects_missed
-    if line and missed > 0:
-        line += f"; {missed} of the play's injects found nothing to strike there"
-    lesson = LESSONS_BY_ID.get(iv.lesson)
-    return Finding(
-        intervention=iv.id,
-        lesson=iv.lesson,
-        title=lesson.title if lesson else iv.lesson,
-        label=c.change.label,
-        delta=dict(c.change.delta),
-        answers={k: dict(v) for k, v in c.change.answers.items()},
-        base=base,
-        alt=alt,
-        moved=c.moved,
-        paired=paired,
-        confirmed=confirmed,
-        scope=scope,
-        neighbour_scope=scope_there,
-        line=line,
-        deadline_days=c.deadline_days,
-        budget_usd=c.budget_usd,
-    )
+        out = []
+        for c in candidates:
+            iv = c.intervention
+            played = comparison((iv.id, "played"))
+            equal = comparison((iv.id, "equal")) if (iv.id, "equal") in sides else None
+            lesson = LESSONS_BY_ID.get(iv.lesson)
+            out.append(
+                Finding(
+                    intervention=iv.id,
+                    lesson=iv.lesson,
+                    title=lesson.title if lesson else iv.lesson,
+                    label=c.change.label,
+                    delta=dict(c.change.delta),
+                    answers={k: dict(v) for k, v in c.change.answers.items()},
+                    afresh=c.change.afresh,
+                    played=played,
+                    equal=equal,
+                    scope=scope_note(self.base, c.alt, self.budget),
+                    line=finding_line(
+                        c.change.label, played, equal, self.worlds, self.budget, self.benchmarks
+                    ),
+                    deadline_days=self.deadline,
+                    budget_usd=self.budget,
+                )
+            )
+        return out

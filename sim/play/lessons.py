@@ -22,9 +22,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from sim.compare.designs import PRESETS_BY_KEY, RESEARCHERS
+from sim.engine.compute import planned_run
 from sim.engine.decisions import POLICIES
-from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes
-from sim.scenario.spec import DECISION_OPTIONS, RISK_KINDS, Scenario
+from sim.engine.facts import scenario_facts
+from sim.engine.reliability import best_checkpoint_minutes
+from sim.scenario.spec import CO_DESIGN_CORE, DECISION_OPTIONS, RISK_KINDS, Scenario
 
 Delta = dict[str, Any]
 
@@ -59,7 +62,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "spike_response",
         "Loss spikes need a fast, owned response",
-        "spike process, detection, decision latency along the org graph",
+        "spikes noticed at the owner's watch interval, decisions along the org graph",
         "clear decision rights and a playbook waste less compute",
     ),
     Lesson(
@@ -95,8 +98,8 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "brooks",
         "Small core teams; coordination grows with size",
-        "overhead grows with pairs of people; newcomers ramp up",
-        "adding people late to the core makes it later",
+        "effort grows with the pairs coordinating on co-design work; newcomers ramp up",
+        "a much larger core is only a little faster at much higher effort; late additions delay",
     ),
     Lesson(
         "silos",
@@ -107,8 +110,8 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "scale_non_core",
         "Scale where co-design isn't needed",
-        "data, eval and integration work scales with headcount",
-        "headcount there helps; in the core it doesn't",
+        "work with little co-design (data, evals, integrations) scales with headcount",
+        "headcount there helps; in co-design work it doesn't",
     ),
     Lesson(
         "data_work",
@@ -119,20 +122,21 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "dont_overreact",
         "Expect failed runs; don't overreact",
-        "restart-with-changes versus rollback-and-skip",
-        "overreacting costs more on average",
+        "recipe-bound divergences need a recipe change; a curable spike needs a rollback",
+        "overreacting to a curable spike costs more on average",
     ),
     Lesson(
         "focus",
-        "Fewer, focused models; no politics",
-        "parallel variants split compute and attention; politics adds latency",
+        "Fewer, focused models; no forced contributions, territory or politics",
+        "variants split compute and people; forced contributions skip the ablations; "
+        "territorial teams and politics slow decisions",
         "fewer, focused models do better",
     ),
     Lesson(
         "frontier",
         "Pushing the frontier costs about 10x repeating documented work",
-        "novelty widens effort and uncertainty",
-        "frontier scenarios have wider spreads",
+        "novelty multiplies research effort and ablations, fails recipes, widens uncertainty",
+        "frontier work costs several times more, with wider spreads",
     ),
 )
 LESSONS_BY_ID: dict[str, Lesson] = {lesson.id: lesson for lesson in LESSONS}
@@ -169,12 +173,16 @@ class Change:
     """One counterfactual: dotted-path changes to the scenario and, rarely, to answers.
 
     ``label`` names the counterfactual as the start of a sentence ("Owning the loss-spike
-    risk"); ``answers`` maps a decision kind to ``{logged choice: choice instead}``.
+    risk"); ``answers`` maps a decision kind to ``{logged choice: choice instead}``;
+    ``afresh`` lists decision kinds whose logged answers do not hold in the counterfactual
+    (a playbook change is about who answers and how, so its kind is decided again by the
+    changed scenario's playbook, or by the person on the spot where it is silent).
     """
 
     label: str
     delta: Delta = field(default_factory=dict)
     answers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    afresh: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -211,6 +219,10 @@ RESERVE_ON = 0.10
 ABLATIONS_ON = 0.05
 POLITICS_ON_DAYS = 1.0
 VARIANTS_ON = 3
+#: A risk owner's watch interval (hours) on the other side: daily when it looks more
+#: often, hourly (on-call alerts) when it looks daily or less often.
+WATCH_SLOW_HOURS = 24.0
+WATCH_FAST_HOURS = 1.0
 #: Extra data work tried when the play spent none: this share of the total budget.
 DATA_WORK_SHARE = 0.02
 #: A checkpoint interval within this share of the best is already at its best.
@@ -269,16 +281,9 @@ def _share(lever: str, on_value: float, noun: str, p: PlayFacts) -> Change:
 
 def _checkpoint(p: PlayFacts) -> Change | None:
     s = p.scenario
-    c = s.cluster
-    spec = ReliabilitySpec(
-        gpus=max(1, c.gpus // s.levers.parallel_variants),
-        gpus_per_node=c.gpus_per_node,
-        failure_rate=c.failure_rate if s.incidents.hardware else 0.0,
-        planned_per_day=c.planned_per_day if s.incidents.hardware else 0.0,
-        checkpoint_minutes=s.levers.checkpoint_minutes,
-        checkpoint_write_minutes=c.checkpoint_write_minutes,
-        restart_minutes=c.restart_minutes,
-    )
+    # The planned run's reliability as the engine builds it (GPUs per variant, operations
+    # at the job's scale, restarts along the org graph).
+    spec = scenario_facts(s).run(planned_run(s)[0]).reliability
     if spec.failure_rate == 0:
         return None
     best = round(min(max(best_checkpoint_minutes(spec), 1.0), 1_440.0), 1)
@@ -321,10 +326,38 @@ def _playbook(kind: str, p: PlayFacts) -> Change | None:
     what = _words(kind)
     if kind in book:
         del book[kind]
-        return Change(f"No pre-agreed {what} response (decided ad hoc)", {"levers.playbook": book})
+        return Change(
+            f"No pre-agreed {what} response (decided on the spot)",
+            {"levers.playbook": book},
+            afresh=(kind,),
+        )
     book[kind] = list(POLICIES["textbook"][kind])
     order = ", then ".join(_words(o) for o in book[kind])
-    return Change(f"Agreeing the {what} response in advance ({order})", {"levers.playbook": book})
+    return Change(
+        f"Agreeing the {what} response in advance ({order})",
+        {"levers.playbook": book},
+        afresh=(kind,),
+    )
+
+
+def _budget_order(p: PlayFacts) -> Change | None:
+    """The budget entry in another order: the textbook's, or (if it is that) tokens first.
+
+    Applies when the order was used: a budget decision came up or the plan was cut to fit.
+    """
+    book: dict[str, list[str]] = {k: list(v) for k, v in p.scenario.levers.playbook.items()}
+    now = book.get("budget", [])
+    if not now or ("budget" not in p.kinds_decided and not p.outcome.get("scope_cuts")):
+        return None
+    textbook = list(POLICIES["textbook"]["budget"])
+    other = textbook if now != textbook else list(POLICIES["aggressive"]["budget"])
+    book["budget"] = other
+    order = ", then ".join(_words(o) for o in other)
+    return Change(
+        f"The budget responses in another order ({order})",
+        {"levers.playbook": book},
+        afresh=("budget",),
+    )
 
 
 def _strategy(p: PlayFacts) -> Change | None:
@@ -347,12 +380,28 @@ def _eval_focus(p: PlayFacts) -> Change:
     return Change("Over-indexing on one eval", {"levers.eval_focus": "single"})
 
 
-def _core_team(p: PlayFacts) -> str:
-    """The co-design team on the critical path (the training team if none is)."""
+def _work(p: PlayFacts, team: str, recipe: bool) -> float:
+    """Effort the plan gives ``team`` of recipe work (or of work that needs little co-design)."""
     s = p.scenario
-    core = [t.id for t in s.org.teams if getattr(t, "core", False)]
-    on_path = [t for t in p.critical_teams if t in core]
-    return on_path[0] if on_path else s.org.decision_rights["rollback"]  # type: ignore[index]
+    return sum(
+        w.effort_person_days
+        for w in s.plan.workstreams
+        if w.owner == team
+        and w.strategy in ("both", s.levers.strategy)
+        and (w.co_design_need >= CO_DESIGN_CORE) == recipe
+    )
+
+
+def _core_team(p: PlayFacts) -> str:
+    """The co-design team on the critical path with the most recipe work (else the trainers).
+
+    The core is derived from the work (``Scenario.co_design_team_ids``), never declared.
+    """
+    s = p.scenario
+    on_path = [t for t in s.co_design_team_ids if t in p.critical_teams]
+    if not on_path:
+        return s.org.decision_rights["rollback"]  # type: ignore[index]
+    return max(on_path, key=lambda t: (_work(p, t, recipe=True), -on_path.index(t)))
 
 
 def _headcount(factor: float, p: PlayFacts) -> Change | None:
@@ -379,13 +428,15 @@ def _late_staff(p: PlayFacts) -> Change | None:
 
 
 def _scale(p: PlayFacts) -> Change | None:
-    """Twice the non-core team with the most work on the critical path."""
+    """Twice the team outside the core with the most low-co-design work on the critical path."""
     s = p.scenario
-    core = {t.id for t in s.org.teams if getattr(t, "core", False)}
-    effort: dict[str, float] = {}
-    for w in s.plan.workstreams:
-        if w.owner in p.critical_teams and w.owner not in core:
-            effort[w.owner] = effort.get(w.owner, 0.0) + w.effort_person_days
+    core = set(s.co_design_team_ids)
+    effort = {
+        t.id: _work(p, t.id, recipe=False)
+        for t in s.org.teams
+        if t.id in p.critical_teams and t.id not in core and not t.evergreen
+    }
+    effort = {t: e for t, e in effort.items() if e > 0}
     if not effort:
         return None
     team_id = max(effort, key=lambda t: (effort[t], t))
@@ -437,6 +488,87 @@ def _politics(p: PlayFacts) -> Change:
     )
 
 
+def _contributions(p: PlayFacts) -> Change | None:
+    """Forced contributions tested in the ablations; if all are tested, forced in instead."""
+    cs = p.scenario.org.contributions
+    if not cs:
+        return None
+    forced = [c for c in cs if not c.tested]
+    names = ", ".join(c.id for c in (forced or cs))
+    flipped = [{**c.model_dump(), "tested": bool(forced) or not c.tested} for c in cs]
+    if forced:
+        label = f"Testing the forced contributions ({names}) in the ablations"
+    else:
+        label = f"Forcing the contributions ({names}) in untested"
+    return Change(label, {"org.contributions": flipped})
+
+
+def _territorial(p: PlayFacts) -> Change | None:
+    """No territorial teams; with none, the largest team outside the core turned territorial."""
+    s = p.scenario
+    teams = [t.id for t in s.org.teams if t.territorial]
+    if teams:
+        return Change(
+            f"No territorial teams ({', '.join(teams)} not forcing a contribution in)",
+            {f"org.teams.{t}.territorial": False for t in teams},
+        )
+    core = set(s.co_design_team_ids)
+    others = [t for t in s.org.teams if t.id not in core and not t.evergreen]
+    if not others:
+        return None
+    team = max(others, key=lambda t: (t.headcount, -others.index(t)))
+    return Change(
+        f"The {team.id} team turned territorial (its own contribution forced in, "
+        "a stake in every decision)",
+        {f"org.teams.{team.id}.territorial": True},
+    )
+
+
+def _evergreen(p: PlayFacts) -> Change | None:
+    """Without the evergreen research team; with none, one kept apart (the compare preset)."""
+    s = p.scenario
+    team = next((t for t in s.org.teams if t.evergreen), None)
+    if team is None:
+        preset = PRESETS_BY_KEY["evergreen_apart"]
+        return Change(f"An evergreen research team of {RESEARCHERS} kept apart", preset.changes(s))
+    teams = [t.model_dump() for t in s.org.teams if t.id != team.id]
+    links = [
+        link.model_dump(by_alias=True)
+        for link in s.org.links
+        if team.id not in (link.source, link.target)
+    ]
+    return Change(
+        f"Without the {team.id} research team ({team.headcount} people)",
+        {"org.teams": teams, "org.links": links},
+    )
+
+
+#: Risks in the order their owner's watch interval is tried: a team owning several is
+#: tried once, under the first it owns (the loss spike first: its lesson is the spike's).
+WATCHED: tuple[str, ...] = ("loss_spike", *(r for r in RISK_KINDS if r != "loss_spike"))
+
+
+def _watch(risk: str, p: PlayFacts) -> Change | None:
+    """The owner of ``risk`` looking at its metrics daily instead of hourly (or hourly)."""
+    owners = p.scenario.org.risk_owners
+    team_id = owners.get(risk)  # type: ignore[call-overload]
+    if team_id is None:
+        return None
+    owned = [r for r in WATCHED if owners.get(r) == team_id]  # type: ignore[call-overload]
+    if owned[0] != risk:
+        return None  # tried under the first risk it owns
+    team = next(t for t in p.scenario.org.teams if t.id == team_id)
+    now = team.watch_hours
+    new = WATCH_SLOW_HOURS if now < WATCH_SLOW_HOURS else WATCH_FAST_HOURS
+    what = "daily" if new == WATCH_SLOW_HOURS else "hourly"
+    risks = ", ".join(RISK_WORDS.get(r, _words(r)) for r in owned)
+    return Change(
+        f"The {team_id} team looking at its risks' metrics ({risks}) {what}, every {new:g} h "
+        f"instead of {now:g} h",
+        {f"org.teams.{team_id}.watch_hours": new},
+    )
+
+
 def _novelty(p: PlayFacts) -> Change | None:
     n = p.scenario.model.novelty
     if n == 0:
@@ -460,8 +592,23 @@ INTERVENTIONS: tuple[Intervention, ...] = (
         )  # fmt: skip
         for risk in RISK_KINDS
     ),
+    *(
+        Intervention(
+            f"watch_{risk}",
+            "spike_response" if risk == "loss_spike" else "ownership",
+            partial(_watch, risk),
+            "the risk is unowned, or its owner is tried under another risk",
+        )  # fmt: skip
+        for risk in WATCHED
+    ),
     Intervention(
         "reserve", "reserve_playbook", partial(_share, "reserve_fraction", RESERVE_ON, "reserve")
+    ),
+    Intervention(
+        "budget_order",
+        "reserve_playbook",
+        _budget_order,
+        "no budget entry in the playbook, or no budget decision or scope cut came up",
     ),
     *(
         Intervention(
@@ -519,6 +666,11 @@ INTERVENTIONS: tuple[Intervention, ...] = (
     Intervention("overreact", "dont_overreact", _overreact, "no loss-spike decision came up"),
     Intervention("variants", "focus", _variants),
     Intervention("politics", "focus", _politics),
+    Intervention("contributions", "focus", _contributions, "no contributions were proposed"),
+    Intervention("territorial", "focus", _territorial, "no team outside the core"),
+    Intervention(
+        "evergreen", "focus", _evergreen, "the research team cannot go (it owns a risk or a right)"
+    ),
     Intervention("novelty", "frontier", _novelty, "the play already repeats documented work"),
 )
 INTERVENTIONS_BY_ID: dict[str, Intervention] = {iv.id: iv for iv in INTERVENTIONS}

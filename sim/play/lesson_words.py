@@ -1,0 +1,164 @@
+"""How a lesson's line reads: its differences in days, dollars and score, and its scope.
+
+"Owning the loss-spike risk would have saved 3.2 days and $410k on this world (paired over
+30 worlds: 2.1 to 4.0 days; $180k to $520k)". Only wording: every number comes from
+:mod:`sim.play.lesson_check`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from sim.play.lesson_measures import Interval, Measure, scope_cut_differs, tokens_differ
+
+
+def short_usd(value: float) -> str:
+    """Dollars, short: $1.20M, $410k, $950."""
+    v = abs(value)
+    if v >= 1e6:
+        return f"${v / 1e6:,.2f}M"
+    if v >= 1e4:
+        return f"${v / 1e3:,.0f}k"
+    return f"${v:,.0f}"
+
+
+def _days(value: float) -> str:
+    """Days to one decimal, or two when one would round a nonzero value to zero."""
+    return f"{value:.2f}" if 0 < value < 0.05 else f"{value:.1f}"
+
+
+def _world_clause(metric: str, d: float) -> tuple[bool, str]:
+    """(a saving?, words) for a difference on this world."""
+    if metric == "schedule_days":
+        return (d < 0, f"{_days(abs(d))} days" if d < 0 else f"{_days(d)} more days")
+    if metric == "cost_usd":
+        return (d < 0, short_usd(d) if d < 0 else f"{short_usd(d)} more")
+    if metric == "quality":
+        way = "raised" if d > 0 else "lowered"
+        return (d > 0, f"{way} the target evals' mean score by {abs(d):.3f}")
+    return (d > 0, "met every quality target" if d > 0 else "missed a quality target")
+
+
+def _interval_words(metric: str, i: Interval, sign: float) -> str:
+    low, high = sorted((abs(i.low), abs(i.high)))
+    if metric == "schedule_days":
+        return f"{_days(low)} to {_days(high)} days"
+    if metric == "cost_usd":
+        return f"{short_usd(low)} to {short_usd(high)}"
+    if metric == "quality":
+        return f"{low:.3f} to {high:.3f} of score"
+    return f"P(quality met) {low:.0%} to {high:.0%} {'higher' if sign > 0 else 'lower'}"
+
+
+def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset()) -> str:
+    """Each target eval's change: ``support_tickets +0.011, ifeval (benchmark) -0.004``.
+
+    ``benchmarks`` are the public benchmarks among them (contamination and focus inflate
+    those only), marked so a line does not pass an inflated benchmark off as quality.
+    """
+    was = dict(base.scores)
+    return ", ".join(
+        f"{ev}{' (benchmark)' if ev in benchmarks else ''} {score - was.get(ev, 0.0):+.3f}"
+        for ev, score in alt.scores
+    )
+
+
+def count(n: int, noun: str) -> str:
+    """``1 failed run``, ``2 failed runs``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def body(
+    parts: Sequence[tuple[str, float]],
+    paired: Mapping[str, Interval],
+    worlds: int,
+    evals: str = "",
+    where: str = "on this world",
+) -> str:
+    """``saved ... and cost ... on this world (paired over N worlds: ...)``.
+
+    ``evals`` (each target eval's change) follows the quality clause.
+    """
+    saved: list[str] = []
+    cost: list[str] = []
+    other: list[str] = []
+    for metric, d in parts:
+        good, words = _world_clause(metric, d)
+        if metric == "quality" and evals:
+            words += f" ({evals})"
+        if metric in ("schedule_days", "cost_usd"):
+            (saved if good else cost).append(words)
+        else:
+            other.append(words)
+    clauses = []
+    if saved:
+        clauses.append("saved " + " and ".join(saved))
+    if cost:
+        clauses.append("cost " + " and ".join(cost))
+    clauses += other
+    text = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
+    text += f" {where}"
+    if paired:
+        ranges = "; ".join(_interval_words(m, paired[m], d) for m, d in parts if m in paired)
+        text += f" (paired over {worlds} worlds: {ranges})"
+    return text
+
+
+def sentence(
+    label: str,
+    parts: Sequence[tuple[str, float]],
+    paired: Mapping[str, Interval],
+    worlds: int,
+    evals: str = "",
+) -> str:
+    """``label`` would have saved/cost ... on this world (paired over N worlds: ...)."""
+    return f"{label} would have {body(parts, paired, worlds, evals)}"
+
+
+def _cut_words(m: Measure) -> str:
+    cuts = ", ".join(c.replace("_", " ") for c in m.scope_cuts) or "nothing"
+    return f"{cuts}, {short_usd(m.scope_cut_usd)}" if m.scope_cuts else cuts
+
+
+def scope_note(base: Measure, alt: Measure, budget_usd: float) -> str | None:
+    """Says when the two arms trained different scopes, and whether a scope cut is why.
+
+    Scope is the tokens trained, the post-training rounds and the scope the engine cut to
+    fit the budget (the outcome row's ``scope:RESPONSE`` and ``scope_cut_usd``); None when
+    all three agree.
+    """
+    more_tokens = tokens_differ(base, alt)
+    rounds = alt.post_training_rounds - base.post_training_rounds
+    cut = scope_cut_differs(base, alt, budget_usd)
+    if not (more_tokens or rounds or cut):
+        return None
+    parts = []
+    if more_tokens:
+        parts.append(f"{alt.tokens_b:,.0f}B tokens against {base.tokens_b:,.0f}B")
+    if rounds:
+        parts.append(
+            f"{count(alt.post_training_rounds, 'post-training round')} against "
+            f"{base.post_training_rounds}"
+        )
+    if cut:
+        who = "the counterfactual" if alt.scope_cut_usd > base.scope_cut_usd else "the play"
+        why = (
+            f"part of the difference is a scope cut: to fit the budget {who} gave up more "
+            f"(counterfactual: {_cut_words(alt)}; play: {_cut_words(base)})"
+        )
+    else:
+        why = "no scope cut differs: the change itself trains a different scope"
+    return f"not equal scope: {'; '.join(parts) + '; ' if parts else ''}{why}"
+
+
+def side_notes(base: Measure, alt: Measure) -> list[str]:
+    """What else moved that a line should name: failed runs, research findings for later."""
+    notes = []
+    if alt.failed_runs != base.failed_runs:
+        notes.append(f"{count(alt.failed_runs, 'failed run')} against {base.failed_runs}")
+    if alt.research_findings != base.research_findings:
+        notes.append(
+            f"{count(alt.research_findings, 'research finding')} for later models against "
+            f"{base.research_findings}"
+        )
+    return notes
