@@ -10,6 +10,7 @@ otherwise; small registries keep the file to about 40 s of CPU.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from statsmodels.stats.multitest import multipletests
 
+from sim.compare.designs import PRESETS_BY_KEY, apply_delta
 from sim.compare.runner import replicate
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayLog
@@ -34,7 +36,14 @@ from sim.play.lesson_check import (
     holm_confirmed,
 )
 from sim.play.lesson_measures import Measure, paired_interval, same_scope
-from sim.play.lessons import INTERVENTIONS_BY_ID, Change, Intervention, PlayFacts
+from sim.play.lessons import (
+    INTERVENTIONS,
+    INTERVENTIONS_BY_ID,
+    LESSONS,
+    Change,
+    Intervention,
+    PlayFacts,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 
@@ -371,3 +380,162 @@ def test_sim_debrief_prints_the_lesson_check(tmp_path: Path) -> None:
     assert {"tokens_b", "post_training_rounds", "scope_cuts"} <= set(safety["intervention_arm"])
     bad = sim("--worlds", "1")
     assert bad.returncode == 2 and "--worlds" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# --- every lesson has a counterfactual, and every counterfactual is a design ------------------
+
+_PLAYBOOKS = tuple(f"playbook_{k}" for k in ("rollback", "data_fix", "budget", "ship", "schedule"))
+#: Each direction test of a lesson (tests/test_lessons.py, tests/test_lessons_org.py) and the
+#: interventions that bring its mechanism into a debrief.
+CARRIED_BY: dict[str, tuple[str, ...]] = {
+    "test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run": ("early_gates",),
+    "test_fix_cost_grows_with_how_far_the_run_has_gone": ("early_gates",),
+    "test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point": ("ablation_share",),
+    "test_effective_training_time_peaks_at_an_interior_checkpoint_interval": ("checkpoint_best",),
+    "test_overreacting_to_spikes_costs_more_on_average": ("overreact",),
+    "test_expect_failed_runs_at_frontier_scale": ("overreact", "novelty"),
+    "test_reserve_lowers_the_chance_of_going_over_budget": ("reserve", "budget_order"),
+    "test_adapting_wins_on_time_and_cost_and_loses_where_the_cap_binds": ("strategy",),
+    "test_over_indexing_raises_the_benchmark_not_the_product_score": ("eval_focus",),
+    "test_contamination_inflates_public_benchmarks_only": ("decontaminate",),
+    "test_frontier_work_costs_several_times_more_with_wider_spreads": ("novelty",),
+    "test_unowned_risks_cost_more_time_and_money": (
+        "owner_data_quality",
+        "owner_tokenizer_config",
+        "owner_contamination",
+    ),
+    "test_spikes_need_a_fast_owned_response": ("owner_loss_spike", "playbook_rollback", "politics"),
+    "test_an_owner_who_looks_less_often_notices_spikes_later": ("watch_loss_spike",),
+    "test_a_playbook_beats_the_person_deciding_on_the_spot_where_the_model_shows_it": _PLAYBOOKS,
+    "test_the_person_deciding_on_the_spot_does_not_pick_absurd_options_at_random": _PLAYBOOKS,
+    "test_late_safety_engagement_slips_the_schedule": ("safety_from_start", "owner_safety"),
+    "test_four_times_the_core_is_a_little_faster_at_much_higher_effort": ("core_double",),
+    "test_a_small_core_is_somewhat_slower_not_collapsed": ("core_half",),
+    "test_adding_people_late_to_the_core_makes_it_later": ("no_late_staff",),
+    "test_headcount_helps_where_co_design_is_not_needed_not_in_the_core": (
+        "scale_non_core",
+        "core_double",
+    ),
+    "test_siloed_design_detects_later_and_reworks_more": ("engineering_embedded", "politics"),
+    "test_at_equal_scope_the_large_siloed_org_is_slower_and_dearer": (
+        "engineering_embedded",
+        "territorial",
+        "politics",
+        "core_double",
+    ),
+    "test_data_work_beats_equal_spend_on_compute_in_quality": ("data_work",),
+    "test_data_work_has_diminishing_returns_relative_to_the_tokens_it_improves": ("data_work",),
+    "test_fewer_focused_models_do_better": ("variants",),
+    "test_forced_contributions_cost_quality_that_tested_ones_do_not": ("contributions",),
+    "test_a_mandate_not_backed_by_experiments_skips_the_gate": ("contributions",),
+    "test_a_territorial_team_slows_decisions_and_worsens_the_model": ("territorial",),
+    "test_evergreen_research_kept_apart_pays_later_at_a_cost": ("evergreen",),
+}
+
+
+def test_every_lesson_test_has_a_counterfactual_in_the_debrief() -> None:
+    tests = set()
+    for name in ("test_lessons.py", "test_lessons_org.py"):
+        text = (ROOT / "tests" / name).read_text(encoding="utf-8")
+        tests |= set(re.findall(r"^def (test_\w+)\(", text, re.MULTILINE))
+    assert tests == set(CARRIED_BY), "a lesson test without a debrief counterfactual (or stale)"
+    for ids in CARRIED_BY.values():
+        assert set(ids) <= set(INTERVENTIONS_BY_ID), ids
+    assert {iv.lesson for iv in INTERVENTIONS} == {lesson.id for lesson in LESSONS}
+
+
+def other_side() -> Scenario:
+    """The 7B with every lever the shipped scenarios leave off turned on (and the reverse)."""
+    s = with_overrides(
+        load_scenario("assistant_7b"),
+        {
+            "levers.reserve_fraction": 0.0,
+            "levers.ablation_fraction": 0.0,
+            "levers.parallel_variants": 2,
+            "levers.add_core_staff": 2,
+            "levers.add_core_staff_day": 60.0,
+            "levers.data_investment_usd": 100_000.0,
+            "levers.eval_focus": "single",
+            "levers.decontaminate": False,
+            "levers.product_evals_early": False,
+            "levers.safety_from_start": False,
+            "levers.engineering_embedded": False,
+            "org.politics_days": 1.0,
+            "model.novelty": 0.0,
+            "org.contributions": [
+                {"id": "idea", "team": "pretraining", "tested": True},
+                {"id": "mandate", "team": "leadership", "tested": False},
+            ],
+        },
+    )
+    s = PRESETS_BY_KEY["evergreen_apart"].apply(s)
+    data, core = s.team_ids.index("data"), s.team_ids.index("pretraining")
+    return with_overrides(
+        s,
+        {f"org.teams.{data}.territorial": True, f"org.teams.{core}.watch_hours": 24.0},
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "assistant_7b",
+        "followup_loss_spike",
+        "followup_budget_cut",
+        "followup_benchmarks_vs_product",
+        "adapt_open_base_70b",
+        "frontier_405b",
+        "other side",
+    ],
+)
+def test_every_counterfactual_is_a_valid_design_that_changes_something(name: str) -> None:
+    # Only the play's world (no neighbours): each change is applied and validated like a
+    # design, and either changes the scenario or the answers, or says why it does not apply.
+    scenario = other_side() if name == "other side" else load_scenario(name)
+    report = check_lessons(played(scenario, 1), worlds=0, interventions=INTERVENTIONS)
+    assert not [s for s in report.skipped if "not a valid design" in s[2]], report.skipped
+    assert len(report.findings) + len(report.skipped) == len(INTERVENTIONS)
+    for f in report.findings:
+        assert f.delta or f.answers, f.intervention
+        if f.delta:
+            assert apply_delta(scenario, f.delta) != scenario, f.intervention
+        assert not f.shown  # nothing is confirmed without neighbouring worlds
+    if name == "other side":
+        applied = {f.intervention for f in report.findings}
+        assert {"contributions", "territorial", "evergreen", "no_late_staff"} <= applied
+        assert {"watch_loss_spike", "budget_order"} <= applied
+        by_id = {f.intervention: f for f in report.findings}
+        assert by_id["contributions"].delta["org.contributions"][1]["tested"] is True
+        assert by_id["territorial"].delta == {"org.teams.data.territorial": False}
+        assert by_id["watch_loss_spike"].delta == {"org.teams.pretraining.watch_hours": 1.0}
+        assert "evergreen_research" not in str(by_id["evergreen"].delta["org.teams"])
+
+
+# --- the new mechanisms' counterfactuals, known to matter on constructed worlds --------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_testing_forced_contributions_shows_as_quality_gained(seed: int) -> None:
+    # Three ideas of the pretraining team forced in untested: two in three hurt the loss, and
+    # all stay; tested in the ablations, those measured to hurt are dropped.
+    ideas = [{"id": f"idea{k}", "team": "pretraining", "tested": False} for k in range(3)]
+    world = with_overrides(load_scenario("assistant_7b"), {"org.contributions": ideas})
+    f = only(check(played(world, seed), "contributions"))
+    assert f.shown and "quality" in f.confirmed, f.verdict
+    assert f.diff("quality") >= MATERIAL_SCORE and f.paired["quality"].low > 0
+    assert f.line.startswith("Testing the forced contributions (idea0, idea1, idea2)")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_owner_looking_daily_shows_as_time_or_money_lost(seed: int) -> None:
+    # The loss-spike owner looking daily instead of hourly, spikes at 2 per trillion tokens:
+    # each idles the cluster for longer before anyone sees it.
+    world = with_overrides(
+        load_scenario("followup_loss_spike"), {"incidents.loss_spikes.per_trillion_tokens": 2.0}
+    )
+    f = only(check(played(world, seed), "watch_loss_spike"))
+    assert f.shown, f.verdict
+    c = f.equal if f.equal is not None else f.played
+    assert {"schedule_days", "cost_usd"} & set(c.confirmed)
+    for m in {"schedule_days", "cost_usd"} & set(c.confirmed):
+        assert c.diff(m) > 0 and c.paired[m].low > 0

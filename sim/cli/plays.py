@@ -185,8 +185,8 @@ def debrief(
 def _print_lessons(check: LessonReport) -> None:
     stdout.print(
         f"\nWhat this play shows: each lesson's counterfactual on this world, kept when it "
-        f"moved beyond noise over {check.neighbours} ({check.replays} replays, "
-        f"{check.seconds:.1f} s).",
+        f"moved beyond noise over {check.neighbours}, Holm-adjusted over its "
+        f"{check.tests} tests ({check.replays} replays, {check.seconds:.1f} s).",
         markup=False,
     )
     if not check.shown:

@@ -547,7 +547,8 @@ class _Check:
         arm = Arm(scenario, self.choices, change.answers, self.injections, change.afresh)
         alt = self.play(arm)
         c = _Candidate(iv, change, arm, alt, moved(self.base, alt, self.budget))
-        if c.moved and scope_cut_differs(self.base, alt, self.budget):
+        # Only neighbours can confirm an equal-scope difference: without them, none is made.
+        if self.worlds and c.moved and scope_cut_differs(self.base, alt, self.budget):
             self.fund(c)
         return c
 

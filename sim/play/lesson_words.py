@@ -57,10 +57,19 @@ def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset(
     those only), marked so a line does not pass an inflated benchmark off as quality.
     """
     was = dict(base.scores)
-    return ", ".join(
-        f"{ev}{' (benchmark)' if ev in benchmarks else ''} {score - was.get(ev, 0.0):+.3f}"
-        for ev, score in alt.scores
+    change = {ev: score - was.get(ev, 0.0) for ev, score in alt.scores}
+    text = ", ".join(
+        f"{ev}{' (benchmark)' if ev in benchmarks else ''} {d:+.3f}" for ev, d in change.items()
     )
+    bench = [d for ev, d in change.items() if ev in benchmarks]
+    product = [d for ev, d in change.items() if ev not in benchmarks]
+    if bench and product and sum(bench) / len(bench) > 0 >= max(product) - PRODUCT_FLAT:
+        text += "; the public benchmarks rose, the product evals did not"
+    return text
+
+
+#: A product eval whose score moved less than this did not move (for the benchmark note).
+PRODUCT_FLAT = 0.0005
 
 
 def count(n: int, noun: str) -> str:
@@ -146,9 +155,8 @@ def scope_note(base: Measure, alt: Measure, budget_usd: float) -> str | None:
             f"part of the difference is a scope cut: to fit the budget {who} gave up more "
             f"(counterfactual: {_cut_words(alt)}; play: {_cut_words(base)})"
         )
-    else:
-        why = "no scope cut differs: the change itself trains a different scope"
-    return f"not equal scope: {'; '.join(parts) + '; ' if parts else ''}{why}"
+        return f"not equal scope: {'; '.join(parts) + '; ' if parts else ''}{why}"
+    return f"not equal scope: {'; '.join(parts)}, by the change itself (no scope cut differs)"
 
 
 def side_notes(base: Measure, alt: Measure) -> list[str]:

@@ -560,11 +560,10 @@ def _watch(risk: str, p: PlayFacts) -> Change | None:
     team = next(t for t in p.scenario.org.teams if t.id == team_id)
     now = team.watch_hours
     new = WATCH_SLOW_HOURS if now < WATCH_SLOW_HOURS else WATCH_FAST_HOURS
-    what = "daily" if new == WATCH_SLOW_HOURS else "hourly"
     risks = ", ".join(RISK_WORDS.get(r, _words(r)) for r in owned)
     return Change(
-        f"The {team_id} team looking at its risks' metrics ({risks}) {what}, every {new:g} h "
-        f"instead of {now:g} h",
+        f"The {team_id} team checking its risks' metrics ({risks}) every {new:g} h instead "
+        f"of every {now:g} h",
         {f"org.teams.{team_id}.watch_hours": new},
     )
 

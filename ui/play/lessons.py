@@ -10,6 +10,7 @@ import streamlit as st
 
 from sim.play.lesson_check import (
     CONFIDENCE,
+    EQUAL_SCOPE,
     MATERIAL_BUDGET_SHARE,
     MATERIAL_DAYS,
     MATERIAL_SCORE,
@@ -28,8 +29,20 @@ def _scope(f: Finding) -> str:
     b, a = f.base, f.alt
     return (
         f"{b.tokens_b:,.0f}B → {a.tokens_b:,.0f}B tokens; "
-        f"{b.post_training_rounds} → {a.post_training_rounds} rounds"
+        f"{b.post_training_rounds} → {a.post_training_rounds} rounds; "
+        f"cut {usd(b.scope_cut_usd)} → {usd(a.scope_cut_usd)}"
     )
+
+
+def _equal(f: Finding) -> str:
+    """The equal-scope comparison in figures, or why there is none."""
+    e = f.equal
+    if e is None:
+        return "same cuts" if f.moved else ""
+    days, cost = e.diff("schedule_days"), e.diff("cost_usd")
+    score = e.diff("quality")
+    confirmed = ", ".join(e.confirmed) or "nothing beyond noise"
+    return f"{days:+.1f} days, {_change(cost)}, {score:+.3f} score ({confirmed})"
 
 
 def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
@@ -43,6 +56,7 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
             "Δ mean target score": [round(f.diff("quality"), 3) for f in findings],
             "Δ loss": [round(f.diff("loss"), 4) for f in findings],
             "scope (play → counterfactual)": [_scope(f) for f in findings],
+            "at equal scope": [_equal(f) for f in findings],
             "lesson": [f.title for f in findings],
         }
     )
@@ -52,8 +66,13 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
 TOP_LESSONS = 6
 
 
+def _text(line: str) -> str:
+    """A line as Markdown text: its dollar signs are money, not mathematics."""
+    return line.replace("$", "\\$")
+
+
 def _lesson(title: str, lines: list[str]) -> str:
-    return f"**{title}.**\n" + "\n".join(f"- {line}." for line in lines)
+    return f"**{title}.**\n" + "\n".join(f"- {_text(line)}." for line in lines)
 
 
 def rule(report: LessonReport) -> str:
@@ -63,10 +82,12 @@ def rule(report: LessonReport) -> str:
         f"playbook), kept only when it moved at least {MATERIAL_DAYS:g} day, "
         f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {MATERIAL_SCORE:g} of the mean target "
         f"score or a quality target here, and the paired {CONFIDENCE:.0%} interval over "
-        f"{report.neighbours} excludes zero the same way (there every decision is the "
-        f"playbook's, ad hoc where it is silent). Tokens trained and post-training rounds "
-        f"of both arms are in the table; a line says when they differ. {report.replays} "
-        f"replays in {report.seconds:.1f} s."
+        f"{report.neighbours} excludes zero the same way, with Holm's adjustment over the "
+        f"{report.tests} differences tested (there every decision is the playbook's, the "
+        f"person's on the spot where it is silent). Tokens, post-training rounds and scope "
+        f"cuts of both arms are in the table; where the cuts differ, the line also gives "
+        f"the comparison {EQUAL_SCOPE}. {report.replays} replays in "
+        f"{report.seconds:.1f} s."
     )
 
 
@@ -96,8 +117,5 @@ def show_lessons(report: LessonReport | None) -> None:
             )
     quiet = report.unmoved
     if quiet:
-        st.caption(
-            "Checked, no measurable effect here: "
-            + ", ".join(f.label[:1].lower() + f.label[1:] for f in quiet)
-            + "."
-        )
+        with st.expander(f"Checked, no measurable effect here ({len(quiet)})"):
+            st.markdown("\n".join(f"- {_text(f.label)} ({f.verdict})." for f in quiet))
