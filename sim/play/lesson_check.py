@@ -280,7 +280,7 @@ class Finding:
         if not self.paired:
             return "moved on this world; no neighbouring worlds checked"
         if any(i.excludes_zero_towards(self.diff(m)) for m, i in self.paired.items()):
-            return "beyond noise alone, not after Holm's adjustment over the report's tests"
+            return "beyond noise alone, not after Holm's adjustment"
         return "within noise over the neighbouring worlds"
 
     def as_dict(self) -> dict[str, Any]:

@@ -50,10 +50,10 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "counterfactual": [f.label for f in findings],
-            "verdict": [f.verdict for f in findings],
             "Δ schedule (days)": [round(f.diff("schedule_days"), 1) for f in findings],
             "Δ cost": [_change(f.diff("cost_usd")) for f in findings],
             "Δ mean target score": [round(f.diff("quality"), 3) for f in findings],
+            "verdict": [f.verdict for f in findings],
             "Δ loss": [round(f.diff("loss"), 4) for f in findings],
             "scope (play → counterfactual)": [_scope(f) for f in findings],
             "at equal scope": [_equal(f) for f in findings],
@@ -108,7 +108,15 @@ def show_lessons(report: LessonReport | None) -> None:
                 st.markdown(_lesson(title, lines))
     st.caption(rule(report))
     with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
-        st.dataframe(findings_table(report.findings), hide_index=True, width="stretch")
+        st.dataframe(
+            findings_table(report.findings),
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "counterfactual": st.column_config.TextColumn(width="medium"),
+                "verdict": st.column_config.TextColumn(width="medium"),
+            },
+        )
         if report.skipped:
             st.caption(
                 "Not applicable here: "
