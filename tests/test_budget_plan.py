@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,21 +21,14 @@ from sim.play.views import snapshot
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 from sim.units import USD_TOLERANCE
+from tests.cli import run_sim
 from tests.mechanisms import SEEDS, higher, runs, same_scope
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def sim(*args: str) -> subprocess.CompletedProcess[str]:
-    wide = {"COLUMNS": "200", "PATH": ""}
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        env=wide,
-    )
+    return run_sim(*args, env={"PATH": ""}, columns=200, timeout=300)
 
 
 @pytest.fixture(scope="module")

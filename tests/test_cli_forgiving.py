@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import typer
 import sim
 import sim.cli
 from sim.cli import COMMANDS, load_command
+from tests.cli import run_sim
 
 if TYPE_CHECKING:
     from conftest import ScenarioLines
@@ -30,16 +30,7 @@ HEAVY = ("pandas", "sqlalchemy", "streamlit", "plotly", "simpy", "networkx", "nu
 
 
 def sim_run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "80"}
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    return run_sim(*args, columns=80, timeout=300)
 
 
 def loaded_after(code: str) -> set[str]:

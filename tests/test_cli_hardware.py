@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 from sim.engine.compute import ComputeEstimate
+from tests.cli import run_sim
 
 ROOT = Path(__file__).resolve().parents[1]
 STATISTIC = {"mean", "p10", "p50", "p90"}
@@ -28,14 +28,7 @@ CLUSTER_STATISTICS = {
 
 
 def sim(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_sim(*args, timeout=120)
 
 
 def sim_json(*args: str) -> dict[str, Any]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli import run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = str(ROOT / "scenarios" / "assistant_7b.yaml")
@@ -16,9 +17,7 @@ STATS = {"mean", "p10", "p50", "p90"}
 
 
 def sim(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args], capture_output=True, text=True, cwd=ROOT, timeout=300
-    )
+    return run_sim(*args, timeout=300)
 
 
 def test_run_json_has_every_interface_key() -> None:

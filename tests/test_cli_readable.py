@@ -8,13 +8,13 @@ as snake_case.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli import run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKE_KEYS = re.compile(
@@ -24,16 +24,7 @@ SNAKE_KEYS = re.compile(
 
 
 def sim(*args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-    )
+    return run_sim(*args, columns=columns)
 
 
 def readable(done: subprocess.CompletedProcess[str], width: int = 80) -> str:

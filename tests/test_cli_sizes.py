@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
-import sys
 
 import pytest
 from hypothesis import given
@@ -14,6 +12,7 @@ from hypothesis import strategies as st
 
 from sim.cli.common import UserError
 from sim.cli.sizes import PARAMETERS, TOKENS, UNITS, parse_size, short, words
+from tests.cli import run_sim
 
 
 @pytest.mark.parametrize(
@@ -88,10 +87,7 @@ def test_the_words_and_the_short_form_read_back(value: float) -> None:
 
 
 def sim(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "80"}
-    return subprocess.run(
-        [sys.executable, "-m", "sim", *args], capture_output=True, text=True, env=env, check=False
-    )
+    return run_sim(*args, columns=80)
 
 
 def test_compute_refuses_seven_parameters_and_says_what_it_read() -> None:
