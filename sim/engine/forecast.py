@@ -35,16 +35,6 @@ def work_days(m: Project, phase: str) -> float:
     return days
 
 
-def round_days(m: Project) -> float:
-    """Calendar days of one post-training round (:meth:`Project.round_days`)."""
-    return m.round_days()
-
-
-def round_compute_days(m: Project) -> float:
-    """Days one round's GPU-hours take on the post-training share of the cluster."""
-    return m.round_compute_days()
-
-
 def ablation_days(m: Project, reruns: float | None = None) -> float:
     """Calendar days of the ablation campaign (expected reruns unless ``reruns`` is given)."""
     run_days = m.tokens_plan / m.run_facts.rate
@@ -56,7 +46,7 @@ def days_by_phase(m: Project) -> dict[str, float]:
     """Rough days still needed from now, by the phase they fall in."""
     now = _POSITION.get(m.phase, len(FORECAST_ORDER))
     out = dict.fromkeys(PHASES, 0.0)
-    out["post_training"] = round_days(m) * max(0, m.rounds_planned - m.rounds_done)
+    out["post_training"] = m.round_days() * max(0, m.rounds_planned - m.rounds_done)
     if now <= _TRAINING:
         run = m.run
         out["training"] = run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import simpy
 
 from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
-from sim.engine.forecast import ablation_days, forecast_days, round_compute_days, round_days
+from sim.engine.forecast import ablation_days, forecast_days
 from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
@@ -163,7 +163,7 @@ def post_training_round(m: Project, label: str = "post-training round") -> Steps
     effort = s.model.round_person_days * m.round_effort_multiplier()
     key = f"round{m.rounds_done + m.extra_rounds}"
     yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
-    rest = max(s.model.round_days_min, round_compute_days(m)) - (m.env.now - start)
+    rest = max(s.model.round_days_min, m.round_compute_days()) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
     annotation, _ = round_cost(m)
@@ -191,7 +191,7 @@ def _schedule_check(m: Project) -> Steps:
         options=tuple(options),
     )
     if choice == "cut_post_training_rounds":
-        cut = math.ceil((projected - deadline) / round_days(m))
+        cut = math.ceil((projected - deadline) / m.round_days())
         m.plan_rounds(max(1, m.rounds_planned - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
