@@ -33,7 +33,7 @@ def replicate(
 
     ``policy`` is a policy's name or a (picklable, stateless) decider.
     """
-    model = ProjectModel(scenario, seed=seed, replication=rep, decider=policy)
+    model = ProjectModel(scenario, seed=seed, replication=rep, decider=policy, observed=False)
     model.env.run()
     row = outcome_row(model)
     row["rep"] = rep

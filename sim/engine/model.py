@@ -36,8 +36,9 @@ class ProjectModel(Project):
         seed: int = 0,
         replication: int = 0,
         decider: Decider | str = "playbook",
+        observed: bool = True,
     ) -> None:
-        super().__init__(scenario, seed, replication, decider)
+        super().__init__(scenario, seed, replication, decider, observed)
         budget.fit_plan_to_budget(self)
         self.main: simpy.Process = self.env.process(self._project())
         self.env.process(self._departures())

@@ -19,7 +19,6 @@ from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
 from sim.engine.safety import fix_days as safety_fix_days
-from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import ROLE_CO_DESIGN
 from sim.units import later_than, over_usd
@@ -120,7 +119,7 @@ def _research_findings(m: Project) -> Steps:
         for d in m.defects.defects:
             if not d.hidden:
                 continue
-            u = entity_stream(m.streams, "research", f"finding{k}/defect{d.index}").random()
+            u = m.streams.entity_uniforms("research", f"finding{k}/defect{d.index}")[0]
             if u < FINDING_CATCH:
                 m.defects.mark_found(d, now, f"research from {f.team}")
                 yield from handle_defect(m, d)

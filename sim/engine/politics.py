@@ -134,7 +134,7 @@ def variant_loss_error(s: Scenario, streams: Streams, flagship_error: float, sig
     """
     errors = [flagship_error]
     for k in range(1, s.levers.parallel_variants):
-        z = float(entity_stream(streams, "variants", f"variant{k}").standard_normal())
+        z = streams.entity_normals("variants", f"variant{k}")[0]
         errors.append(sigma * z)
     return min(errors)
 

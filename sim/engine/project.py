@@ -63,7 +63,8 @@ from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
-#: Longest step of a workstream before its team's capacity is read again.
+#: Longest step of a workstream before its team's pace is read again while newcomers ramp up
+#: (or while the team has nobody).
 WORK_STEP_DAYS = 2.0
 #: Share of the upstream effort redone on rework (and of a work item's own, on noise rework).
 REWORK_SHARE = 0.15
@@ -91,8 +92,12 @@ class Project(ABC):
         seed: int = 0,
         replication: int = 0,
         decider: Decider | str = "playbook",
+        observed: bool = True,
     ) -> None:
         self.scenario = s = scenario
+        #: Whether someone will look at this play (a batch replication is not looked at:
+        #: it skips what only a person reads, the loss curve). Never changes a number.
+        self.observed = observed
         self.env = PlayEnvironment()
         self.streams = Streams.for_replication(seed, replication)
         self.facts = facts = scenario_facts(s)
@@ -109,6 +114,10 @@ class Project(ABC):
             t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
             for t in s.org.teams
         }
+        #: The processes whose work waits on each team's pace (woken when the team changes).
+        self._paced: dict[TeamId, list[simpy.Process]] = {tid: [] for tid in self.teams}
+        for tid, team in self.teams.items():
+            team.on_change = self._waker(tid)
         self.defects = DefectBook.draw(s, self.streams)
         self.draws = Draws.draw(s, self.streams)
         #: Contributions proposed for the model, and the bugs forced ones bring past the gate.
@@ -535,28 +544,45 @@ class Project(ABC):
     ) -> Generator[simpy.Event, Any, None]:
         """Do ``effort`` person-days of work needing ``co_design`` with ``team_id``'s people.
 
-        The team shares its people over the work it has on hand (sim/engine/teams.py); the
-        pace is read again every ``WORK_STEP_DAYS``, as people join, leave and ramp up. People
+        The team shares its people over the work it has on hand (sim/engine/teams.py). The
+        pace holds until the team changes (work taken or finished, a join, a departure),
+        which wakes the work to read it again; while a newcomer ramps up it is read every
+        ``WORK_STEP_DAYS`` at most (at the start of each step, as before). People
         without a task of their own meanwhile make uncoordinated changes: when the work is
         done, the chance that one forces rework is ``1 - exp(-surplus person-days /
         NOISE_PERSON_DAYS)``, drawn from the work's own stream (``key``: its id).
         """
         team = self.teams[team_id]
         env = self.env
-        rate_of, timeout = team.rate, env.timeout  # bound once: read every step
+        rate_of, timeout, paced = team.rate, env.timeout, self._paced[team_id]
         item = work_item(effort, co_design)
         team.take(item, env.now)
         surplus_at_start = team.surplus_person_days(env.now)
         remaining, reworked = effort, False
+        me = env.active_process
+        if me is None:
+            raise RuntimeError("work runs inside a SimPy process")
         try:
             while remaining > 1e-9:
-                rate = rate_of(item, env.now)
-                dt = remaining / rate if rate > 0 else WORK_STEP_DAYS
-                if not dt < WORK_STEP_DAYS:  # min(WORK_STEP_DAYS, dt), as min picks
-                    dt = WORK_STEP_DAYS
-                yield timeout(dt)
-                remaining -= rate * dt
-                if remaining <= 1e-9 and not reworked:
+                start = env.now
+                rate = rate_of(item, start)
+                if rate <= 0:
+                    dt = WORK_STEP_DAYS  # nobody to do it: look again later
+                elif team.ramping(start):
+                    dt = min(WORK_STEP_DAYS, remaining / rate)  # the pace grows day by day
+                else:
+                    dt = remaining / rate  # a steady pace until the team changes
+                paced.append(me)
+                try:
+                    yield timeout(dt)
+                    done = rate * dt
+                except simpy.Interrupt:  # the team changed: the pace so far, then again
+                    done = rate * (env.now - start)
+                finally:
+                    if me in paced:
+                        paced.remove(me)
+                remaining = remaining - done if done < remaining - 1e-9 else 0.0
+                if remaining <= 0.0 and not reworked:
                     reworked = True
                     noise = team.surplus_person_days(env.now) - surplus_at_start
                     if noise > 0 and self._noise_reworks(team_id, key, noise):
@@ -564,11 +590,24 @@ class Project(ABC):
         finally:
             team.drop(item, env.now)
 
+    def _waker(self, tid: TeamId) -> Callable[[], None]:
+        """What ``tid`` calls when it changes: its waiting work reads its pace again."""
+        paced = self._paced[tid]
+
+        def wake() -> None:
+            me = self.env.active_process
+            for proc in [p for p in paced if p is not me]:
+                paced.remove(proc)
+                if proc.is_alive:
+                    proc.interrupt("the team changed")
+
+        return wake
+
     def _noise_reworks(self, team_id: TeamId, key: str | None, noise: PersonDays) -> bool:
         """Whether ``noise`` person-days of people without a task forced rework on the work."""
         n = self._work_count[team_id] = self._work_count.get(team_id, 0) + 1
-        stream = entity_stream(self.streams, "noise", key or f"{team_id}#{n}")
-        if stream.random() >= 1.0 - math.exp(-noise / NOISE_PERSON_DAYS):
+        u = self.streams.entity_uniforms("noise", key or f"{team_id}#{n}")[0]
+        if u >= 1.0 - math.exp(-noise / NOISE_PERSON_DAYS):
             return False
         self.count_incident("noise_rework")
         self.trace_event(

@@ -155,6 +155,27 @@ class Ledger:
         line = line or DEFAULT_LINE[category]
         return partial(_charge, self._charges, self.totals, self.line_totals, category, note, line)
 
+    def post(self, category: CostCategory, line: str, charges: list[tuple[Days, Usd, str]]) -> None:
+        """Charges made in a row on one category and line, ``(day, usd, note)`` in order.
+
+        The same records and the same totals, added one by one, as :meth:`charge` called
+        for each (a run's settled stretch posts its steps and restarts at once).
+        """
+        line = line or DEFAULT_LINE[category]
+        total, line_total = self.totals[category], self.line_totals.get(line, 0.0)
+        keep, posted = self._charges.append, False
+        for day, usd, note in charges:
+            if usd < 0:
+                raise ValueError(f"negative charge {usd} for {note}")
+            if usd == 0:
+                continue
+            keep((day, category, usd, note, line))
+            total += usd
+            line_total += usd
+            posted = True
+        if posted:
+            self.totals[category], self.line_totals[line] = total, line_total
+
     def cut_budget(self, usd: Usd) -> None:
         """Leadership takes ``usd`` away from the budget."""
         self.budget_usd -= usd

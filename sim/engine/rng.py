@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import struct
 import zlib
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -52,6 +53,8 @@ STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREA
 
 
 _TWO_TO_MINUS_53 = 2.0**-53
+#: A BLAKE2b digest as eight little-endian 64-bit words.
+_WORDS = struct.Struct("<8Q")
 _STANDARD_NORMAL = NormalDist()
 
 
@@ -90,6 +93,7 @@ class Streams:
         self._generators: dict[str, np.random.Generator] = {}
         self._entities: dict[tuple[str, str], np.random.Generator] = {}
         self._exponentials: dict[str, Callable[[], float]] = {}
+        self._uniform_prefix = hashlib.blake2b(f"{entropy}/{spawn_key}/".encode(), digest_size=64)
 
     def __getitem__(self, name: str) -> np.random.Generator:
         gen = self._generators.get(name)
@@ -137,14 +141,17 @@ class Streams:
         reads some fifty of these at set-up).
         """
         stream_key(source)
-        key = f"{self._entropy}/{self._spawn_key}/{source}/{entity_id}".encode()
+        h = self._uniform_prefix.copy()  # BLAKE2b of ``entropy/spawn_key/`` so far
+        h.update(f"{source}/{entity_id}#".encode())
+        if n <= 8:
+            h.update(b"0")
+            return [((w >> 11) + 0.5) * _TWO_TO_MINUS_53 for w in _WORDS.unpack(h.digest())[:n]]
         out: list[float] = []
         block = 0
         while len(out) < n:
-            digest = hashlib.blake2b(key + b"#%d" % block, digest_size=64).digest()
-            for k in range(0, 64, 8):
-                word = int.from_bytes(digest[k : k + 8], "little") >> 11
-                out.append((word + 0.5) * _TWO_TO_MINUS_53)
+            b = h.copy()
+            b.update(b"%d" % block)
+            out.extend(((w >> 11) + 0.5) * _TWO_TO_MINUS_53 for w in _WORDS.unpack(b.digest()))
             block += 1
         return out[:n]
 

@@ -10,6 +10,7 @@ and take veterans' time. docs/model.md, "Teams".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim.scenario.spec import Team
@@ -101,6 +102,9 @@ class TeamState:
     _surplus_days: PersonDays = 0.0
     _surplus_since: Days = 0.0
     _surplus_now: float = 0.0
+    on_change: Callable[[], None] | None = None
+    """Called after every change of the people or the work on hand (the project wakes the
+    team's work then, to read its pace again)."""
 
     def __post_init__(self) -> None:
         self.veterans = self.spec.headcount
@@ -147,6 +151,10 @@ class TeamState:
         shares = share_out(self.people(), self.items)
         return output_on(shares[self.items.index(item)], item, self.productive_share(now))
 
+    def ramping(self, now: Days) -> bool:
+        """Whether a newcomer is still ramping up (the team's pace then grows day by day)."""
+        return any(now - d < RAMP_DAYS for d in self.newcomers)
+
     def solo_rate(self, item: WorkItem, now: Days) -> PersonDays:
         """Work done per day on ``item`` if it were the team's only work (for forecasts)."""
         return output_on(self.people(), item, self.productive_share(now))
@@ -158,12 +166,18 @@ class TeamState:
         self._accrue_surplus(now)
         self.items.append(item)
         self._surplus_now = self._surplus()
+        self._changed()
 
     def drop(self, item: WorkItem, now: Days) -> None:
         """``item`` is done (or abandoned)."""
         self._accrue_surplus(now)
         self.items.remove(item)
         self._surplus_now = self._surplus()
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def _surplus(self) -> float:
         if not self.items:
@@ -195,6 +209,7 @@ class TeamState:
         self.newcomers.extend([now] * people)
         self.promote(now)
         self._surplus_now = self._surplus()
+        self._changed()
 
     def leave(self, now: Days) -> None:
         """One person leaves; veterans first (key people are the experienced ones)."""
@@ -205,6 +220,7 @@ class TeamState:
         elif self.newcomers:
             self.newcomers.pop()
         self._surplus_now = self._surplus()
+        self._changed()
 
     def promote(self, now: Days) -> None:
         """Newcomers who finished ramping become veterans."""

@@ -12,6 +12,7 @@ for every hour the run holds it, idle or not. docs/model.md, "The training run".
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,7 +26,7 @@ from sim.engine.org import OrgGraph
 from sim.engine.records import Ledger, LossPoint
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.engine.rng import Streams
-from sim.engine.signals import entity_stream, notice_days, restart_minutes, run_mfu
+from sim.engine.signals import notice_days, restart_minutes, run_mfu
 from sim.scenario.spec import Scenario, ScriptedIncident
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
 
@@ -186,6 +187,14 @@ class RunHost(Protocol):
     @property
     def org(self) -> OrgGraph: ...
 
+    @property
+    def incidents(self) -> Counter[str]: ...
+
+    @property
+    def observed(self) -> bool:
+        """Whether someone will look at the play (its loss curve is recorded only then)."""
+        ...
+
     def current_loss(self, tokens: float) -> float: ...
 
     def trace_event(
@@ -258,6 +267,8 @@ class TrainingRun:
         self._planned = project.streams.exponentials("planned_maintenance")
         self._charge_step = project.ledger.charger("compute", self._training)
         self._charge_restart = project.ledger.charger("compute", f"{label}: restart")
+        #: The loss curve is for people looking at a play; a batch replication skips it.
+        self.observed = project.observed
         #: A recipe-bound instability is active: spikes come back until the recipe changes.
         self.unstable = False
         self.rollbacks_into_instability = 0
@@ -307,6 +318,8 @@ class TrainingRun:
         )
 
     def _record(self, spike: bool = False) -> None:
+        if not self.observed:
+            return
         curve = self.stats.curve
         now = self.env.now
         if spike or not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
@@ -342,7 +355,7 @@ class TrainingRun:
         # (``_record``) are inlined below, the hottest lines of a play.
         next_detection, spoiling = defects.next_detection, defects.spoiling
         charge_step, charge_restart = self._charge_step, self._charge_restart
-        stats, curve = self.stats, self.stats.curve
+        stats, curve, observed = self.stats, self.stats.curve, self.observed
         restart_days = self.reliability.restart_minutes / MINUTES_PER_DAY
         stretch = Stretch(env)
         now = env.now
@@ -386,7 +399,9 @@ class TrainingRun:
             stats.wall_days += dt
             charge_step(now, dt * self.usd_per_day)
             # A loss point every half day at most, and at the run's end (as _record).
-            if not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens:
+            if observed and (
+                not curve or now - curve[-1].day >= 0.5 or self.tokens >= self.target_tokens
+            ):
                 curve.append(LossPoint(now, self.tokens / 1e9, self.loss_now() + 0.0, False))
             if self.scripted and self.tokens >= self._next_scripted_tokens() - EPS:
                 yield from stretch.level(now)
@@ -447,14 +462,22 @@ class TrainingRun:
         """
         hw, planned, rel = self._hw, self._planned, self.reliability
         unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
-        charge_step, charge_restart = self._charge_step, self._charge_restart
         rate, target, next_spike = self.rate, self.target_tokens, self.next_spike
         restart = rel.restart_minutes / MINUTES_PER_DAY
+        usd_per_day, checkpoint = self.usd_per_day, self.checkpoint_tokens
+        training_note, restart_note = self._training, f"{self.label}: restart"
         horizon, budget = stretch.horizon, stretch.budget
-        stats, curve = self.stats, self.stats.curve
+        stats, curve, observed = self.stats, self.stats.curve, self.observed
+        incidents = self.p.incidents
+        # What _interrupt, the ledger and count_incident would do step by step, kept in
+        # locals and handed over at the end in the same order (the same sums, one by one).
+        charges: list[tuple[Days, float, str]] = []
+        post = charges.append
+        wall, lost_total = stats.wall_days, stats.lost_tokens
+        n_unexpected = n_planned = 0
         tokens = self.tokens
+        next_unexpected = self.next_unexpected
         while tokens < target - EPS and budget > 1 and restart > 0:
-            next_unexpected = self.next_unexpected
             dt = min(
                 next_unexpected - now,
                 next_planned - now,
@@ -478,26 +501,49 @@ class TrainingRun:
             # The step, as the loop makes it.
             budget -= 1
             now = t
-            self.tokens = tokens = after
+            tokens = after
             for defect in spoiled:
                 defect.affected_tokens += rate * dt
-            stats.wall_days += dt
-            charge_step(now, dt * self.usd_per_day)
-            if not curve or now - curve[-1].day >= 0.5 or tokens >= target:
+            wall += dt
+            post((now, dt * usd_per_day, training_note))
+            if observed and (not curve or now - curve[-1].day >= 0.5 or tokens >= target):
+                self.tokens = tokens
                 curve.append(LossPoint(now, tokens / 1e9, self.loss_now() + 0.0, False))
             if not interrupted:
                 continue
+            # The interruption (as _interrupt) and its restart, which holds the cluster.
             if t >= next_unexpected - EPS:
-                self.next_unexpected = now + _gap(hw(), unexpected_rate)
-                self._interrupt(True)
+                e = hw()
+                next_unexpected = now + _gap(e, unexpected_rate)
+                if not n_unexpected and "hardware_interruption" not in incidents:
+                    incidents["hardware_interruption"] = 0  # first counted here: keep the order
+                n_unexpected += 1
+                lost = math.fmod(tokens, checkpoint) if checkpoint > 0 else 0
+                tokens -= lost
+                lost_total += lost
             else:
-                next_planned = now + _gap(planned(), rel.planned_per_day)
-                self._interrupt(False)
-            tokens = self.tokens
+                e = planned()
+                next_planned = now + (
+                    e / rel.planned_per_day if rel.planned_per_day > 0 else math.inf
+                )
+                if not n_planned and "planned_maintenance" not in incidents:
+                    incidents["planned_maintenance"] = 0
+                n_planned += 1
             budget -= 1
             now = now + restart
-            stats.wall_days += restart
-            charge_restart(now, restart * self.usd_per_day)
+            wall += restart
+            post((now, restart * usd_per_day, restart_note))
+        self.tokens, self.next_unexpected = tokens, next_unexpected
+        stats.wall_days, stats.lost_tokens = wall, lost_total
+        stats.interruptions += n_unexpected + n_planned
+        stats.unexpected += n_unexpected
+        stats.planned += n_planned
+        if n_unexpected:
+            incidents["hardware_interruption"] += n_unexpected
+        if n_planned:
+            incidents["planned_maintenance"] += n_planned
+        if charges:
+            self.p.ledger.post("compute", "", charges)
         stretch.budget = budget
         return now, next_planned
 
@@ -574,7 +620,7 @@ class TrainingRun:
             data={"tokens_b": self.tokens / 1e9, "recurrence": self.unstable},
         )
         owner = p.org.owner("loss_spike")
-        u = entity_stream(p.streams, "signals", f"spike{self.stats.spikes}").random()
+        u = p.streams.entity_uniforms("signals", f"spike{self.stats.spikes}")[0]
         detect = notice_days(p.org, "loss_spike", u)
         yield from self.hold(detect, "diverged training before anyone noticed")
         draws = p.streams["spike_outcomes"]

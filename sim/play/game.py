@@ -260,6 +260,13 @@ class Game:
 
     @classmethod
     def from_log(cls, log: PlayLog, then: Decider | None = None) -> Game:
+        """The play of ``log``, replayed.
+
+        By this engine, exactly: injects land at the step they were made. A play saved by
+        another engine (:meth:`PlayLog.version_notice`) counts its steps differently, so
+        its injects land on the day they were made instead, and one that no longer applies
+        there (the run already over, say) is noted in the trace.
+        """
         choices = {d["key"]: d["choice"] for d in log.decisions}
         game = cls(
             log.scenario(),
@@ -268,6 +275,7 @@ class Game:
             choices=choices,
             then=then,
             injections=list(log.injections),
+            replay_by_step=log.engine_version == ENGINE_VERSION,
         )
         return game
 
