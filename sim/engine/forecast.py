@@ -83,18 +83,20 @@ def planned_loss(m: Project, tokens: float | None = None) -> float:
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
     """Expected measured score of every eval for a plan (no noise, no defects)."""
     s = m.scenario
-    base = m.quality_state()
     state = QualityState(
         loss=planned_loss(m) if loss is None else loss,
         rounds=float(m.rounds_planned if rounds is None else rounds),
-        product_transfer=base.product_transfer,
-        adapted=base.adapted,
-        focus_capability=base.focus_capability,
-        decontaminate=base.decontaminate,
+        product_transfer=m.product_transfer,
+        adapted=s.levers.strategy == "adapt",
+        focus_capability=m.focus_capability,
+        decontaminate=s.levers.decontaminate,
         contamination_defect=False,
     )
-    scores = measure(s.objective.capabilities, s.objective.evals, state, None)
-    return {e: r.score for e, r in scores.items()}
+    known = m.planned_scores.get(state)
+    if known is None:
+        scores = measure(s.objective.capabilities, s.objective.evals, state, None)
+        known = m.planned_scores[state] = {e: r.score for e, r in scores.items()}
+    return known
 
 
 def planned_score(m: Project, loss: float | None = None, rounds: int | None = None) -> float:

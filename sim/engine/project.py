@@ -114,6 +114,11 @@ class Project(ABC):
             t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
             for t in s.org.teams
         }
+        #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
+        self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
+        self._work_days_at: Days = -1.0
+        #: Expected target scores of plans (a plan's quality state gives its scores).
+        self.planned_scores: dict[QualityState, dict[str, float]] = {}
         #: The processes whose work waits on each team's pace (woken when the team changes).
         self._paced: dict[TeamId, list[simpy.Process]] = {tid: [] for tid in self.teams}
         for tid, team in self.teams.items():
@@ -406,19 +411,24 @@ class Project(ABC):
             loss = chinchilla_loss(self.run_params, effective)
         return loss + self.loss_error + self.contributions.loss_shift()
 
+    @property
+    def focus_capability(self) -> str | None:
+        """The capability a single-benchmark eval focus tunes for (None: no such focus)."""
+        s = self.scenario
+        if s.levers.eval_focus != "single":
+            return None
+        public = [e for e in s.objective.evals if e.kind == "public_benchmark"]
+        return public[0].capability if public else None
+
     def quality_state(self) -> QualityState:
         s = self.scenario
         tokens = self.run.tokens if self.run is not None else 0.0
-        focus = None
-        if s.levers.eval_focus == "single":
-            public = [e for e in s.objective.evals if e.kind == "public_benchmark"]
-            focus = public[0].capability if public else None
         return QualityState(
             loss=self.current_loss(tokens),
             rounds=float(self.rounds_done),
             product_transfer=self.product_transfer,
             adapted=s.levers.strategy == "adapt",
-            focus_capability=focus,
+            focus_capability=self.focus_capability,
             decontaminate=s.levers.decontaminate,
             contamination_defect=self.defects.contamination_active(),
             capabilities=len(s.objective.capabilities),
@@ -620,8 +630,23 @@ class Project(ABC):
     def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
         team = self.teams[team_id]
+        now = self.env.now
+        # Forecasts price many plans at one moment: the same question, the same answer.
+        key = (team_id, team.version, effort, co_design)
+        if self._work_days_at != now:
+            self._work_days.clear()
+            self._work_days_at = now
+        known = self._work_days.get(key)
+        if known is not None:
+            return known
+        days = self._work_days[key] = self._solo_work_days(team, effort, co_design, now)
+        return days
+
+    def _solo_work_days(
+        self, team: TeamState, effort: PersonDays, co_design: float, now: Days
+    ) -> Days:
         item = work_item(effort, co_design)
-        rate = team.solo_rate(item, self.env.now)
+        rate = team.solo_rate(item, now)
         if rate > MIN_FORECAST_RATE:
             return effort / rate
         # Nobody on the team now (a departure not yet replaced): the work waits for the

@@ -102,6 +102,9 @@ class TeamState:
     _surplus_days: PersonDays = 0.0
     _surplus_since: Days = 0.0
     _surplus_now: float = 0.0
+    version: int = 0
+    """Counts changes of the people (joins, departures, ramp-ups done): a forecast at the
+    same moment and version reads the same pace."""
     on_change: Callable[[], None] | None = None
     """Called after every change of the people or the work on hand (the project wakes the
     team's work then, to read its pace again)."""
@@ -204,6 +207,7 @@ class TeamState:
         self._since = now
 
     def join(self, now: Days, people: int = 1) -> None:
+        self.version += 1
         self._accrue(now)
         self._accrue_surplus(now)
         self.newcomers.extend([now] * people)
@@ -213,6 +217,7 @@ class TeamState:
 
     def leave(self, now: Days) -> None:
         """One person leaves; veterans first (key people are the experienced ones)."""
+        self.version += 1
         self._accrue(now)
         self._accrue_surplus(now)
         if self.veterans > 0:
@@ -226,6 +231,7 @@ class TeamState:
         """Newcomers who finished ramping become veterans."""
         done = [d for d in self.newcomers if now - d >= RAMP_DAYS]
         if done:
+            self.version += 1
             self.newcomers = [d for d in self.newcomers if now - d < RAMP_DAYS]
             self.veterans += len(done)
 
