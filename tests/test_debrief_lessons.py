@@ -267,6 +267,26 @@ def test_neighbouring_worlds_are_decided_as_sim_run_decides() -> None:
         assert mine == run
 
 
+@pytest.mark.parametrize(("name", "seed"), [("assistant_7b", 3), ("frontier_405b", 8)])
+def test_an_arm_without_injects_answers_in_the_model_as_a_game_answers(
+    name: str, seed: int
+) -> None:
+    # Arm.play lets the model answer as it goes when nothing strikes from outside; a game
+    # that stops at each decision and answers it gives the very same outcome (only the
+    # events after the finish, which a game does not play out, are not counted).
+    s = load_scenario(name)
+    arm = Arm(
+        s, {"rollback#0": "pause_investigate"}, answers={"rollback": {"continue": "rollback"}}
+    )
+    for rep in (0, 1, 2):
+        game = Game(s, seed, rep)
+        by_game = game.play_to_end(arm._decider(game.model.decision_stream, arm.choices))
+        mine = arm.play(seed, rep)
+        assert mine.pop("injects_missed") == 0
+        assert mine.pop("events") >= by_game.pop("events")
+        assert mine == by_game
+
+
 def test_injects_replay_in_every_arm_and_one_that_no_longer_fits_is_counted() -> None:
     # A facilitator's loss spike mid-run: adapting instead trains for days, not months, so
     # on the spike's day no run is in progress and the inject finds nothing to strike.

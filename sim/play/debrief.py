@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.compare.runner import default_workers
 from sim.play.game import Game, PlayLog, counterfactual
 from sim.play.lesson_check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
 
@@ -87,12 +88,16 @@ def make_debrief(
     *,
     lessons: bool = True,
     worlds: int = NEIGHBOUR_WORLDS,
+    workers: int | None = None,
 ) -> Debrief:
     """Every decision against its other options, and (``lessons``) the lessons that moved.
 
     ``progress(done, total)`` counts replays over both parts; the lesson check's total is
     known only once it has replayed the play's own world, so ``total`` may shrink once.
+    The neighbouring worlds fan out over ``workers`` processes (default: one a core, as
+    ``sim run``); the report is the same whatever their number.
     """
+    workers = default_workers() if workers is None else workers
     game = Game.from_log(log)
     base = game.play_to_end()
     log = game.current_log()
@@ -147,6 +152,6 @@ def make_debrief(
         if progress:
             progress(done + n, total + of)
 
-    report = check_lessons(log, worlds=worlds, progress=lesson_progress)
+    report = check_lessons(log, worlds=worlds, workers=workers, progress=lesson_progress)
     shown = tuple((f.lesson, f.title, f.line) for f in report.shown)
     return Debrief(base, tuple(reviews), shown, report)

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.compare.runner import open_executor
-from sim.engine.decisions import Decider, DecisionPoint, LogDecider, make_decider
+from sim.engine.decisions import Decider, DecisionPoint, LogDecider, StreamFor, make_decider
+from sim.engine.model import ProjectModel
+from sim.engine.outcome import outcome_row
 from sim.play.game import Game, Injection, PlayError
 from sim.play.lesson_measures import Measure, measure
 from sim.scenario.spec import Scenario
@@ -59,12 +61,18 @@ class Arm:
         fits (a loss spike when no run is in progress) is left out and counted in the row's
         ``injects_missed``.
         """
-        game = Game(self.scenario, seed, replication)
-        playbook = make_decider(
-            "playbook", self.scenario.levers.playbook, game.model.decision_stream
-        )
         held = {k: c for k, c in self.choices.items() if k.split("#")[0] not in self.afresh}
-        auto = Reanswer(LogDecider(held, playbook), self.answers)
+        if not self.injections:
+            # Nothing strikes from outside: the model answers as it goes (the same events in
+            # the same order as a game answering each decision, without stopping at each).
+            model = ProjectModel(self.scenario, seed, replication, observed=False)
+            model.decider = self._decider(model.decision_stream, held)
+            model.env.run()
+            row = outcome_row(model)
+            row["injects_missed"] = 0
+            return row
+        game = Game(self.scenario, seed, replication)
+        auto = self._decider(game.model.decision_stream, held)
         missed = 0
         for inj in sorted(self.injections, key=lambda i: i.day):
             _run_until(game, auto, inj.day)
@@ -78,6 +86,11 @@ class Arm:
         row = game.play_to_end(auto)
         row["injects_missed"] = missed
         return row
+
+    def _decider(self, stream_for: StreamFor, held: Mapping[str, str]) -> Decider:
+        """The logged answers that hold, remapped, then the scenario's playbook."""
+        playbook = make_decider("playbook", self.scenario.levers.playbook, stream_for)
+        return Reanswer(LogDecider(held, playbook), self.answers)
 
 
 def _run_until(game: Game, auto: Decider, day: float) -> None:
