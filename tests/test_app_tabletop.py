@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.storage import database_url, make_engine
 from sim.tabletop.service import TabletopService
-from tests.apptest import open_page
+from tests.apptest import load_scale, open_page
 from ui.tabletop import facilitator as fac
 from ui.tabletop import player
 
@@ -162,7 +162,7 @@ def test_a_kept_seat_survives_a_reload_and_a_removed_player_is_shown_out(
     ok(p)
     assert p.query_params["key"] == seat and p.query_params["room"] == room
     # A reload is a new session that starts from the page's address.
-    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60 * load_scale())
     reloaded.query_params.update({"room": room, "key": seat})
     reloaded.run()
     reloaded.switch_page("ui/tabletop/player.py")

@@ -7,6 +7,7 @@ of events: progress, interruptions, spikes and their decisions, scripted inciden
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Generator
 from typing import Any
 
@@ -46,6 +47,8 @@ class Host:
         self.org = OrgGraph(s)
         self.choice, self.latency = choice, latency
         self.log: list[tuple[float, str, str]] = []
+        self.observed = True  # the loss curve is recorded
+        self.incidents: Counter[str] = Counter()  # what a settled stretch counts into
 
     def current_loss(self, tokens: float) -> float:
         return 3.0 - tokens / TOKENS
