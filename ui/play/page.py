@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from sim.compare.runner import run_replications
+from sim.compare.runner import default_workers, run_replications
 from sim.compare.summary import summarize_runs
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
@@ -614,7 +614,9 @@ def compute_debrief(game: Game) -> Debrief:
         def progress(done: int, total: int) -> None:
             bar.progress(min(done / max(total, 1), 1.0), text=f"{done} of {total} replays")
 
-        debrief = make_debrief(game.current_log(), progress=progress)
+        # Two processes at most, as the Compare page, to leave the server responsive.
+        workers = min(2, default_workers())
+        debrief = make_debrief(game.current_log(), progress=progress, workers=workers)
         status.update(label="Debrief ready", state="complete", expanded=False)
     return debrief
 
