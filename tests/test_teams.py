@@ -6,14 +6,18 @@ pin the shape the lessons rest on (docs/model.md, "Teams") in milliseconds.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from sim.engine.project import WORK_STEP_DAYS
 from sim.engine.teams import (
     CO_DESIGN_COST,
     TASK_PERSON_DAYS,
     TeamState,
     coordination_factor,
     output_on,
+    seniority_factor,
     share_out,
     work_item,
 )
@@ -96,3 +100,70 @@ def test_newcomers_cost_before_they_help_brooks() -> None:
     fresh.leave(0.0)
     fresh.join(0.0, 3)
     assert fresh.productive_share(0.0) == 0.0 and fresh.productive_share(30.0) > 0.0
+
+
+def _bare_project(headcount: int) -> tuple[Any, str]:
+    """A project whose environment is empty: only the work a test starts runs in it."""
+    from sim.engine.clock import PlayEnvironment
+    from sim.engine.model import ProjectModel
+    from tests.tiny import TRAIN, tiny
+
+    m = ProjectModel(tiny(org__teams__0__headcount=headcount))
+    m.env = PlayEnvironment()
+    return m, TRAIN
+
+
+def test_a_piece_of_work_speeds_up_the_moment_its_team_finishes_another() -> None:
+    # Two pieces share 4 people (2 each). When the short one finishes, the long one gets all
+    # 4 at that moment, not at its next look: the work done is the exact integral of a
+    # piecewise-constant pace.
+    m, team = _bare_project(4)
+    co = ROLE_CO_DESIGN["general"]
+    ended: dict[str, float] = {}
+
+    def piece(name: str, effort: float) -> Any:
+        yield from m.work(team, effort, co, key=name)
+        ended[name] = m.env.now
+
+    m.env.process(piece("short", 3.0))
+    m.env.process(piece("long", 40.0))
+    m.env.run()
+    share = m.teams[team].productive_share(0.0)
+    two, four = (output_on(p, work_item(e, co), share) for p, e in ((2, 3.0), (4, 40.0)))
+    t_short = 3.0 / two
+    left = 40.0 - output_on(2, work_item(40.0, co), share) * t_short
+    assert ended["short"] == pytest.approx(t_short, rel=1e-12)
+    assert ended["long"] == pytest.approx(t_short + left / four, rel=1e-12)
+
+
+def test_a_join_wakes_the_work_and_its_newcomer_ramps_in_steps() -> None:
+    # A join on day 3 reaches the work at once; while the newcomer ramps up the pace is read
+    # every WORK_STEP_DAYS at the start of each step. On a month of work a newcomer to a
+    # team of two costs more than it adds (mentoring first: Brooks).
+    m, team = _bare_project(2)
+    co = ROLE_CO_DESIGN["data"]
+    state = m.teams[team]
+    ended: list[float] = []
+
+    def piece() -> Any:
+        yield from m.work(team, 60.0, co, key="piece")
+        ended.append(m.env.now)
+
+    def join_at(day: float) -> Any:
+        yield m.env.timeout(day)
+        state.join(m.env.now)
+
+    item = work_item(60.0, co)
+    alone = 60.0 / output_on(2, item, state.productive_share(0.0))
+    m.env.process(piece())
+    m.env.process(join_at(3.0))
+    m.env.run()
+    # The same arithmetic by hand: two veterans for three days, then steps from the join.
+    t, left = 3.0, 60.0 - output_on(2, item, seniority_factor(state.spec.seniority)) * 3.0
+    while left > 1e-9:
+        rate = output_on(3, item, state.productive_share(t))
+        dt = min(WORK_STEP_DAYS, left / rate)
+        t, left = t + dt, left - rate * dt
+    assert ended[0] == pytest.approx(t, rel=1e-12)
+    assert ended[0] > alone
+    assert state.version == 1  # one change of the people
