@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.engine.org import OrgGraph
+from sim.engine.review import review_strength
 from sim.engine.rng import Streams
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
@@ -29,6 +30,21 @@ LATE_PHASES = frozenset({"evaluation", "release"})
 def ablation_detection(ablation_fraction: float) -> float:
     """Share of defects an ablation gate can see, from its compute budget."""
     return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
+
+
+def looks_for(gate: Gate, kind: str, org: OrgGraph, legal_engaged: bool) -> bool:
+    """Whether ``gate`` looks for defects of ``kind`` at all (and so spends review effort on it).
+
+    An early gate (not after evaluation or release) looks only for risks someone owns, and
+    for licensing only when legal is engaged; a late gate looks for every kind it catches.
+    """
+    if kind not in gate.catches:
+        return False
+    if gate.after in LATE_PHASES:
+        return True
+    if org.owner(kind) is None:
+        return False
+    return kind != "licensing" or legal_engaged
 
 
 @dataclass
@@ -110,17 +126,12 @@ class DefectBook:
     ) -> list[Defect]:
         """Defects this gate catches. Unowned risks are caught only at late gates."""
         found = []
-        late = gate.after in LATE_PHASES
         for d in self.defects:
-            if not d.hidden or d.kind not in gate.catches:
+            if not d.hidden or not looks_for(gate, d.kind, org, legal_engaged):
                 continue
-            chance = gate.strength
+            chance = review_strength(gate.strength)
             if gate.after == "ablations":
                 chance *= ablation_detection(ablation_fraction)
-            if not late and org.owner(d.kind) is None:
-                chance = 0.0
-            if d.kind == "licensing" and not late and not legal_engaged:
-                chance = 0.0
             if d.gate_draws.get(gate.id, 1.0) < chance:
                 found.append(d)
         return found

@@ -14,15 +14,16 @@ import simpy
 
 from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import Defect
+from sim.engine.incidents import Defect, looks_for
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.review import REVIEW_CO_DESIGN, review_effort
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import ROLE_CO_DESIGN
-from sim.units import later_than, over_usd
+from sim.scenario.spec import ROLE_CO_DESIGN, Gate
+from sim.units import TeamId, later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
 MAX_EXTRA_ROUNDS = 3
@@ -264,10 +265,45 @@ def gates_after(m: Project, phase: str) -> Steps:
     for gate in m.scenario.plan.gates:
         if gate.after != phase:
             continue
+        yield from _gate_review(m, gate, legal)
         ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
+
+
+def gate_reviewers(m: Project, gate: Gate, legal_engaged: bool) -> list[TeamId]:
+    """The team reviewing each defect kind the gate looks for, once per kind.
+
+    The gate's ``owner`` when it names one; otherwise each kind's risk owner, else the
+    holder of ``data_fix`` (a late gate looks for unowned kinds too).
+    """
+    return [
+        gate.owner or m.org.owner(kind) or m.org.decider("data_fix")
+        for kind in dict.fromkeys(gate.catches)
+        if looks_for(gate, kind, m.org, legal_engaged)
+    ]
+
+
+def _gate_review(m: Project, gate: Gate, legal_engaged: bool) -> Steps:
+    """The gate's review: its teams' work at the phase boundary, as its strength asks."""
+    effort = review_effort(gate.strength, gate_reviewers(m, gate, legal_engaged))
+    if not effort:
+        return
+    start = m.env.now
+    work = [
+        m.env.process(m.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate.id}/{team}"))
+        for team, days in effort.items()
+    ]
+    yield simpy.AllOf(m.env, work)
+    teams = ", ".join(f"{t} {e:.1f}" for t, e in effort.items())
+    m.trace_event(
+        "gate",
+        f"{gate.id} review ({gate.strength:.2f} strength): {teams} person-days, "
+        f"{m.env.now - start:.1f} days",
+        next(iter(effort)),
+        {"gate": gate.id, "person_days": effort, "days": m.env.now - start},
+    )
 
 
 def fix_team(m: Project, d: Defect) -> str:
