@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.engine.org import OrgGraph
-from sim.engine.review import review_strength
+from sim.engine.review import looks_for, review_strength
 from sim.engine.rng import Streams
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
@@ -23,28 +23,11 @@ from sim.units import Days
 ABLATION_DETECTION_SCALE = 0.04
 #: Defect kinds whose symptoms show in training metrics.
 MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
-#: Gates after these phases are late: they look whether or not anyone owns the risk.
-LATE_PHASES = frozenset({"evaluation", "release"})
 
 
 def ablation_detection(ablation_fraction: float) -> float:
     """Share of defects an ablation gate can see, from its compute budget."""
     return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
-
-
-def looks_for(gate: Gate, kind: str, org: OrgGraph, legal_engaged: bool) -> bool:
-    """Whether ``gate`` looks for defects of ``kind`` at all (and so spends review effort on it).
-
-    An early gate (not after evaluation or release) looks only for risks someone owns, and
-    for licensing only when legal is engaged; a late gate looks for every kind it catches.
-    """
-    if kind not in gate.catches:
-        return False
-    if gate.after in LATE_PHASES:
-        return True
-    if org.owner(kind) is None:
-        return False
-    return kind != "licensing" or legal_engaged
 
 
 @dataclass

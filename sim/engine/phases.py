@@ -14,16 +14,16 @@ import simpy
 
 from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import Defect, looks_for
+from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
-from sim.engine.review import REVIEW_CO_DESIGN, review_effort
+from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_effort, reviewers
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.signals import entity_stream
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import ROLE_CO_DESIGN, Gate
-from sim.units import TeamId, later_than, over_usd
+from sim.units import later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
 MAX_EXTRA_ROUNDS = 3
@@ -261,7 +261,7 @@ def _release_review(m: Project) -> Steps:
 
 
 def gates_after(m: Project, phase: str) -> Steps:
-    legal = m.scenario.levers.safety_from_start and m.org.owner("licensing") is not None
+    legal = legal_engaged(m.scenario, m.org)
     for gate in m.scenario.plan.gates:
         if gate.after != phase:
             continue
@@ -272,22 +272,9 @@ def gates_after(m: Project, phase: str) -> Steps:
             yield from handle_defect(m, d)
 
 
-def gate_reviewers(m: Project, gate: Gate, legal_engaged: bool) -> list[TeamId]:
-    """The team reviewing each defect kind the gate looks for, once per kind.
-
-    The gate's ``owner`` when it names one; otherwise each kind's risk owner, else the
-    holder of ``data_fix`` (a late gate looks for unowned kinds too).
-    """
-    return [
-        gate.owner or m.org.owner(kind) or m.org.decider("data_fix")
-        for kind in dict.fromkeys(gate.catches)
-        if looks_for(gate, kind, m.org, legal_engaged)
-    ]
-
-
-def _gate_review(m: Project, gate: Gate, legal_engaged: bool) -> Steps:
+def _gate_review(m: Project, gate: Gate, legal: bool) -> Steps:
     """The gate's review: its teams' work at the phase boundary, as its strength asks."""
-    effort = review_effort(gate.strength, gate_reviewers(m, gate, legal_engaged))
+    effort = review_effort(gate.strength, reviewers(gate, m.org, legal))
     if not effort:
         return
     start = m.env.now

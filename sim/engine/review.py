@@ -17,8 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from sim.scenario.spec import ROLE_CO_DESIGN
+from sim.engine.org import OrgGraph
+from sim.scenario.spec import ROLE_CO_DESIGN, Gate, Scenario
 from sim.units import PersonDays, TeamId
+
+#: Gates after these phases are late: they look whether or not anyone owns the risk.
+LATE_PHASES = frozenset({"evaluation", "release"})
 
 #: A formal (Fagan) inspection at the recommended 150 lines an hour: about 50 person-hours
 #: for four people on 1,000 lines (Weller), finding about 60% of the defects present
@@ -62,3 +66,36 @@ def review_effort(strength: float, reviewers: Iterable[TeamId]) -> dict[TeamId, 
     for team in reviewers:
         out[team] = out.get(team, 0.0) + per_kind
     return {t: e for t, e in out.items() if e > 0}
+
+
+def looks_for(gate: Gate, kind: str, org: OrgGraph, legal_engaged: bool) -> bool:
+    """Whether ``gate`` looks for defects of ``kind`` at all (and so spends review effort on it).
+
+    An early gate (not after evaluation or release) looks only for risks someone owns, and
+    for licensing only when legal is engaged; a late gate looks for every kind it catches.
+    """
+    if kind not in gate.catches:
+        return False
+    if gate.after in LATE_PHASES:
+        return True
+    if org.owner(kind) is None:
+        return False
+    return kind != "licensing" or legal_engaged
+
+
+def legal_engaged(scenario: Scenario, org: OrgGraph) -> bool:
+    """Legal engaged from the start: the lever on and someone owning the licensing risk."""
+    return scenario.levers.safety_from_start and org.owner("licensing") is not None
+
+
+def reviewers(gate: Gate, org: OrgGraph, legal: bool) -> list[TeamId]:
+    """The team reviewing each defect kind the gate looks for, once per kind.
+
+    The gate's ``owner`` when it names one; otherwise each kind's risk owner, else the
+    holder of ``data_fix`` (a late gate looks for unowned kinds too).
+    """
+    return [
+        gate.owner or org.owner(kind) or org.decider("data_fix")
+        for kind in dict.fromkeys(gate.catches)
+        if looks_for(gate, kind, org, legal)
+    ]
