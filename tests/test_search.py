@@ -7,8 +7,15 @@ import pytest
 from sim.compare.designs import apply_delta
 from sim.compare.search import Settings, best_designs, run_search, rungs, trial_rows
 from sim.compare.search_report import confirmed, report
-from sim.compare.space import Constraints, base_params, delta_for, search_space
+from sim.compare.space import (
+    Constraints,
+    base_params,
+    delta_for,
+    excluded_families,
+    search_space,
+)
 from sim.scenario.loading import load_scenario
+from tests.cli import run_sim
 
 #: The small space of the tests: headcounts and risk owners only.
 SMALL = Constraints(exclude=("levers.", "gate:", "playbook:", "right:", "org.politics_days"))
@@ -169,3 +176,22 @@ def test_optimize_command_json_and_saved_designs_run_in_compare(tmp_path):
         text=True,
     )
     assert bad.returncode == 2 and "no such team" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_only_a_family_of_choices_is_searched(bad_base):
+    gates = search_space(bad_base, Constraints(exclude=excluded_families(["gate"])))
+    assert gates and {ch.name.partition(":")[0] for ch in gates} == {"gate"}
+    both = search_space(bad_base, Constraints(exclude=excluded_families(["gate", "levers"])))
+    assert {ch.name.split(":")[0].split(".")[0] for ch in both} == {"gate", "levers"}
+    assert "org.politics_days" not in {ch.name for ch in both}
+    everything = search_space(bad_base, Constraints(exclude=excluded_families([])))
+    assert everything == search_space(bad_base)
+    with pytest.raises(ValueError, match="no such family"):
+        excluded_families(["gates"])
+
+
+def test_optimize_refuses_an_unknown_family_with_exit_2():
+    out = run_sim("optimize", "assistant_7b", "--only", "gates", "--trials", "1")
+    assert out.returncode == 2, out.stderr
+    assert "--only 'gates': no such family" in out.stderr and "gate," in out.stderr
+    assert "Traceback" not in out.stderr

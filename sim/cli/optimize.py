@@ -14,7 +14,7 @@ from sim.cli.tables import money, percent
 from sim.compare.designs import DesignFile, design_yaml
 from sim.compare.search import OBJECTIVE_COLUMNS, Search, Settings, TrialRecord, run_search
 from sim.compare.search_report import confirmed, report
-from sim.compare.space import Constraints, check_constraints
+from sim.compare.space import CHOICE_FAMILIES, Constraints, check_constraints, excluded_families
 from sim.intervals import MIN_WORLDS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
@@ -147,6 +147,14 @@ def optimize(
     fix_right: list[str] | None = typer.Option(
         None, "--fix-right", metavar="KIND", help="Keep who holds this decision right (repeatable)."
     ),
+    only: list[str] | None = typer.Option(
+        None,
+        "--only",
+        metavar="FAMILY",
+        help="Search only this family of choices (repeatable): "
+        + ", ".join(CHOICE_FAMILIES)
+        + "; the rest stay as the base has them.",
+    ),
     trials: int = typer.Option(
         40, "--trials", help="Candidates the study tries in all (a resume runs the rest)."
     ),
@@ -189,12 +197,17 @@ def optimize(
     w, ex = check_options(1, workers, executor, "playbook")
     base = load_scenario(scenario, tuple(overrides or ()))
     url = database_url() if storage == "default" or (study and not storage) else storage
+    try:
+        exclude = excluded_families(only or ())
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     c = Constraints(
         budget_usd=budget,
         max_headcount=max_headcount,
         people_budget_usd=people_budget,
         fixed_teams=tuple(fix_team or ()),
         fixed_rights=tuple(fix_right or ()),
+        exclude=exclude,
     )
     s = _settings(
         base,

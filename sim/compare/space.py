@@ -43,6 +43,32 @@ class Choice:
     words: str = ""
 
 
+#: The families of choices, by the prefix of their names (``--only`` picks among them).
+CHOICE_FAMILIES: dict[str, str] = {
+    "headcount": "headcount:",
+    "right": "right:",
+    "owner": "owner:",
+    "gate": "gate:",
+    "levers": "levers.",
+    "playbook": "playbook:",
+}
+
+
+def excluded_families(only: Sequence[str]) -> tuple[str, ...]:
+    """The ``Constraints.exclude`` prefixes that leave only the families ``only`` (all if empty).
+
+    Politics stays out as by default.
+    """
+    unknown = [f for f in only if f not in CHOICE_FAMILIES]
+    if unknown:
+        raise ValueError(
+            f"--only {unknown[0]!r}: no such family of choices "
+            f"(one of {', '.join(CHOICE_FAMILIES)})"
+        )
+    rest = [prefix for f, prefix in CHOICE_FAMILIES.items() if only and f not in only]
+    return ("org.politics_days", *rest)
+
+
 @dataclass(frozen=True)
 class Constraints:
     """What the user holds fixed or caps; ``budget_usd`` sets the project's total budget."""

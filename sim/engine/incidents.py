@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.engine.org import OrgGraph
+from sim.engine.review import looks_for, review_strength
 from sim.engine.rng import Streams
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
@@ -22,8 +23,6 @@ from sim.units import Days
 ABLATION_DETECTION_SCALE = 0.04
 #: Defect kinds whose symptoms show in training metrics.
 MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
-#: Gates after these phases are late: they look whether or not anyone owns the risk.
-LATE_PHASES = frozenset({"evaluation", "release"})
 
 
 def ablation_detection(ablation_fraction: float) -> float:
@@ -110,17 +109,12 @@ class DefectBook:
     ) -> list[Defect]:
         """Defects this gate catches. Unowned risks are caught only at late gates."""
         found = []
-        late = gate.after in LATE_PHASES
         for d in self.defects:
-            if not d.hidden or d.kind not in gate.catches:
+            if not d.hidden or not looks_for(gate, d.kind, org, legal_engaged):
                 continue
-            chance = gate.strength
+            chance = review_strength(gate.strength)
             if gate.after == "ablations":
                 chance *= ablation_detection(ablation_fraction)
-            if not late and org.owner(d.kind) is None:
-                chance = 0.0
-            if d.kind == "licensing" and not late and not legal_engaged:
-                chance = 0.0
             if d.gate_draws.get(gate.id, 1.0) < chance:
                 found.append(d)
         return found

@@ -18,9 +18,10 @@ from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_effort, reviewers
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import ROLE_CO_DESIGN
+from sim.scenario.spec import ROLE_CO_DESIGN, Gate
 from sim.units import later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
@@ -259,14 +260,36 @@ def _release_review(m: Project) -> Steps:
 
 
 def gates_after(m: Project, phase: str) -> Steps:
-    legal = m.scenario.levers.safety_from_start and m.org.owner("licensing") is not None
+    legal = legal_engaged(m.scenario, m.org)
     for gate in m.scenario.plan.gates:
         if gate.after != phase:
             continue
+        yield from _gate_review(m, gate, legal)
         ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
+
+
+def _gate_review(m: Project, gate: Gate, legal: bool) -> Steps:
+    """The gate's review: its teams' work at the phase boundary, as its strength asks."""
+    effort = review_effort(gate.strength, reviewers(gate, m.org, legal))
+    if not effort:
+        return
+    start = m.env.now
+    work = [
+        m.env.process(m.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate.id}/{team}"))
+        for team, days in effort.items()
+    ]
+    yield simpy.AllOf(m.env, work)
+    teams = ", ".join(f"{t} {e:.1f}" for t, e in effort.items())
+    m.trace_event(
+        "gate",
+        f"{gate.id} review ({gate.strength:.2f} strength): {teams} person-days, "
+        f"{m.env.now - start:.1f} days",
+        next(iter(effort)),
+        {"gate": gate.id, "person_days": effort, "days": m.env.now - start},
+    )
 
 
 def fix_team(m: Project, d: Defect) -> str:

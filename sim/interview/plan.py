@@ -602,7 +602,7 @@ def world_plan(plan: InterviewPlan) -> InterviewPlan:
             "levers": levers,
             "budget": plan.budget.model_copy(update={"reserve_fraction": lev.reserve_fraction}),
             "gates": [
-                GatePlan(**g.model_dump(), experiment=_experiment(g.after))
+                GatePlan(**g.model_dump(exclude={"owner"}), experiment=_experiment(g.after))
                 for g in world.plan.gates
             ],
         }

@@ -371,7 +371,20 @@ class Gate(Spec):
     id: Identifier
     after: Phase
     catches: list[DefectKind] = Field(min_length=1)
-    strength: Fraction = Field(0.5, description="Chance the gate catches a defect it looks for.")
+    strength: Fraction = Field(
+        0.5,
+        description=(
+            "Chance the gate catches a defect it looks for; its review effort grows as "
+            "-ln(1 - strength) per kind (docs/model.md 'Gate reviews'; above 0.99 reads as 0.99)."
+        ),
+    )
+    owner: Identifier | None = Field(
+        None,
+        description=(
+            "Team that does the whole review (default: each kind's risk owner reviews it, "
+            "else the holder of 'data_fix')."
+        ),
+    )
 
 
 class Plan(Spec):
@@ -756,6 +769,17 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
                         f"{w.get('id')!r}",
                     )
                 )
+    for i, g in _records(d, "plan", "gates"):
+        owner = g.get("owner")
+        if isinstance(owner, str) and owner not in teams:
+            out.append((f"plan.gates.{i}.owner", f"unknown team {owner!r}"))
+        elif isinstance(owner, str) and owner in evergreen:
+            out.append(
+                (
+                    f"plan.gates.{i}.owner",
+                    f"team {owner!r} is evergreen research, kept apart: it reviews no gate",
+                )
+            )
     try:
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as exc:
