@@ -172,11 +172,15 @@ def test_plays_saved_by_an_older_engine_replay_and_say_their_numbers_moved() -> 
         assert notice is not None and "version 11" in notice and ENGINE_VERSION in notice
         game = Game.from_log(log)
         row = game.play_to_end()
-        assert game.finished and len(game.log.injections) == 3
+        # Each inject lands on its day, or says in the trace why it no longer applies there
+        # (the newer model's run may not be in progress on that day).
+        missed = [e for e in game.model.trace if e.summary.startswith("Inject ")]
+        assert game.finished and len(game.log.injections) + len(missed) == 3
         assert digest(game.model) != p["digest"]  # the numbers come from the newer model
-        # ... and stay close to the old ones: the same world, decisions and injects.
-        assert math.isclose(row["schedule_days"], p["schedule_days"], rel_tol=0.1)
-        assert math.isclose(row["cost_usd"], p["cost_usd"], rel_tol=0.1)
+        # ... and stay near the old ones: the same world, decisions and injects (engine 12's
+        # gate reviews take their teams' time, so a play runs some days longer).
+        assert math.isclose(row["schedule_days"], p["schedule_days"], rel_tol=0.25)
+        assert math.isclose(row["cost_usd"], p["cost_usd"], rel_tol=0.25)
 
 
 def test_a_play_stepped_by_hand_never_settles() -> None:

@@ -14,6 +14,7 @@ from sim.engine.compute import adapting
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
 from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
+from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_effort, reviewers
 from sim.scenario.spec import PHASES
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
@@ -32,6 +33,22 @@ def work_days(m: Project, phase: str) -> float:
     days = 0.0
     for w in m.facts.in_phase[phase]:
         days = max(days, m.work_days(w.owner, m.planned_effort(w), w.co_design_need))
+    return days
+
+
+def review_days(m: Project, phase: str) -> float:
+    """Rough calendar days of the reviews of the gates after ``phase``, one after another.
+
+    Each gate's review is its slowest team's share at today's pace (sim/engine/review.py).
+    """
+    legal = legal_engaged(m.scenario, m.org)
+    days = 0.0
+    for gate in m.scenario.plan.gates:
+        if gate.after == phase:
+            effort = review_effort(gate.strength, reviewers(gate, m.org, legal))
+            days += max(
+                (m.work_days(t, e, REVIEW_CO_DESIGN) for t, e in effort.items()), default=0.0
+            )
     return days
 
 
@@ -56,6 +73,10 @@ def days_by_phase(m: Project) -> dict[str, float]:
     for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
         phase = FORECAST_ORDER[k]
         out[phase] += work_days(m, phase)
+    # The gates' reviews, which run when their phase ends: the current phase's too.
+    for k in range(max(1, now), len(FORECAST_ORDER)):
+        phase = FORECAST_ORDER[k]
+        out[phase] += review_days(m, phase)
     if m.phase == "prepare":
         out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.phase_start))
     return out
