@@ -9,16 +9,22 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from sim.cli.common import UserError
 
-#: Unit suffixes, case-insensitive; G (giga) reads as B.
+#: Unit suffixes, case-insensitive; G (giga) reads as B, and bn/tn as B/T.
 UNITS: dict[str, float] = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_WORDS = {"thousand": "k", "million": "m", "billion": "b", "trillion": "t"}
+_WORDS = {"thousand": "k", "million": "m", "billion": "b", "bn": "b", "trillion": "t", "tn": "t"}
+#: A number: digits (``_`` between them, or ``,`` between groups of three), a fraction and an
+#: exponent; then a unit of letters.
 _SIZE = re.compile(
-    r"^\s*([0-9][0-9_,]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+)\s*([a-zA-Z]*)\s*$"
+    r"^([-+]?)((?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:_[0-9]+)*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
+    r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-zA-Z]*)$"
 )
+#: Signs and separators that normalisation (NFKC) leaves as they are.
+_SIGNS = str.maketrans({"\u2212": "-", "\u066b": ".", "\u066c": ","})
 _SCALE = (
     (1e12, "trillion", "T"),
     (1e9, "billion", "B"),
@@ -51,39 +57,51 @@ def words(value: float) -> str:
 
 
 def short(value: float) -> str:
-    """A count with a unit suffix: ``7B``, ``1.5T``, ``300B``, ``500M``."""
+    """A count with a unit suffix: ``7B``, ``1.5T``, ``300B``, ``500M``, ``10,000T``."""
     for scale, _, unit in _SCALE:
         if value >= scale:
-            return f"{value / scale:.4g}{unit}"
+            scaled = value / scale
+            return f"{scaled:,.0f}{unit}" if scaled >= 1e4 else f"{scaled:.4g}{unit}"
     return f"{value:.4g}"
 
 
-def _read(text: str) -> tuple[float, str] | None:
-    """The number and the unit letter of ``text``, or None when it is not a size."""
-    match = _SIZE.match(text)
-    if not match:
-        return None
-    number, unit = match.group(1).replace("_", "").replace(",", ""), match.group(2).lower()
+def _ascii(text: str) -> str:
+    """``text`` in ASCII digits and signs: full-width forms (NFKC), any script's digits."""
+    plain = unicodedata.normalize("NFKC", text).translate(_SIGNS).strip()
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in plain)
+
+
+def _read(text: str, flag: str, kind: SizeKind) -> tuple[float, str]:
+    """The number and the unit letter of ``text``, or a :class:`UserError` saying why not."""
+    plain = _ascii(text)
+    match = _SIZE.match(plain)
+    unit = match.group(3).lower() if match else ""
     unit = _WORDS.get(unit, unit)
-    if unit not in UNITS:
-        return None
-    try:
-        return float(number), unit
-    except ValueError:
-        return None
-
-
-def parse_size(text: str, flag: str, kind: SizeKind) -> float:
-    """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
-    read = _read(text)
-    if read is None:
+    if not match or unit not in UNITS:
+        if re.fullmatch(r"[-+]?[0-9]+(,[0-9]+)+(\.[0-9]*)?\s*[a-zA-Z]*", plain):
+            raise UserError(
+                f"--{flag}: cannot read {text!r}: a comma separates thousands (7,000,000); "
+                f"a decimal takes a point ({plain.replace(',', '.', 1)})"
+            )
         raise UserError(
             f"--{flag}: cannot read {text!r} as a number of {kind.noun} "
             "(write 7B, 1.5T, 300M or 7e9)"
         )
-    number, unit = read
+    if match.group(1) == "-":
+        raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
+    return float(match.group(2).replace("_", "").replace(",", "")), unit
+
+
+def parse_size(text: str, flag: str, kind: SizeKind) -> float:
+    """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
+    number, unit = _read(text, flag, kind)
     value = number * UNITS[unit]
-    if not math.isfinite(value) or value <= 0:
+    if not math.isfinite(value):
+        raise UserError(
+            f"--{flag} {text.strip()}: more than any training run ({short(kind.high)} "
+            f"{kind.noun} at most)"
+        )
+    if value <= 0:
         raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
     if value < kind.low:
         likely = next(u for limit, u in kind.likely_units if number < limit)
