@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.cli.common import UserError
-from sim.cli.sizes import PARAMETERS, TOKENS, UNITS, parse_size, short, words
+from sim.cli.sizes import PARAMETERS, TOKENS, parse_size, short, words
+from sim.scenario.counts import UNITS
 from tests.cli import run_sim
 
 

@@ -8,23 +8,17 @@ the user most likely meant: ``--params 7`` is seven parameters, not seven billio
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from dataclasses import dataclass
 
 from sim.cli.common import UserError
-
-#: Unit suffixes, case-insensitive; G (giga) reads as B, and bn/tn as B/T.
-UNITS: dict[str, float] = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_WORDS = {"thousand": "k", "million": "m", "billion": "b", "bn": "b", "trillion": "t", "tn": "t"}
-#: A number: digits (``_`` between them, or ``,`` between groups of three), a fraction and an
-#: exponent; then a unit of letters.
-_SIZE = re.compile(
-    r"^([-+]?)((?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:_[0-9]+)*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
-    r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-zA-Z]*)$"
+from sim.scenario.counts import (
+    MAX_PARAMETERS,
+    MAX_TOKENS,
+    Count,
+    decimal_comma,
+    read_count,
 )
-#: Signs and separators that normalisation (NFKC) leaves as they are.
-_SIGNS = str.maketrans({"\u2212": "-", "\u066b": ".", "\u066c": ","})
+
 _SCALE = (
     (1e12, "trillion", "T"),
     (1e9, "billion", "B"),
@@ -44,8 +38,8 @@ class SizeKind:
     likely_units: tuple[tuple[float, str], ...]
 
 
-PARAMETERS = SizeKind("parameters", 1e6, 1e14, ((2_000.0, "B"), (math.inf, "M")))
-TOKENS = SizeKind("tokens", 1e6, 1e16, ((100.0, "T"), (math.inf, "B")))
+PARAMETERS = SizeKind("parameters", 1e6, MAX_PARAMETERS, ((2_000.0, "B"), (math.inf, "M")))
+TOKENS = SizeKind("tokens", 1e6, MAX_TOKENS, ((100.0, "T"), (math.inf, "B")))
 
 
 def words(value: float) -> str:
@@ -65,37 +59,29 @@ def short(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _ascii(text: str) -> str:
-    """``text`` in ASCII digits and signs: full-width forms (NFKC), any script's digits."""
-    plain = unicodedata.normalize("NFKC", text).translate(_SIGNS).strip()
-    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in plain)
-
-
-def _read(text: str, flag: str, kind: SizeKind) -> tuple[float, str]:
-    """The number and the unit letter of ``text``, or a :class:`UserError` saying why not."""
-    plain = _ascii(text)
-    match = _SIZE.match(plain)
-    unit = match.group(3).lower() if match else ""
-    unit = _WORDS.get(unit, unit)
-    if not match or unit not in UNITS:
-        if re.fullmatch(r"[-+]?[0-9]+(,[0-9]+)+(\.[0-9]*)?\s*[a-zA-Z]*", plain):
+def _read(text: str, flag: str, kind: SizeKind) -> Count:
+    """The count ``text`` gives, or a :class:`UserError` saying why it is none."""
+    count = read_count(text)
+    if count is None:
+        meant = decimal_comma(text)
+        if meant is not None:
             raise UserError(
                 f"--{flag}: cannot read {text!r}: a comma separates thousands (7,000,000); "
-                f"a decimal takes a point ({plain.replace(',', '.', 1)})"
+                f"a decimal takes a point ({meant})"
             )
         raise UserError(
             f"--{flag}: cannot read {text!r} as a number of {kind.noun} "
             "(write 7B, 1.5T, 300M or 7e9)"
         )
-    if match.group(1) == "-":
+    if count.negative:
         raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
-    return float(match.group(2).replace("_", "").replace(",", "")), unit
+    return count
 
 
 def parse_size(text: str, flag: str, kind: SizeKind) -> float:
     """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
-    number, unit = _read(text, flag, kind)
-    value = number * UNITS[unit]
+    count = _read(text, flag, kind)
+    value = count.value
     if not math.isfinite(value):
         raise UserError(
             f"--{flag} {text.strip()}: more than any training run ({short(kind.high)} "
@@ -104,6 +90,7 @@ def parse_size(text: str, flag: str, kind: SizeKind) -> float:
     if value <= 0:
         raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
     if value < kind.low:
+        number = count.number
         likely = next(u for limit, u in kind.likely_units if number < limit)
         raise UserError(
             f"--{flag} {text.strip()} reads as {words(value)} {kind.noun}; "
