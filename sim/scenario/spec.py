@@ -785,7 +785,7 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     for i, g in _records(d, "plan", "gates"):
         owner = g.get("owner")
         if isinstance(owner, str) and owner not in teams:
-            out.append((f"plan.gates.{i}.owner", f"unknown team {owner!r}"))
+            out.append((f"plan.gates.{i}.owner", _unknown("team", owner, teams)))
         elif isinstance(owner, str) and owner in evergreen:
             out.append(
                 (
