@@ -100,6 +100,17 @@ class PlayEnvironment(simpy.Environment):
         self.events_processed += events
         self.events_settled += events
 
+    def look_at(self, day: Days) -> None:
+        """Bring the clock to ``day`` for a driver that looks there, when no event comes first.
+
+        Nothing happens in between, so no number moves; the clock's own event is not one
+        of the model's (``events_processed`` does not count it), so a saved play's injects,
+        recorded at event counts, land where they did.
+        """
+        if self.now < day < self.peek():
+            Arrival(self, day)
+            super().step()
+
     def schedule_at(self, event: simpy.Event, day: Days) -> None:
         """Queue ``event`` at ``day`` itself (SimPy's ``schedule`` takes a delay from now)."""
         if day < self.now:

@@ -614,7 +614,12 @@ class Project(ABC):
         return wake
 
     def _noise_reworks(self, team_id: TeamId, key: str | None, noise: PersonDays) -> bool:
-        """Whether ``noise`` person-days of people without a task forced rework on the work."""
+        """Whether ``noise`` person-days of people without a task forced rework on the work.
+
+        A draw, so never without variability (as handoff rework).
+        """
+        if not self.scenario.incidents.variability:
+            return False
         n = self._work_count[team_id] = self._work_count.get(team_id, 0) + 1
         u = self.streams.entity_uniforms("noise", key or f"{team_id}#{n}")[0]
         if u >= 1.0 - math.exp(-noise / NOISE_PERSON_DAYS):

@@ -153,6 +153,7 @@ class Game:
             if not due:
                 return
             self._queued.pop(0)
+            env.look_at(nxt.day)  # on its day, as it was made (nothing happens in between)
             try:
                 self._inject_now(nxt.kind, nxt.params)
             except PlayError as exc:
@@ -173,6 +174,9 @@ class Game:
             if math.isinf(nxt):
                 break
             if until_day is not None and nxt > until_day:
+                # Nothing happens before the day asked for: the play is now at that day
+                # (an inject made next strikes on it, not on the last event's day).
+                env.look_at(until_day)
                 break
             # The run may settle stretches up to where this loop could stop and look:
             # the day asked for, and the next queued inject (by step or by day).
