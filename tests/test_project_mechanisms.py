@@ -166,7 +166,12 @@ def test_a_late_fix_never_beats_having_no_defect(base: Scenario) -> None:
             "incidents.defects": [
                 {"kind": "data_quality", "probability": 1.0, "quality_penalty": 0.2}
             ],
-            "plan.gates": [g.model_dump() for g in base.plan.gates if g.after == "evaluation"],
+            # Only the late gate, at 0.8: it finds the defect in most worlds, late.
+            "plan.gates": [
+                {**g.model_dump(), "strength": 0.8}
+                for g in base.plan.gates
+                if g.after == "evaluation"
+            ],
             "org.risk_owners.data_quality": None,
             "levers.playbook.data_fix": ["fix_and_continue"],
         },
