@@ -416,9 +416,7 @@ def playbook_part(state: dict[str, Any]) -> None:
                     f"add a response to {kind}", ["—", *rest], key=_k(state, f"add_{kind}")
                 )
                 if add != "—":
-                    _apply(
-                        state, "playbook", partial(editing.playbook_add, kind=kind, option=add)
-                    )
+                    _apply(state, "playbook", partial(editing.playbook_add, kind=kind, option=add))
     _problems(state, "playbook")
 
 
