@@ -179,6 +179,7 @@ done
 step "PostgreSQL server for the tabletop tests" start_postgres
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
+step "mypy ui app.py" "$VENV/bin/mypy" ui app.py
 say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): unit step ${UNIT_LIMIT} s, browser step ${BROWSER_LIMIT} s, one test ${TEST_LIMIT} s"
 step "pytest (everything but the browser tests, 2 workers)" \
     run_pytest yes "$UNIT_LIMIT" -m "not browser" -n 2 --dist loadgroup --timeout "$TEST_LIMIT"

@@ -12,7 +12,9 @@ from streamlit.testing.v1 import AppTest
 from sim.compare.designs import PRESETS_BY_KEY, DesignFile, design_yaml
 from sim.compare.sweep import combine, run_batch
 from sim.scenario.loading import load_scenario
+from sim.scenario.spec import Scenario
 from tests.apptest import open_page
+from ui.common import NOBODY
 from ui.compare import common as compare_common
 from ui.compare import page as compare
 
@@ -202,3 +204,33 @@ def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
     at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.9")
     ok(at)
     assert any("reserve_fraction" in e.value for e in at.error)
+
+
+def test_the_design_editor_applies_rights_risks_budget_and_playbook_edits() -> None:
+    """Each widget's edit reaches the draft with its own kind and value, and only it."""
+    at = ok(open_page("ui/compare/editor.py"))
+
+    def draft() -> Scenario:
+        return at.session_state["editor"]["draft"]
+
+    def key(name: str) -> str:
+        return f"editor_{at.session_state['editor']['version']}_{name}"
+
+    at.selectbox(key=key("right_rollback")).set_value("infra")
+    ok(at)
+    assert draft().org.decision_rights["rollback"] == "infra"
+    assert draft().org.decision_rights["schedule"] == "leadership", "only that right"
+    at.selectbox(key=key("risk_hardware")).set_value(NOBODY)
+    ok(at)
+    assert draft().org.risk_owners.get("hardware") is None
+    assert draft().org.risk_owners["safety"] == "safety_legal"
+    at.number_input(key=key("b_compute_usd")).set_value(600_000.0)
+    ok(at)
+    assert draft().objective.budget.compute_usd == 600_000.0
+    at.button(key=key("up_budget_cut_ablations")).click()
+    ok(at)
+    assert list(draft().levers.playbook["budget"])[:2] == ["cut_ablations", "use_reserve"]
+    at.button(key=key("rm_ship_extra_round")).click()
+    ok(at)
+    assert list(draft().levers.playbook["ship"]) == ["ship"]
+    assert list(draft().levers.playbook["budget"])[:2] == ["cut_ablations", "use_reserve"]

@@ -210,3 +210,30 @@ def test_a_database_that_does_not_answer_leaves_the_practice_working(monkeypatch
     warning = " ".join(w.value for w in at.warning)
     assert "Saved sessions are unavailable" in warning and "s3cret" not in warning
     assert at.button(key="iv_step_1"), "the practice goes on"
+
+
+def test_a_driver_error_with_no_message_is_named_not_a_crash(monkeypatch) -> None:
+    from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+    from ui.interview import page
+
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://trainer:s3cret@127.0.0.1:1/nowhere")
+    refused = OperationalError("SELECT 1", {}, ConnectionRefusedError("refused here\nDETAIL: x"))
+    assert page.store_problem(refused).endswith("(refused here).")
+    # The driver's own error had no words: its class names it (this once raised IndexError).
+    assert page.store_problem(OperationalError("SELECT 1", {}, TimeoutError(""))).endswith(
+        "(TimeoutError)."
+    )
+    problem = page.store_problem(SQLAlchemyError("pool exhausted"))
+    assert "(pool exhausted)" in problem and "s3cret" not in problem
+
+
+def test_a_clarification_with_no_pick_falls_back_to_the_plans_answer() -> None:
+    from ui.interview import page
+
+    q = page.CLARIFICATIONS[0]
+    first, second = q.options[0], q.options[1]
+    assert page.clarification_answer(q, second.id, first.id) == second
+    assert page.clarification_answer(q, None, second.id) == second  # a radio gave None
+    assert page.clarification_answer(q, None, "withdrawn") == first
+    assert page.option_label(q, second.id) == second.label

@@ -224,3 +224,26 @@ def test_decisions_and_comments_raise_a_notice_for_the_facilitator(facilitator: 
     at.button(key="tt_seen").click()
     ok(at)
     assert "since you last looked" not in " ".join(m.value for m in at.markdown)
+
+
+def test_the_facilitator_rates_each_expected_action_once_it_has_ended(
+    facilitator: AppTest,
+) -> None:
+    """A rating's callback records that inject's action, not the loop's last one."""
+    at = facilitator
+    at.text_input(key="tt_w_title").set_value("The storage array fails")
+    at.text_area(key="tt_w_message").set_value("A third of the checkpoints are unreadable.")
+    at.radio(key="tt_w_when").set_value("now")
+    at.text_area(key="tt_w_actions").set_value("Infra restores from backup\n\nPause the run")
+    ok(at)
+    at.button(key="tt_w_add").click()
+    ok(at)
+    room, key = at.session_state[fac.ROOM], at.session_state[fac.KEY]
+    msel = facilitator_view(at)["msel"]
+    inject = next(i for i in msel if i["title"] == "The storage array fails")
+    service().set_status(room, key, "ended")
+    ok(at)
+    at.selectbox(key=f"tt_rate_{inject['id']}_1").set_value("M")
+    ok(at)
+    rated = next(i for i in facilitator_view(at)["msel"] if i["id"] == inject["id"])
+    assert [(r or {}).get("rating") for r in rated["ratings"]] == [None, "M"]

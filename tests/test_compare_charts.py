@@ -40,3 +40,26 @@ def test_limits_that_differ_are_drawn_per_design_in_its_colour() -> None:
     # Each design's share on time and on budget is judged against its own budget.
     names = [t.name for t in fig.data]
     assert names == ["A: 50% on time and on budget", "B: 100% on time and on budget"]
+
+
+def test_percentile_whiskers_reach_the_seen_edge_and_a_missing_value_has_no_mark() -> None:
+    p = {
+        "p10": {"value": 10.0, "low": None, "high": 12.0},
+        "p50": {"value": None, "low": None, "high": None},
+        "p90": {"value": 30.0, "low": 28.0, "high": None},
+    }
+    marks = charts.percentile_marks(p, seen_low=8.0, seen_high=33.0)
+    # (label, share, value, minus, plus): open ends drawn to what the worlds reached.
+    assert marks == [("P10", 0.1, 10.0, 2.0, 2.0), ("P90", 0.9, 30.0, 2.0, 3.0)]
+    p["p50"]["value"] = float("nan")
+    assert [m[0] for m in charts.percentile_marks(p, 8.0, 33.0)] == ["P10", "P90"]
+
+
+def test_the_s_curve_marks_every_percentile_of_a_real_sample() -> None:
+    values = [float(v) for v in range(100, 140)]  # 40 worlds: intervals, some ends open
+    fig = charts.ecdf_figure({"A": pd.DataFrame({"schedule_days": values})}, "schedule_days",
+                             "Schedule", "days")  # fmt: skip
+    marks = [t for t in fig.data if t.mode == "markers+text"]
+    assert len(marks) == 1 and list(marks[0].text) == ["P10", "P50", "P90"]
+    assert all(v >= 0 for v in (*marks[0].error_x.array, *marks[0].error_x.arrayminus))
+    assert max(marks[0].x[i] + marks[0].error_x.array[i] for i in range(3)) <= 139.0

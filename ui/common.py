@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import pandas as pd
 import streamlit as st
 
 from sim.scenario.catalog import SHIPPED_DIR
@@ -44,6 +45,17 @@ def scientific(value: float) -> str:
 def words(name: str) -> str:
     """An engine identifier as words: ``rollback_skip`` → ``rollback skip``."""
     return name.replace("_", " ")
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows as dicts keyed by column name (pandas types its keys as ``Hashable``).
+
+    Every table the app builds or edits has string column names; another name is an error.
+    """
+    names = list(frame.columns)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"a table's column names must be strings, not {names!r}")
+    return [{str(k): v for k, v in row.items()} for row in frame.to_dict("records")]
 
 
 def shipped_scenarios() -> list[str]:

@@ -6,6 +6,7 @@ and returns a ``go.Figure``; nothing here reads session state or draws on the pa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -84,6 +85,29 @@ def _limits(fig: go.Figure, limit: Limit, text: str, axis: str, palette: Mapping
                row=row)  # type: ignore[arg-type]  # fmt: skip
 
 
+PERCENTILE_MARKS = (("P10", "p10", 0.1), ("P50", "p50", 0.5), ("P90", "p90", 0.9))
+
+
+def percentile_marks(
+    p: Mapping[str, Mapping[str, float | None]], seen_low: float, seen_high: float
+) -> list[tuple[str, float, float, float, float]]:
+    """P10, P50 and P90 as ``(label, share, value, minus, plus)`` for a marker and its whisker.
+
+    An end of an interval the worlds cannot reach (None, open) is drawn to the edge of what
+    was seen (``seen_low``, ``seen_high``); a percentile with no value (None or NaN) has no
+    marker rather than one at a made-up place.
+    """
+    out = []
+    for label, key, share in PERCENTILE_MARKS:
+        value, low, high = p[key]["value"], p[key]["low"], p[key]["high"]
+        if value is None or math.isnan(value):
+            continue
+        low = seen_low if low is None else low
+        high = seen_high if high is None else high
+        out.append((label, share, value, max(0.0, value - low), max(0.0, high - value)))
+    return out
+
+
 def ecdf_figure(
     frames: Mapping[str, pd.DataFrame],
     column: str,
@@ -125,17 +149,12 @@ def ecdf_figure(
         except TooFewWorlds:  # too few worlds for intervals: the points alone
             plain = percentiles(df[column].astype(float))
             p = {k: {"value": plain[k], "low": plain[k], "high": plain[k]} for k in plain}
-        q = [p[k] for k in ("p10", "p50", "p90")]
-        x = [v["value"] for v in q]
-        # An end the worlds cannot reach is drawn to the edge of what was seen.
-        high = [(v["high"] if v["high"] is not None else curve["value"].max()) - v["value"]
-                for v in q]
-        low = [v["value"] - (v["low"] if v["low"] is not None else curve["value"].min())
-               for v in q]
+        marks = percentile_marks(p, float(curve["value"].min()), float(curve["value"].max()))
+        text, y, x, low, high = ([m[i] for m in marks] for i in range(5))
         fig.add_trace(
             go.Scatter(
-                x=x, y=[0.1, 0.5, 0.9], mode="markers+text",
-                text=["P10", "P50", "P90"], textposition="top right",
+                x=x, y=y, mode="markers+text",
+                text=text, textposition="top right",
                 marker={"color": color, "size": 9, "symbol": "diamond"}, legendgroup=name,
                 error_x={"type": "data", "symmetric": False, "array": high, "arrayminus": low,
                          "color": color, "thickness": 1.5, "width": 5},

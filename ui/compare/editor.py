@@ -10,6 +10,7 @@ that loads back here and works with ``sim compare --design FILE``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -30,7 +31,7 @@ from sim.scenario.spec import (
     Team,
     Workstream,
 )
-from ui.common import NOBODY, lever_inputs, pick_scenario, words
+from ui.common import NOBODY, lever_inputs, pick_scenario, records, words
 
 KEY = "editor"
 
@@ -159,8 +160,8 @@ def _table(
         column_config=config,
         num_rows="fixed" if rows_fixed else "dynamic",
     )
-    new = _plain(edited.to_dict("records"))
-    if new != _plain(frame.to_dict("records")):
+    new = _plain(records(edited))
+    if new != _plain(records(frame)):
         if rows_fixed:
             _apply(state, where, lambda s: editing.update_items(s, path, new))
         else:
@@ -262,7 +263,7 @@ def rights_part(state: dict[str, Any]) -> None:
             _apply(
                 state,
                 "rights",
-                lambda s, k=kind, p=picked: editing.set_value(s, f"org.decision_rights.{k}", p),
+                partial(editing.set_value, path=f"org.decision_rights.{kind}", value=picked),
             )
     _problems(state, "rights")
     st.markdown("**Who owns each risk** (`org.risk_owners`; an unowned risk surfaces late)")
@@ -277,7 +278,7 @@ def rights_part(state: dict[str, Any]) -> None:
             _apply(
                 state,
                 "risks",
-                lambda s, r=risk, v=value: editing.set_value(s, f"org.risk_owners.{r}", v),
+                partial(editing.set_value, path=f"org.risk_owners.{risk}", value=value),
             )
     _problems(state, "risks")
 
@@ -358,7 +359,7 @@ def budget_part(state: dict[str, Any]) -> None:
             _apply(
                 state,
                 "budget",
-                lambda s, k=c.key, v=new: editing.set_value(s, f"objective.budget.{k}", v),
+                partial(editing.set_value, path=f"objective.budget.{c.key}", value=new),
             )
     _problems(state, "budget")
     st.markdown("**Levers** (the reserve is a share of the total budget)")
@@ -393,7 +394,7 @@ def playbook_part(state: dict[str, Any]) -> None:
                     _apply(
                         state,
                         "playbook",
-                        lambda s, k=kind, o=option: editing.playbook_move(s, k, o, -1),
+                        partial(editing.playbook_move, kind=kind, option=option, by=-1),
                     )
                 if row[2].button(
                     "↓", key=_k(state, f"dn_{kind}_{option}"), disabled=i == len(ranked) - 1
@@ -401,13 +402,13 @@ def playbook_part(state: dict[str, Any]) -> None:
                     _apply(
                         state,
                         "playbook",
-                        lambda s, k=kind, o=option: editing.playbook_move(s, k, o, 1),
+                        partial(editing.playbook_move, kind=kind, option=option, by=1),
                     )
                 if row[3].button("✕", key=_k(state, f"rm_{kind}_{option}")):
                     _apply(
                         state,
                         "playbook",
-                        lambda s, k=kind, o=option: editing.playbook_remove(s, k, o),
+                        partial(editing.playbook_remove, kind=kind, option=option),
                     )
             rest = [o for o in editing.playbook_options(kind) if o not in ranked]
             if rest:
@@ -415,9 +416,7 @@ def playbook_part(state: dict[str, Any]) -> None:
                     f"add a response to {kind}", ["—", *rest], key=_k(state, f"add_{kind}")
                 )
                 if add != "—":
-                    _apply(
-                        state, "playbook", lambda s, k=kind, o=add: editing.playbook_add(s, k, o)
-                    )
+                    _apply(state, "playbook", partial(editing.playbook_add, kind=kind, option=add))
     _problems(state, "playbook")
 
 

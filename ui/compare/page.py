@@ -27,6 +27,7 @@ from ui.common import (
     load,
     pick_scenario,
     playbook_inputs,
+    records,
     shipped_scenarios,
     show_problems,
     team_inputs,
@@ -96,8 +97,8 @@ def links_editor(scenario: Scenario, prefix: str) -> dict[str, Any]:
         },
     )  # fmt: skip
     changes: dict[str, Any] = {}
-    links = edited.dropna().to_dict("records")
-    if links != rows.to_dict("records"):
+    links = records(edited.dropna())
+    if links != records(rows):
         changes["org.links"] = links
     politics = st.number_input(
         "Politics: extra days per hop a decision travels (`org.politics_days`)",
@@ -348,7 +349,7 @@ def show_paired(frames: dict[str, pd.DataFrame], comparison: inference.Compariso
             f"{level} interval": [f"{signed(lo, u)} to {signed(hi, u)}" for lo, hi, u in
                                   zip(table["low"], table["high"], units, strict=True)],
             "verdict": table["verdict"],
-            "matters at": [analysis.margin_words(r) for r in table.to_dict("records")],
+            "matters at": [analysis.margin_words(r) for r in records(table)],
             "adjusted p": table["p_adjusted"].map(analysis.p_words),
             f"{letter(i)} better in": table["p_b_better"].map("{:.0%} of worlds".format),
             "alike in": table["p_same"].map("{:.0%} of worlds".format),

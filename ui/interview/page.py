@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 from sqlalchemy import make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from sim.interview.answers import model_answers
-from sim.interview.llm_judge import llm_config, llm_notes
+from sim.interview.llm_judge import LlmNotes, llm_config, llm_notes
 from sim.interview.markdown import plan_lines, session_markdown
 from sim.interview.plan import (
     CLARIFICATIONS,
@@ -36,6 +37,8 @@ from sim.interview.plan import (
     PRACTICE_MINUTES,
     QUESTION,
     QUESTION_TITLE,
+    ClarifyingOption,
+    ClarifyingQuestion,
     InterviewPlan,
     PlanError,
     base_scenario,
@@ -50,6 +53,7 @@ from sim.interview.store import PracticeStore
 from sim.scenario.spec import Scenario
 from sim.storage import database_url, make_engine
 from ui.common import (
+    records,
     usd,
     words,
 )
@@ -158,7 +162,7 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
     with left:
         st.markdown("#### Clarifying questions")
         st.caption("Ask before you answer. Each answer shapes the project you plan for.")
-        chosen = {}
+        chosen: dict[str, str] = {}
         for q in CLARIFICATIONS:
             ids = [o.id for o in q.options]
             current = plan.clarifications.get(q.id, ids[0])
@@ -166,11 +170,12 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
                 q.question,
                 ids,
                 index=ids.index(current) if current in ids else 0,
-                format_func=lambda oid, q=q: q.option(oid).label,
+                format_func=partial(option_label, q),
                 key=wkey(f"clar_{q.id}"),
             )
-            st.caption(q.option(pick).effect)
-            chosen[q.id] = pick
+            answer = clarification_answer(q, pick, current)
+            st.caption(answer.effect)
+            chosen[q.id] = answer.id
     show_world(shape_scenario(base_scenario(plan.base), chosen))
     plan = plan.model_copy(update={"clarifications": chosen, "candidate": candidate})
     mode = st.radio(
@@ -257,9 +262,29 @@ def practice_store(url: str) -> PracticeStore:
     return PracticeStore(make_engine(url))
 
 
+def option_label(q: ClarifyingQuestion, option_id: str) -> str:
+    return q.option(option_id).label
+
+
+def clarification_answer(q: ClarifyingQuestion, pick: str | None, current: str) -> ClarifyingOption:
+    """The option picked; with none (a radio that returns None), the plan's, else the first."""
+    for option_id in (pick, current):
+        if option_id is not None and any(o.id == option_id for o in q.options):
+            return q.option(option_id)
+    return q.options[0]
+
+
 def store_problem(exc: SQLAlchemyError) -> str:
+    """Why saved sessions are unavailable, in one line: the driver's first line, else the error's.
+
+    A driver error with an empty message is named by its class (the message has no line).
+    """
     url = make_url(database_url()).render_as_string(hide_password=True)
-    reason = str(exc.orig if getattr(exc, "orig", None) else exc).splitlines()[0]
+    cause: BaseException = exc
+    if isinstance(exc, DBAPIError) and exc.orig is not None:
+        cause = exc.orig
+    lines = [line for line in str(cause).splitlines() if line.strip()]
+    reason = lines[0].strip() if lines else type(cause).__name__
     return f"Saved sessions are unavailable: cannot use the database at {url} ({reason})."
 
 
@@ -273,10 +298,18 @@ def save_session(plan: InterviewPlan, report: RubricReport) -> None:
     st.session_state[SAVED] = (sid, plan_digest(plan) + str(len(plan.followups)))
 
 
+def held_review(plan: InterviewPlan) -> LlmNotes | None:
+    """The language model's notes kept for this very plan, if it was asked about it."""
+    held = st.session_state.get(LLM)
+    if isinstance(held, tuple) and held[0] == plan_digest(plan) and isinstance(held[1], LlmNotes):
+        return held[1]
+    return None
+
+
 def show_items(plan: InterviewPlan, report: RubricReport) -> None:
     answers = model_answers(plan) if report.revealed else {}
-    held = st.session_state.get(LLM)
-    notes = held[1].notes if held and held[0] == plan_digest(plan) else {}
+    review = held_review(plan)
+    notes = review.notes if review is not None else {}
     for part in dict.fromkeys(i.part for i in report.items):
         st.markdown(f"##### {part}")
         for item in (i for i in report.items if i.part == part):
@@ -288,8 +321,8 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
                 if item.id in answers:
                     st.markdown(f":material/school: **Model answer for this project:**\n\n"
                                 f"{answers[item.id]}")  # fmt: skip
-                if item.id in notes:
-                    st.markdown(f":material/smart_toy: **{held[1].model}** (not part of the "
+                if review is not None and item.id in notes:
+                    st.markdown(f":material/smart_toy: **{review.model}** (not part of the "
                                 f"score): {notes[item.id]}")  # fmt: skip
 
 
@@ -388,12 +421,12 @@ def show_llm(plan: InterviewPlan, report: RubricReport) -> None:
     with st.container(border=True):
         st.markdown(f"**A second opinion from {config.model}** (optional; never part of the "
                     "score)")  # fmt: skip
-        held = st.session_state.get(LLM)
-        if held and held[0] == plan_digest(plan):
-            if held[1].error:
-                st.warning(held[1].error, icon=":material/cloud_off:")
+        review = held_review(plan)
+        if review is not None:
+            if review.error:
+                st.warning(review.error, icon=":material/cloud_off:")
             else:
-                st.caption(f"Its notes are beside the verdicts, {len(held[1].notes)} items.")
+                st.caption(f"Its notes are beside the verdicts, {len(review.notes)} items.")
         st.button("Ask the language model", key="iv_ask_llm", on_click=ask_llm,
                   args=(plan, report), icon=":material/smart_toy:")  # fmt: skip
 
@@ -428,11 +461,16 @@ def show_past_sessions(candidate: str) -> None:
     )[["attempt", "saved", "score", "met", "partly", "missed", "design"]]
     table.dataframe(shown.iloc[::-1], hide_index=True, width="stretch")
     labels = {
-        int(r.id): f"attempt {r.attempt}, {r.saved_at:%Y-%m-%d %H:%M}, score {r.score:.0%}"
-        for r in progress.itertuples()
+        int(r["id"]): f"attempt {r['attempt']}, {r['saved_at']:%Y-%m-%d %H:%M}, "
+        f"score {r['score']:.0%}"
+        for r in records(progress)
     }
+
+    def label(session_id: int) -> str:
+        return labels[session_id]
+
     pick = table.selectbox(
-        "Read a past session", list(labels)[::-1], format_func=labels.get, key="iv_past_pick"
+        "Read a past session", list(labels)[::-1], format_func=label, key="iv_past_pick"
     )
     if pick is not None:
         with st.expander(f"The whole session: {labels[pick]}"):

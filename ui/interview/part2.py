@@ -132,10 +132,10 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
     rights = {}
     options = [NOT_NAMED, *teams]
     for kind in DECISION_KINDS:
-        label, pick = st.columns([3, 2], vertical_alignment="center")
-        label.markdown(f"`{kind}`: {DECISION_TITLES[kind]}")
+        title_col, pick_col = st.columns([3, 2], vertical_alignment="center")
+        title_col.markdown(f"`{kind}`: {DECISION_TITLES[kind]}")
         holder = plan.right(kind)
-        picked = pick.selectbox(
+        picked = pick_col.selectbox(
             kind, options, index=options.index(holder) if holder in options else 0,
             key=wkey(f"right_{kind}"), label_visibility="collapsed",
         )  # fmt: skip
@@ -162,7 +162,7 @@ def rights_tab(plan: InterviewPlan, world: Scenario) -> tuple[dict[str, str], Ro
          ("engineering", "Engineering"), ("program_management", "Program management"))
     ):  # fmt: skip
         roles[field] = cells[i % 2].text_area(
-            label, value=getattr(plan.roles, field), key=wkey(f"role_{field}"), height=80
+            label, value=str(getattr(plan.roles, field)), key=wkey(f"role_{field}"), height=80
         )
     return rights, RolesPlan(**roles), sizes
 

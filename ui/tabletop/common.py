@@ -333,13 +333,15 @@ def report(room: str) -> None:
     bar.empty()
     slug = result.room_code.lower()
     cols = st.columns(4)
-    for col, (label, data, ext, mime) in zip(cols, (
+    # (label, the document made when it is asked for, extension, MIME type)
+    exports: list[tuple[str, Callable[[], str | bytes], str, str]] = [
         ("Word", lambda: to_docx(result), "docx",
          "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
         ("PDF", lambda: to_pdf(result), "pdf", "application/pdf"),
         ("HTML", lambda: to_html(result), "html", "text/html"),
         ("Markdown", lambda: to_markdown(result), "md", "text/markdown"),
-    ), strict=True):  # fmt: skip
+    ]  # fmt: skip
+    for col, (label, data, ext, mime) in zip(cols, exports, strict=True):
         col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
                             icon=":material/download:", key=f"tt_aar_{ext}")  # fmt: skip
     with st.container(border=True, key="tt_report"):

@@ -99,10 +99,11 @@ def _msel_editor(scenario: Scenario, source: str) -> list[InjectSpec]:
         if not row["use"]:
             continue
         trigger = spec.trigger
-        if trigger.day is not None and _number(row["day"]) is not None:
-            trigger = dataclasses.replace(trigger, day=_number(row["day"]))
-        elif trigger.day is None and _number(row["threshold"]) is not None:
-            trigger = dataclasses.replace(trigger, threshold=_number(row["threshold"]))
+        day, threshold = _number(row["day"]), _number(row["threshold"])
+        if trigger.day is not None and day is not None:
+            trigger = dataclasses.replace(trigger, day=day)
+        elif trigger.day is None and threshold is not None:
+            trigger = dataclasses.replace(trigger, threshold=threshold)
         chosen.append(dataclasses.replace(spec, trigger=trigger))
     return chosen
 

@@ -9,6 +9,7 @@ the views and pass edits on.
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -128,9 +129,23 @@ def plan_editor(view: dict[str, Any], room: str, key: str, notice: str) -> None:
                 for c in ("start", "due"):
                     if c in changed:
                         changed[c] = _date(changed[c])
-                tt.attempt(lambda r=row, ch=changed: tt.service().update_hot_wash(
-                    room, key, int(r["id"]), **ch), notice, "The plan is saved.")  # fmt: skip
+                tt.attempt(partial(_update_item, room, key, int(row["id"]), changed), notice,
+                           "The plan is saved.")  # fmt: skip
         st.rerun()
+
+
+def _update_item(room: str, key: str, item_id: int, changed: dict[str, Any]) -> None:
+    tt.service().update_hot_wash(room, key, item_id, **changed)
+
+
+def _rate(room: str, key: str, inject_id: str, action: int, notice: str) -> None:
+    """A rating's selectbox changed: record what it now shows."""
+    rating = st.session_state[f"tt_rate_{inject_id}_{action}"]
+    tt.attempt(lambda: tt.service().rate_action(room, key, inject_id, action, rating), notice)
+
+
+def _set_organisation(room: str, key: str, participant_id: int, organisation: str | None) -> None:
+    tt.service().set_organisation(room, key, participant_id, organisation)
 
 
 def ratings(view: dict[str, Any], room: str, key: str, notice: str) -> None:
@@ -150,9 +165,7 @@ def ratings(view: dict[str, Any], room: str, key: str, notice: str) -> None:
                 "Rating", choices, index=choices.index(now), key=f"tt_rate_{inject['id']}_{n}",
                 label_visibility="collapsed",
                 format_func=lambda r: f"{r}: {RATINGS[r]}" if r else "not rated",
-                on_change=lambda i=inject["id"], k=n: tt.attempt(
-                    lambda: tt.service().rate_action(
-                        room, key, i, k, st.session_state[f"tt_rate_{i}_{k}"]), notice),
+                on_change=_rate, args=(room, key, inject["id"], n, notice),
             )  # fmt: skip
     if not shown:
         st.caption("No delivered inject has expected actions to rate.")
@@ -183,8 +196,8 @@ def overview_form(view: dict[str, Any], room: str, key: str, notice: str) -> Non
             for before, row in zip(frame.to_dict("records"), edited.to_dict("records"),
                                    strict=True):  # fmt: skip
                 if row["organisation"] != before["organisation"]:
-                    tt.attempt(lambda r=row: tt.service().set_organisation(
-                        room, key, int(r["id"]), r["organisation"] or None), notice)  # fmt: skip
+                    tt.attempt(partial(_set_organisation, room, key, int(row["id"]),
+                                       row["organisation"] or None), notice)  # fmt: skip
             st.rerun()
 
 
