@@ -132,5 +132,5 @@ def label(key: str, *, unit: bool = True) -> str:
         return key.replace("_", " ")
     if m.kind == "probability":
         return f"P({m.label.lower()})" if key.startswith("p_") else m.label
-    plain = m.unit in ("count", "share") or m.unit.split()[-1] in m.label.lower()
+    plain = m.unit in ("count", "share") or m.unit.split()[-1].lower() in m.label.lower()
     return m.label if plain or not unit else f"{m.label} ({m.unit})"

@@ -20,6 +20,7 @@ import typer
 import sim
 import sim.cli
 from sim.cli import COMMANDS, load_command
+from sim.scenario.loading import ScenarioError, load_scenario, load_text
 from tests.cli import run_sim
 
 if TYPE_CHECKING:
@@ -196,3 +197,53 @@ def test_a_reference_problem_under_a_schema_problem_is_not_repeated(
 def test_misspelt_option_values_suggest_the_closest(args: tuple[str, ...], hint: str) -> None:
     done = sim_run(*args)
     assert done.returncode == 2 and hint in done.stderr and "Traceback" not in done.stderr
+
+
+# --- found in the audit ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("override", "words"),
+    [
+        # 7e9 billion parameters once ran for ever (a replication never ended).
+        ("model.params_b=7e9", "7,000,000,000 billion is more than any training run "
+         "(params_b counts billions, at most 100,000); did you mean 7?"),
+        ("model.tokens_b=4e12", "(tokens_b counts billions, at most 10,000,000); did you mean "
+         "4000?"),
+        ("model.tokens_b=4T", "tokens_b counts billions: write 4000 for 4T"),
+        ("model.params_b=7B", "params_b counts billions: write 7 for 7B"),
+        ("cluster.gpus=16k", "write a plain number: 16000 for 16k"),
+        ("levers.reserve_fraction=10%", "write the share as a fraction: 0.1 for 10%"),
+    ],
+)  # fmt: skip
+def test_a_size_in_the_wrong_unit_is_refused_with_what_to_write(override: str, words: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario("assistant_7b", (override,))
+    [problem] = info.value.problems
+    assert words in problem.reason
+
+
+def test_run_refuses_a_size_written_whole_at_once() -> None:
+    done = run_sim("run", "assistant_7b", "--reps", "2", "--set", "model.params_b=7e9", timeout=60)
+    assert done.returncode == 2 and "did you mean 7?" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unknown_reference_suggests_the_closest_name(
+    tmp_path: Path, scenario_lines: ScenarioLines
+) -> None:
+    text, line = scenario_lines.replace("    hardware: .*", "    hardware: infr")
+    with pytest.raises(ScenarioError) as info:
+        load_text(text, "bad.yaml")
+    [problem] = info.value.problems
+    assert problem.line == line
+    assert problem.reason.startswith("unknown team 'infr'; did you mean 'infra'? (teams: ")
+
+
+def test_a_misspelt_required_key_is_one_problem_not_two(scenario_lines: ScenarioLines) -> None:
+    text, line = scenario_lines.replace("  deadline_days: (.*)", r"  deadlin_days: \1")
+    with pytest.raises(ScenarioError) as info:
+        load_text(text, "bad.yaml")
+    [problem] = info.value.problems  # not also "objective.deadline_days: Field required"
+    assert (problem.line, problem.path) == (line, "objective.deadlin_days")
+    assert "did you mean 'deadline_days'?" in problem.reason

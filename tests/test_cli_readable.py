@@ -72,6 +72,20 @@ def test_run_shows_the_deadline_and_budget_above_labelled_results() -> None:
     assert re.search(r"\$\d+\.\d\dM", out) and re.search(r"\d+\.\d%", out)
 
 
+def test_run_writes_tokens_and_scope_cuts_in_their_units() -> None:
+    # Found in the audit: tokens trained with no unit, the share of worlds with a cut as 0.0200,
+    # dollars saved without a $, the score given up as 0.000204. This follow-up's plan does
+    # not fit its budget, so every world cuts something.
+    out = readable(sim("run", "followup_budget_cut", "--reps", "3", "--workers", "1"))
+    assert re.search(r"│ Tokens trained +│ +[\d,]+B │", out)
+    assert re.search(r"│ Tokens planned +│ +[\d,]+B │", out)
+    assert re.search(r"│ Worlds with a scope cut +│ +100\.0% │", out)
+    assert re.search(r"│ Mean dollars saved by cuts +│ +\$[\d,.]+[kM]? │", out)
+    assert re.search(r"│ Mean target score given up +│ +\d+\.\d\d pts │", out)
+    cuts = re.findall(r"│   cut: [a-z ]+ +│ +(.*?) │", out)
+    assert cuts and all(re.fullmatch(r"\d+\.\d%", c) for c in cuts), cuts
+
+
 def test_sweep_keeps_its_axis_headers_and_names_each_column_once() -> None:
     grid = (
         "--grid",

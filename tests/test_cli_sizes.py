@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.cli.common import UserError
-from sim.cli.sizes import PARAMETERS, TOKENS, UNITS, parse_size, short, words
+from sim.cli.sizes import PARAMETERS, TOKENS, parse_size, short, words
+from sim.scenario.counts import UNITS
 from tests.cli import run_sim
 
 
@@ -110,3 +111,58 @@ def test_compute_says_what_it_read_and_assumed_above_its_result() -> None:
         sim("compute", "--params", "7B", "--tokens", "1.5T", "--gpus", "512", "--json").stdout
     )
     assert parsed["inputs"]["params"] == 7e9 and parsed["inputs"]["tokens"] == 1.5e12
+
+
+# --- found in the audit: sizes a user types that were misread or refused ---------------------
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("１２B", 12e9), ("１２Ｂ", 12e9), ("١٢B", 12e9), ("٣٫٥B", 3.5e9), ("7bn", 7e9),
+     ("1.5tn", 1.5e12), ("+7B", 7e9), ("4,000B", 4e12)],
+)  # fmt: skip
+def test_full_width_and_other_scripts_digits_read_as_digits(text: str, value: float) -> None:
+    assert parse_size(text, "params", PARAMETERS) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["7,5B", "1,5", "1,0000B", "12,5T"])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(text: str) -> None:
+    # "7,5B" once read as 75 billion: a comma only separates groups of three digits.
+    with pytest.raises(UserError, match="a comma separates thousands.*a decimal takes a point"):
+        parse_size(text, "params", PARAMETERS)
+
+
+@pytest.mark.parametrize("text", ["-3B", "\u22123B", "-7e9"])
+def test_a_negative_size_is_called_negative(text: str) -> None:
+    with pytest.raises(UserError, match="must be a positive number of parameters"):
+        parse_size(text, "params", PARAMETERS)
+
+
+def test_the_largest_size_is_written_without_an_exponent() -> None:
+    assert short(TOKENS.high) == "10,000T"
+    with pytest.raises(UserError, match=r"1M to 10,000T tokens"):
+        parse_size("4", "tokens", TOKENS)
+    with pytest.raises(UserError, match="more than any training run"):
+        parse_size("1e400", "tokens", TOKENS)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--gpu", "h10"], "--gpu 'h10': did you mean 'h100'?"),
+        (["--mfu", "40"], "--mfu 40: MFU is a fraction of peak in (0, 1]; did you mean --mfu 0.4"),
+        (["--gpus", "0"], "--gpus must be at least 1, got 0"),
+    ],
+)
+def test_compute_names_the_flag_and_suggests_what_was_meant(args: list[str], message: str) -> None:
+    base = {"--params": "7B", "--tokens": "2T", "--gpus": "8"}
+    base.update(dict(zip(args[::2], args[1::2], strict=True)))
+    done = sim("compute", *(x for kv in base.items() for x in kv))
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_compute_reads_a_gpu_name_in_capitals() -> None:
+    done = sim("compute", "--params", "7B", "--tokens", "2T", "--gpus", "8", "--gpu", "H800")
+    assert done.returncode == 0, done.stderr
+    assert "8 × H800" in done.stdout

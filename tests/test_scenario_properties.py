@@ -216,7 +216,12 @@ def test_removing_a_team_reports_every_reference_to_it(
     teams = plain["org"]["teams"]
     gone = data.draw(st.sampled_from(teams))["id"]
     found = problems(scenario, {"org.teams": [t for t in teams if t["id"] != gone]})
-    assert all(reason == f"unknown team {gone!r}" for _, reason in found)
+    remaining = ", ".join(sorted(t["id"] for t in teams if t["id"] != gone))
+    # Each names the missing team and lists the teams there are.
+    assert all(
+        reason.startswith(f"unknown team {gone!r}; ") and reason.endswith(f"(teams: {remaining})")
+        for _, reason in found
+    )
     assert {path for path, _ in found} == _references_to(plain, gone)
 
 

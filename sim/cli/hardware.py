@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from typing import Any
@@ -23,6 +23,7 @@ from sim.engine.reliability import (
     young_daly_minutes,
 )
 from sim.engine.rng import Streams
+from sim.scenario.problems import suggestion
 from sim.stats import summarize
 
 #: Above this many replications, show a progress bar on stderr (tables only).
@@ -45,12 +46,30 @@ _STATISTICS: tuple[tuple[str, str, str, Callable[[float], str]], ...] = (
 
 
 @contextmanager
-def _as_user_errors() -> Iterator[None]:
-    """Report the library's input checks (``ValueError``) as user errors."""
+def _as_user_errors(flags: Iterable[str]) -> Iterator[None]:
+    """Report the library's input checks (``ValueError``) as user errors, naming the flag.
+
+    The library names an argument (``gpus must be at least 1``); the user typed its flag.
+    """
     try:
         yield
     except ValueError as exc:
-        raise UserError(str(exc)) from None
+        message = str(exc)
+        name = message.split(" ", 1)[0]
+        if name in flags:
+            message = f"--{name.replace('_', '-')}{message[len(name) :]}"
+        raise UserError(message) from None
+
+
+def _check_gpu_and_mfu(gpu: str, mfu: float) -> None:
+    """Refuse an unknown GPU with the closest names, and an MFU written as a percentage."""
+    if gpu not in GPUS:
+        raise UserError(f"--gpu {gpu!r}: " + suggestion(gpu, GPUS, "GPUs in the catalogue"))
+    if 1 < mfu <= 100:
+        raise UserError(
+            f"--mfu {mfu:g}: MFU is a fraction of peak in (0, 1]; did you mean --mfu "
+            f"{mfu / 100:g} ({mfu:g}%)?"
+        )
 
 
 #: What ``compute`` prints of its estimate: the JSON key, a label and how to write the value.
@@ -121,6 +140,7 @@ def compute(
     json_output: bool = JSON_OPTION,
 ) -> None:
     """Training FLOPs, wall time, GPU-hours and cost of a run, with interruptions."""
+    gpu = gpu.strip().lower()  # the catalogue's names are lower case; tables print H100
     inputs: dict[str, Any] = {
         "params": parse_size(params, "params", PARAMETERS),
         "active_params": (
@@ -134,7 +154,8 @@ def compute(
         "restart_minutes": restart_minutes,
     }
     checkpoint_given = checkpoint_minutes
-    with _as_user_errors():
+    _check_gpu_and_mfu(gpu, mfu)
+    with _as_user_errors(inputs):
         default_price = gpu_model(gpu).usd_per_gpu_hour
         inputs["usd_per_gpu_hour"] = default_price if usd_per_gpu_hour is None else usd_per_gpu_hour
         if checkpoint_minutes is None:
@@ -181,7 +202,9 @@ def cluster(
         raise UserError(f"--reps must be at least 1, got {reps}")
     if seed < 0:
         raise UserError(f"--seed must be zero or more, got {seed}")
-    with _as_user_errors():
+    flags = ("gpus", "gpus_per_node", "failure_rate", "planned_per_day", "checkpoint_minutes",
+             "checkpoint_write_minutes", "restart_minutes", "days")  # fmt: skip
+    with _as_user_errors(flags):
         spec = ReliabilitySpec(
             gpus=gpus,
             gpus_per_node=gpus_per_node,

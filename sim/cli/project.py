@@ -208,16 +208,18 @@ def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
 def _print_scope(scope: dict[str, Any]) -> None:
     """What the plan gave up to fit the budget, so fewer tokens never read as speed."""
     rows: list[tuple[Any, ...]] = [
-        ("Tokens planned (B)", scope["tokens_planned_b"]),
+        (label("tokens_planned_b"), with_unit(scope["tokens_planned_b"], "billion tokens")),
         ("Post-training rounds planned", scope["post_training_rounds_planned"]),
-        ("Worlds with a scope cut", scope["p_cut"]),
+        ("Worlds with a scope cut", percent(scope["p_cut"])),
     ]
     if scope["p_cut"] > 0:
         rows += [
-            ("Mean dollars saved by cuts", scope["cut_usd"]["mean"]),
-            ("Mean target score given up", -scope["cut_score"]["mean"]),
+            ("Mean dollars saved by cuts", money(scope["cut_usd"]["mean"])),
+            ("Mean target score given up", f"{-100 * scope['cut_score']['mean']:.2f} pts"),
         ]
-        rows += [(f"  cut: {k.replace('_', ' ')}", v) for k, v in scope["responses"].items()]
+        rows += [
+            (f"  cut: {k.replace('_', ' ')}", percent(v)) for k, v in scope["responses"].items()
+        ]
     table("Scope given up to fit the budget", rows, ("scope", "value"))
 
 

@@ -8,17 +8,17 @@ the user most likely meant: ``--params 7`` is seven parameters, not seven billio
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from sim.cli.common import UserError
-
-#: Unit suffixes, case-insensitive; G (giga) reads as B.
-UNITS: dict[str, float] = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_WORDS = {"thousand": "k", "million": "m", "billion": "b", "trillion": "t"}
-_SIZE = re.compile(
-    r"^\s*([0-9][0-9_,]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+)\s*([a-zA-Z]*)\s*$"
+from sim.scenario.counts import (
+    MAX_PARAMETERS,
+    MAX_TOKENS,
+    Count,
+    decimal_comma,
+    read_count,
 )
+
 _SCALE = (
     (1e12, "trillion", "T"),
     (1e9, "billion", "B"),
@@ -38,8 +38,8 @@ class SizeKind:
     likely_units: tuple[tuple[float, str], ...]
 
 
-PARAMETERS = SizeKind("parameters", 1e6, 1e14, ((2_000.0, "B"), (math.inf, "M")))
-TOKENS = SizeKind("tokens", 1e6, 1e16, ((100.0, "T"), (math.inf, "B")))
+PARAMETERS = SizeKind("parameters", 1e6, MAX_PARAMETERS, ((2_000.0, "B"), (math.inf, "M")))
+TOKENS = SizeKind("tokens", 1e6, MAX_TOKENS, ((100.0, "T"), (math.inf, "B")))
 
 
 def words(value: float) -> str:
@@ -51,41 +51,46 @@ def words(value: float) -> str:
 
 
 def short(value: float) -> str:
-    """A count with a unit suffix: ``7B``, ``1.5T``, ``300B``, ``500M``."""
+    """A count with a unit suffix: ``7B``, ``1.5T``, ``300B``, ``500M``, ``10,000T``."""
     for scale, _, unit in _SCALE:
         if value >= scale:
-            return f"{value / scale:.4g}{unit}"
+            scaled = value / scale
+            return f"{scaled:,.0f}{unit}" if scaled >= 1e4 else f"{scaled:.4g}{unit}"
     return f"{value:.4g}"
 
 
-def _read(text: str) -> tuple[float, str] | None:
-    """The number and the unit letter of ``text``, or None when it is not a size."""
-    match = _SIZE.match(text)
-    if not match:
-        return None
-    number, unit = match.group(1).replace("_", "").replace(",", ""), match.group(2).lower()
-    unit = _WORDS.get(unit, unit)
-    if unit not in UNITS:
-        return None
-    try:
-        return float(number), unit
-    except ValueError:
-        return None
-
-
-def parse_size(text: str, flag: str, kind: SizeKind) -> float:
-    """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
-    read = _read(text)
-    if read is None:
+def _read(text: str, flag: str, kind: SizeKind) -> Count:
+    """The count ``text`` gives, or a :class:`UserError` saying why it is none."""
+    count = read_count(text)
+    if count is None:
+        meant = decimal_comma(text)
+        if meant is not None:
+            raise UserError(
+                f"--{flag}: cannot read {text!r}: a comma separates thousands (7,000,000); "
+                f"a decimal takes a point ({meant})"
+            )
         raise UserError(
             f"--{flag}: cannot read {text!r} as a number of {kind.noun} "
             "(write 7B, 1.5T, 300M or 7e9)"
         )
-    number, unit = read
-    value = number * UNITS[unit]
-    if not math.isfinite(value) or value <= 0:
+    if count.negative:
+        raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
+    return count
+
+
+def parse_size(text: str, flag: str, kind: SizeKind) -> float:
+    """The count ``text`` gives for ``--flag``, or a :class:`UserError` saying why not."""
+    count = _read(text, flag, kind)
+    value = count.value
+    if not math.isfinite(value):
+        raise UserError(
+            f"--{flag} {text.strip()}: more than any training run ({short(kind.high)} "
+            f"{kind.noun} at most)"
+        )
+    if value <= 0:
         raise UserError(f"--{flag}: must be a positive number of {kind.noun}, got {text!r}")
     if value < kind.low:
+        number = count.number
         likely = next(u for limit, u in kind.likely_units if number < limit)
         raise UserError(
             f"--{flag} {text.strip()} reads as {words(value)} {kind.noun}; "

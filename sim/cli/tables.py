@@ -172,6 +172,8 @@ def with_unit(value: float, unit: str) -> str:
         return money(value)
     if unit in ("probability", "share"):
         return percent(value)
+    if unit == "billion tokens":
+        return f"{number(value)}B"
     return number(value)
 
 

@@ -140,8 +140,9 @@ def references(s: Scenario, list_path: str, ident: str) -> list[Reference]:
     data = _data(s)
     hidden = copy.deepcopy(data)
     _node(hidden, list_path)[_position(data, list_path, ident)]["id"] = _HIDDEN
-    unknown = f"unknown {noun} {ident!r}"
-    paths = [path for path, reason in reference_problems_in(hidden) if reason == unknown]
+    unknown = f"unknown {noun} {ident!r}"  # then "; did you mean ...? (teams: ...)"
+    problems = reference_problems_in(hidden)
+    paths = [path for path, reason in problems if reason.split(";")[0] == unknown]
     return [Reference(p, describe(data, p)) for p in paths]
 
 

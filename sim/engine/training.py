@@ -32,8 +32,11 @@ from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
 
 Steps = Generator[simpy.Event, Any, None]
 
-#: Longest step of the run between re-reads of targets and rates.
+#: Longest step of the run between re-reads of targets and rates, for runs of up to
+#: ``SEGMENTS_PER_RUN`` days; a longer run reads them ``SEGMENTS_PER_RUN`` times over its
+#: expected length, so its cost follows its events, not its calendar (docs/model.md).
 SEGMENT_DAYS = 1.0
+SEGMENTS_PER_RUN = 500
 #: Steps rolled back on a loss spike, and tokens per step (PaLM: ~100 steps).
 ROLLBACK_STEPS = 100
 BATCH_TOKENS = 4.0e6
@@ -260,6 +263,8 @@ class TrainingRun:
         self.checkpoint_tokens = facts.checkpoint_tokens
         self.usd_per_day = facts.usd_per_day if billed else 0.0
         self.spike_rate_per_token = facts.spike_rate_per_token
+        #: The run's longest step: a day, or a 500th of a run expected to last longer.
+        self.segment_days = max(SEGMENT_DAYS, facts.expected_days(target_tokens) / SEGMENTS_PER_RUN)
         self._training = f"{label}: training"  # the ledger note of every training step
         # Read every step: the gaps between interruptions (the streams' standard
         # exponentials, drawn in blocks) and the cluster's bill for a step and a restart.
@@ -377,7 +382,7 @@ class TrainingRun:
                 next_planned - now,
                 (self.target_tokens - self.tokens) / rate,
                 max(0.0, self.next_spike - self.tokens) / rate,
-                SEGMENT_DAYS,
+                self.segment_days,
             )
             if detection < math.inf:
                 dt = min(dt, detection - now)
@@ -464,7 +469,11 @@ class TrainingRun:
         unexpected_rate = rel.failure_rate / 1000.0 * rel.nodes
         rate, target, next_spike = self.rate, self.target_tokens, self.next_spike
         restart = rel.restart_minutes / MINUTES_PER_DAY
-        usd_per_day, checkpoint = self.usd_per_day, self.checkpoint_tokens
+        usd_per_day, checkpoint, segment = (
+            self.usd_per_day,
+            self.checkpoint_tokens,
+            self.segment_days,
+        )
         training_note, restart_note = self._training, f"{self.label}: restart"
         horizon, budget = stretch.horizon, stretch.budget
         stats, curve, observed = self.stats, self.stats.curve, self.observed
@@ -483,7 +492,7 @@ class TrainingRun:
                 next_planned - now,
                 (target - tokens) / rate,
                 max(0.0, next_spike - tokens) / rate,
-                SEGMENT_DAYS,
+                segment,
             )
             if detection < math.inf:
                 dt = min(dt, detection - now)

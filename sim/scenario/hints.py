@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sim.scenario.counts import ascii_digits, read_count
 from sim.scenario.problems import suggestion
 
 # --- YAML syntax ----------------------------------------------------------------------------
@@ -273,9 +274,55 @@ def field_names(root: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
+def _in_billions(field: str) -> bool:
+    return field.endswith("_b")
+
+
+def _number_hint(field: str, value: Any) -> str | None:
+    """What to write instead of a count with a unit (``4T``) or a percentage (``10%``)."""
+    if not isinstance(value, str):
+        return None
+    percent = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*%\s*", ascii_digits(value))
+    if percent:
+        return f"write the share as a fraction: {float(percent.group(1)) / 100:g} for {value}"
+    count = read_count(value)
+    if count is None or count.negative:
+        return None
+    if _in_billions(field):
+        return f"{field} counts billions: write {_whole(count.value / 1e9, '')} for {value}"
+    return f"write a plain number: {_whole(count.value, '')} for {value}"
+
+
+def _whole(value: float, sep: str = ",") -> str:
+    """``7,000,000,000`` rather than ``7e+09``; with ``sep=""`` as YAML reads a number."""
+    if float(value).is_integer() and abs(value) < 1e18:
+        return f"{int(value):,}".replace(",", sep)
+    return f"{value:g}"
+
+
+def _too_large(field: str, value: Any, limit: Any) -> str | None:
+    """A count in billions written whole (``params_b: 7000000000``): say so, and what was meant."""
+    if not _in_billions(field) or isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    meant = f"; did you mean {value / 1e9:g}?" if value / 1e9 >= 1e-3 else ""
+    return (
+        f"{_whole(value)} billion is more than any training run ({field} counts billions, "
+        f"at most {_whole(limit)}){meant}"
+    )
+
+
 def schema_reason(root: type[BaseModel], error: Mapping[str, Any]) -> str:
     """A pydantic error's message, with the closest valid names where it names a wrong one."""
     loc = tuple(p for p in error["loc"] if p != "[key]")
+    field = str(loc[-1]) if loc else ""
+    if error["type"] in ("float_type", "int_type", "float_parsing", "int_parsing"):
+        hint = _number_hint(field, error.get("input"))
+        if hint:
+            return f"{error['msg']}; {hint}"
+    if error["type"] == "less_than_equal":
+        reason = _too_large(field, error.get("input"), error.get("ctx", {}).get("le"))
+        if reason:
+            return reason
     if error["type"] == "extra_forbidden" and loc:
         names = field_names(root, loc[:-1])
         if names:

@@ -25,7 +25,7 @@ from ruamel.yaml.reader import ReaderError
 
 from sim.scenario import catalog
 from sim.scenario.hints import explain_syntax, schema_reason
-from sim.scenario.problems import Problem, ScenarioError
+from sim.scenario.problems import Problem, ScenarioError, closest
 from sim.scenario.spec import Scenario, reference_problems, reference_problems_in
 
 MAX_BYTES = 1 << 20
@@ -306,6 +306,19 @@ def apply_override(data: dict[str, Any], ov: Override) -> None:
             node = node[key]
 
 
+def _misspelt_keys(errors: list[Any]) -> set[tuple[Any, ...]]:
+    """The required keys an unknown key beside them is a misspelling of (``deadlin_days``)."""
+    out: set[tuple[Any, ...]] = set()
+    for err in errors:
+        if err["type"] != "extra_forbidden" or not err["loc"]:
+            continue
+        parent = tuple(err["loc"][:-1])
+        missing = [e["loc"][-1] for e in errors if e["type"] == "missing"
+                   and tuple(e["loc"][:-1]) == parent]  # fmt: skip
+        out |= {(*parent, key) for key in closest(str(err["loc"][-1]), map(str, missing), n=1)}
+    return out
+
+
 def _validate(
     data: CommentedMap | dict[str, Any],
     source: str,
@@ -330,9 +343,13 @@ def _validate(
     try:
         scenario = Scenario.model_validate(plain, context={"defer_references": True})
     except ValidationError as exc:
-        for err in exc.errors(include_url=False):
+        errors = exc.errors(include_url=False)
+        misspelt = _misspelt_keys(errors)
+        for err in errors:
             # pydantic marks a bad mapping key with a trailing "[key]"; the key names it already.
             loc = tuple(p for p in err["loc"] if p != "[key]")
+            if err["type"] == "missing" and loc in misspelt:
+                continue  # the unknown key's "did you mean" already names it
             where, line = locate(loc)
             reason = schema_reason(Scenario, err)
             problems.append(Problem(where, line, ".".join(str(p) for p in loc), reason))

@@ -8,12 +8,13 @@ units and defaults are documented in docs/scenarios.md and docs/model.md.
 from __future__ import annotations
 
 import graphlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
+from sim.scenario.counts import MAX_PARAMETERS, MAX_TOKENS
 from sim.scenario.problems import suggestion
 
 GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
@@ -85,6 +86,10 @@ DefectKind = Literal["data_quality", "contamination", "licensing", "tokenizer_co
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Positive = Annotated[float, Field(gt=0.0)]
 NonNegative = Annotated[float, Field(ge=0.0)]
+#: A model's size and its training tokens, in billions, up to what any run has (100T
+#: parameters, 10,000T tokens): a count written whole (7e9 for 7B) is refused, not run.
+BillionParameters = Annotated[float, Field(gt=0.0, le=MAX_PARAMETERS / 1e9)]
+BillionTokens = Annotated[float, Field(gt=0.0, le=MAX_TOKENS / 1e9)]
 Identifier = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_\-]*$")]
 
 
@@ -165,8 +170,8 @@ class BaseModelSpec(Spec):
     """The open base model adapted when ``levers.strategy`` is ``adapt``."""
 
     name: str = "open base model"
-    params_b: Positive
-    tokens_b: Positive
+    params_b: BillionParameters
+    tokens_b: BillionTokens
     license_usd: NonNegative = 0.0
 
 
@@ -191,13 +196,13 @@ class PostTrainingRecipe(Spec):
 
 
 class ModelSpec(Spec):
-    params_b: Positive = Field(description="Total parameters, billions.")
-    active_params_b: Positive | None = Field(
+    params_b: BillionParameters = Field(description="Total parameters, billions.")
+    active_params_b: BillionParameters | None = Field(
         None, description="Active parameters per token (mixture of experts), billions."
     )
-    tokens_b: Positive = Field(description="Planned pretraining tokens, billions.")
+    tokens_b: BillionTokens = Field(description="Planned pretraining tokens, billions.")
     base_model: BaseModelSpec | None = None
-    adapt_tokens_b: Positive = Field(
+    adapt_tokens_b: BillionTokens = Field(
         20.0, description="Continued-pretraining and fine-tuning tokens when adapting."
     )
     post_training_rounds: Annotated[int, Field(ge=0, le=20)] = 4
@@ -693,13 +698,19 @@ def _duplicates(path: str, ids: list[tuple[int, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+    """``unknown team 'infr'; did you mean 'infra'? (teams: data, infra, ...)``."""
+    plural = "capabilities" if what == "capability" else f"{what}s"
+    return f"unknown {what} {name!r}; " + suggestion(name, sorted(known), plural)
+
+
 def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for i, link in _records(d, "org", "links"):
         for end in ("from", "to"):
             team = link.get(end)
             if isinstance(team, str) and team not in teams:
-                out.append((f"org.links.{i}.{end}", f"unknown team {team!r}"))
+                out.append((f"org.links.{i}.{end}", _unknown("team", team, teams)))
     for kinds, field, missing in (
         (RISK_KINDS, "risk_owners", "risk {!r} has no owner: name a team, or null to leave it "
          "unowned"),
@@ -710,20 +721,20 @@ def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
             continue
         for kind, holder in holders.items():
             if isinstance(holder, str) and holder not in teams:
-                out.append((f"org.{field}.{kind}", f"unknown team {holder!r}"))
+                out.append((f"org.{field}.{kind}", _unknown("team", holder, teams)))
         out += [(f"org.{field}", missing.format(k)) for k in kinds if k not in holders]
     contributions = _records(d, "org", "contributions")
     out += _duplicates("org.contributions", _texts(contributions, "id"))
     for i, team in _texts(contributions, "team"):
         if team not in teams:
-            out.append((f"org.contributions.{i}.team", f"unknown team {team!r}"))
+            out.append((f"org.contributions.{i}.team", _unknown("team", team, teams)))
     for i, inc in _records(d, "incidents", "scripted"):
         team = inc.get("team")
         if isinstance(team, str) and team not in teams:
-            out.append((f"incidents.scripted.{i}.team", f"unknown team {team!r}"))
+            out.append((f"incidents.scripted.{i}.team", _unknown("team", team, teams)))
     ptt = _at(d, "plan", "post_training_team")
     if isinstance(ptt, str) and ptt not in teams:
-        out.append(("plan.post_training_team", f"unknown team {ptt!r}"))
+        out.append(("plan.post_training_team", _unknown("team", ptt, teams)))
     return out
 
 
@@ -742,7 +753,7 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     for i, w in workstreams:
         owner = w.get("owner")
         if isinstance(owner, str) and owner not in teams:
-            out.append((f"plan.workstreams.{i}.owner", f"unknown team {owner!r}"))
+            out.append((f"plan.workstreams.{i}.owner", _unknown("team", owner, teams)))
         elif isinstance(owner, str) and owner in evergreen:
             out.append(
                 (
@@ -756,7 +767,9 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
             if not isinstance(dep, str):
                 continue
             if dep not in by_id:
-                out.append((f"plan.workstreams.{i}.depends_on.{j}", f"unknown workstream {dep!r}"))
+                out.append(
+                    (f"plan.workstreams.{i}.depends_on.{j}", _unknown("workstream", dep, by_id))
+                )
                 continue
             if isinstance(w.get("id"), str):
                 graph[str(w["id"])].add(dep)
@@ -772,7 +785,7 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     for i, g in _records(d, "plan", "gates"):
         owner = g.get("owner")
         if isinstance(owner, str) and owner not in teams:
-            out.append((f"plan.gates.{i}.owner", f"unknown team {owner!r}"))
+            out.append((f"plan.gates.{i}.owner", _unknown("team", owner, teams)))
         elif isinstance(owner, str) and owner in evergreen:
             out.append(
                 (
@@ -795,15 +808,15 @@ def _objective_problems(d: object) -> list[tuple[str, str]]:
     measures = {e["id"]: e.get("capability") for _, e in evals if isinstance(e.get("id"), str)}
     for i, measured in _texts(evals, "capability"):
         if measured not in caps:
-            out.append((f"objective.evals.{i}.capability", f"unknown capability {measured!r}"))
+            out.append((f"objective.evals.{i}.capability", _unknown("capability", measured, caps)))
     for i, t in _records(d, "objective", "targets"):
         cap, ev = t.get("capability"), t.get("eval")
         if isinstance(cap, str) and cap not in caps:
-            out.append((f"objective.targets.{i}.capability", f"unknown capability {cap!r}"))
+            out.append((f"objective.targets.{i}.capability", _unknown("capability", cap, caps)))
         if not isinstance(ev, str):
             continue
         if ev not in measures:
-            out.append((f"objective.targets.{i}.eval", f"unknown eval {ev!r}"))
+            out.append((f"objective.targets.{i}.eval", _unknown("eval", ev, map(str, measures))))
         elif isinstance(cap, str) and measures[ev] != cap:
             out.append(
                 (

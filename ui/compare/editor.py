@@ -67,6 +67,14 @@ def _k(state: dict[str, Any], name: str) -> str:
     return f"{KEY}_{state['version']}_{name}"
 
 
+def _required(part: type[BaseModel], key: str) -> bool:
+    """Whether the field of ``part`` named (or aliased) ``key`` must be given."""
+    for name, info in part.model_fields.items():
+        if key in (name, info.alias):
+            return info.is_required()
+    return True
+
+
 def _column_config(
     part: type[BaseModel], teams: list[str], skip: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -78,7 +86,7 @@ def _column_config(
         label, helptext = c.key.replace("_", " "), c.description or None
         if c.key in ("from", "to", "owner", "team"):
             out[c.key] = st.column_config.SelectboxColumn(
-                label, options=teams, required=True, help=helptext
+                label, options=teams, required=_required(part, c.key), help=helptext
             )
         elif c.kind == "choice":
             out[c.key] = st.column_config.SelectboxColumn(
@@ -322,8 +330,10 @@ def contributions_part(state: dict[str, Any]) -> None:
 def gates_part(state: dict[str, Any]) -> None:
     draft: Scenario = state["draft"]
     st.caption(
-        "Each gate looks, after its phase, for the defect kinds it catches, with the "
-        "chance in strength. Add a row for a new gate; select rows and delete to drop one."
+        "Each gate is a review after its phase: it looks for the defect kinds it catches "
+        "and finds each with the chance in strength. The review takes its owner's time (left "
+        "empty: each kind's risk owner), more for each step of strength than the last. Add a "
+        "row for a new gate; select rows and delete to drop one."
     )
     _table(state, "gates", "plan.gates", Gate, list(draft.plan.gates), rows_fixed=False)
     st.markdown(
