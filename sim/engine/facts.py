@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
+from sim.engine.review import legal_engaged, review_effort, reviewers
 from sim.engine.training import RunFacts
-from sim.scenario.spec import PHASES, Scenario, Workstream
+from sim.scenario.spec import PHASES, Gate, Scenario, Workstream
 from sim.units import Days, PersonDays, TeamId
 
 #: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
@@ -72,6 +73,16 @@ class ScenarioFacts:
                 chance = HANDOFF_REWORK_BASE + HANDOFF_REWORK_PER_DAY * latency
                 handoffs.append(Handoff(d, upstream.effort_person_days, latency, chance))
             self.handoffs[w.id] = tuple(handoffs)
+        legal = legal_engaged(scenario, org)
+        #: Each phase's gates, in order, with the person-days each team reviews for them.
+        self.gate_reviews: dict[str, tuple[tuple[Gate, dict[TeamId, PersonDays]], ...]] = {
+            phase: tuple(
+                (g, review_effort(g.strength, reviewers(g, org, legal)))
+                for g in scenario.plan.gates
+                if g.after == phase
+            )
+            for phase in PHASES
+        }
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
         self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
         self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(

@@ -14,7 +14,7 @@ from sim.engine.compute import adapting
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
 from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
-from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_effort, reviewers
+from sim.engine.review import REVIEW_CO_DESIGN
 from sim.scenario.spec import PHASES
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
@@ -41,14 +41,9 @@ def review_days(m: Project, phase: str) -> float:
 
     Each gate's review is its slowest team's share at today's pace (sim/engine/review.py).
     """
-    legal = legal_engaged(m.scenario, m.org)
     days = 0.0
-    for gate in m.scenario.plan.gates:
-        if gate.after == phase:
-            effort = review_effort(gate.strength, reviewers(gate, m.org, legal))
-            days += max(
-                (m.work_days(t, e, REVIEW_CO_DESIGN) for t, e in effort.items()), default=0.0
-            )
+    for _, effort in m.facts.gate_reviews[phase]:
+        days += max((m.work_days(t, e, REVIEW_CO_DESIGN) for t, e in effort.items()), default=0.0)
     return days
 
 

@@ -18,11 +18,11 @@ from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
-from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_effort, reviewers
+from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import ROLE_CO_DESIGN, Gate
-from sim.units import later_than, over_usd
+from sim.units import PersonDays, TeamId, later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
 MAX_EXTRA_ROUNDS = 3
@@ -261,19 +261,16 @@ def _release_review(m: Project) -> Steps:
 
 def gates_after(m: Project, phase: str) -> Steps:
     legal = legal_engaged(m.scenario, m.org)
-    for gate in m.scenario.plan.gates:
-        if gate.after != phase:
-            continue
-        yield from _gate_review(m, gate, legal)
+    for gate, effort in m.facts.gate_reviews[phase]:
+        yield from _gate_review(m, gate, effort)
         ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
 
 
-def _gate_review(m: Project, gate: Gate, legal: bool) -> Steps:
-    """The gate's review: its teams' work at the phase boundary, as its strength asks."""
-    effort = review_effort(gate.strength, reviewers(gate, m.org, legal))
+def _gate_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> Steps:
+    """The gate's review: its teams' ``effort`` at the phase boundary, as its strength asks."""
     if not effort:
         return
     start = m.env.now
