@@ -169,3 +169,19 @@ def test_a_broken_play_file_exits_2(tmp_path: Path) -> None:
     bad.write_text("{")
     out = sim("replay", str(bad))
     assert out.returncode == 2 and "bad.json:" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_play_whose_scenario_no_longer_validates_exits_2(tmp_path: Path) -> None:
+    # A saved play embeds its scenario; one that a later model refuses (a misspelt key,
+    # here) is named with its line and a suggestion by replay and debrief alike.
+    play_file = tmp_path / "play.json"
+    spike = str(ROOT / "scenarios" / "followup_loss_spike.yaml")
+    assert sim("play", spike, "--seed", "3", "--save", str(play_file), "--json").returncode == 0
+    log = json.loads(play_file.read_text())
+    log["scenario_yaml"] = log["scenario_yaml"].replace("strength:", "strenght:", 1)
+    play_file.write_text(json.dumps(log))
+    for command in ("replay", "debrief"):
+        out = sim(command, str(play_file))
+        assert out.returncode == 2, (command, out.stderr)
+        assert "Traceback" not in out.stderr and "play.json:" in out.stderr
+        assert "did you mean 'strength'" in out.stderr

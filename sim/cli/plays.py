@@ -37,9 +37,14 @@ def _read_play(path: Path) -> PlayLog:
     except UnicodeDecodeError:
         raise UserError(f"{path}: not UTF-8 text") from None
     try:
-        return PlayLog.from_json(text, str(path))
+        log = PlayLog.from_json(text, str(path))
     except PlayError as exc:
         raise UserError(str(exc)) from None
+    try:
+        log.scenario()  # a play whose scenario no longer validates says so here, not later
+    except PlayError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    return log
 
 
 def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = None) -> None:
