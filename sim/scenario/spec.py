@@ -704,6 +704,17 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> str:
     return f"unknown {what} {name!r}; " + suggestion(name, sorted(known), plural)
 
 
+def _owner_problems(
+    path: str, owner: object, teams: set[str], evergreen: set[str], evergreen_why: str
+) -> list[tuple[str, str]]:
+    """An owner that names no team, or the evergreen team (kept apart: ``evergreen_why``)."""
+    if isinstance(owner, str) and owner not in teams:
+        return [(path, _unknown("team", owner, teams))]
+    if isinstance(owner, str) and owner in evergreen:
+        return [(path, f"team {owner!r} is evergreen research, kept apart: {evergreen_why}")]
+    return []
+
+
 def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for i, link in _records(d, "org", "links"):
@@ -751,17 +762,14 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
         if t.get("evergreen") is True and isinstance(ident := t.get("id"), str)
     }
     for i, w in workstreams:
-        owner = w.get("owner")
-        if isinstance(owner, str) and owner not in teams:
-            out.append((f"plan.workstreams.{i}.owner", _unknown("team", owner, teams)))
-        elif isinstance(owner, str) and owner in evergreen:
-            out.append(
-                (
-                    f"plan.workstreams.{i}.owner",
-                    f"team {owner!r} is evergreen research, kept apart: it takes no project "
-                    "work (give the workstream to another team, or set evergreen: false)",
-                )
-            )
+        out += _owner_problems(
+            f"plan.workstreams.{i}.owner",
+            w.get("owner"),
+            teams,
+            evergreen,
+            "it takes no project work (give the workstream to another team, or set "
+            "evergreen: false)",
+        )
         deps = w.get("depends_on")
         for j, dep in enumerate(deps if isinstance(deps, list) else []):
             if not isinstance(dep, str):
@@ -783,16 +791,9 @@ def _plan_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
                     )
                 )
     for i, g in _records(d, "plan", "gates"):
-        owner = g.get("owner")
-        if isinstance(owner, str) and owner not in teams:
-            out.append((f"plan.gates.{i}.owner", _unknown("team", owner, teams)))
-        elif isinstance(owner, str) and owner in evergreen:
-            out.append(
-                (
-                    f"plan.gates.{i}.owner",
-                    f"team {owner!r} is evergreen research, kept apart: it reviews no gate",
-                )
-            )
+        out += _owner_problems(
+            f"plan.gates.{i}.owner", g.get("owner"), teams, evergreen, "it reviews no gate"
+        )
     try:
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as exc:
