@@ -148,7 +148,10 @@ def _table(
     """A part's list as an editable table; an edit goes through the editing operations."""
     draft: Scenario = state["draft"]
     rows = _rows(items)
-    frame = pd.DataFrame(rows, columns=[c.key for c in editing.columns(part)])
+    # Lists (a gate's defect kinds) last, so the short fields (a gate's strength and
+    # owner) stay in view in a narrow column.
+    cols = sorted(editing.columns(part), key=lambda c: c.kind == "choices")
+    frame = pd.DataFrame(rows, columns=[c.key for c in cols])
     config = _column_config(part, draft.team_ids, skip)
     if rows_fixed and "id" in frame:
         config["id"] = st.column_config.TextColumn("id", disabled=True)
