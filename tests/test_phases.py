@@ -121,7 +121,7 @@ def test_each_scope_option_changes_its_part_of_the_plan_and_is_recorded(response
     m = model(tiny(levers__ablation_fraction=0.1, model__post_training_rounds=4))
     gap = 0.05 * m.tokens_plan * m.run_usd_per_token
     before = {k: getattr(m, a) for k, a in SCOPE.items()}
-    option = budget.PRICERS[response](m, gap)  # priced whatever line is over
+    option = budget.PRICERS[response](m, gap, budget.outlook(m))  # whatever line is over
     assert option is not None and option.saves_usd > 0
     budget.apply_scope(m, option, "in a test")
     after = {k: getattr(m, a) for k, a in SCOPE.items()}

@@ -16,6 +16,7 @@ and priced (:class:`~sim.engine.records.ScopeCut`), never silent. docs/model.md,
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -24,7 +25,7 @@ from typing import Any
 from sim.engine import forecast
 from sim.engine.novelty import expected_ablation_factor
 from sim.engine.project import Project
-from sim.engine.records import ScopeCut
+from sim.engine.records import ScopeCut, TraceEvent
 from sim.engine.training import Steps
 from sim.scenario.spec import PHASES
 from sim.units import USD_TOLERANCE, over_usd
@@ -99,11 +100,16 @@ def licences(m: Project) -> list[tuple[str, float]]:
     return out
 
 
-def projected_lines(m: Project) -> dict[str, float]:
-    """Spent so far plus what the current plan still needs, by budget line."""
+def projected_lines(m: Project, by_phase: dict[str, float] | None = None) -> dict[str, float]:
+    """Spent so far plus what the current plan still needs, by budget line.
+
+    ``by_phase``: the forecast's :func:`~sim.engine.forecast.days_by_phase` now, when
+    the caller has it already.
+    """
     spent = m.ledger.line_totals
     out = {line: spent.get(line, 0.0) for line in LINES}
-    by_phase = forecast.days_by_phase(m)
+    if by_phase is None:
+        by_phase = forecast.days_by_phase(m)
     annotation, round_compute = round_cost(m)
     rounds_left = max(0, m.rounds_planned - m.rounds_done)
     out["annotation"] += rounds_left * annotation
@@ -147,8 +153,12 @@ def budget_gap(m: Project) -> float:
 
 
 def projected_by_category(m: Project) -> dict[str, float]:
+    return _by_category(projected_lines(m))
+
+
+def _by_category(lines: dict[str, float]) -> dict[str, float]:
     out: dict[str, float] = {}
-    for line, usd in projected_lines(m).items():
+    for line, usd in lines.items():
         out[LINES[line]] = out.get(LINES[line], 0.0) + usd
     return out
 
@@ -166,10 +176,44 @@ def allowances(m: Project) -> dict[str, float]:
     }
 
 
-def over_categories(m: Project) -> set[str]:
-    """Budget categories whose projected spend is over their allowance."""
+def over_categories(m: Project, spend: dict[str, float] | None = None) -> set[str]:
+    """Budget categories whose projected spend (``spend``: by category) is over allowance."""
     allowed = allowances(m)
-    return {c for c, usd in projected_by_category(m).items() if over_usd(usd - allowed[c])}
+    if spend is None:
+        spend = projected_by_category(m)
+    return {c for c, usd in spend.items() if over_usd(usd - allowed[c])}
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """The current plan's forecast: spend by line and category, days left, quality.
+
+    One forecast of days serves them all; every option priced at one moment is priced
+    against the same outlook (the plan is put back after each try).
+    """
+
+    lines: dict[str, float]
+    spend: dict[str, float]
+    days: float
+    loss: float
+    score: float
+
+    def gap(self, m: Project) -> float:
+        """Projected spend over the budget less the reserve still held (:func:`budget_gap`)."""
+        return sum(self.lines.values()) - (m.ledger.budget_usd - m.reserve_left)
+
+
+def outlook(m: Project) -> Outlook:
+    """The plan's :class:`Outlook` now."""
+    by_phase = forecast.days_by_phase(m)
+    lines = projected_lines(m, by_phase)
+    return Outlook(
+        lines,
+        _by_category(lines),
+        sum(by_phase.values()),
+        forecast.planned_loss(m),
+        forecast.planned_score(m),
+    )
 
 
 # --- scope options -----------------------------------------------------------------------
@@ -240,39 +284,37 @@ def _restore(m: Project, plan: _Plan) -> None:
 
 def _priced(
     m: Project,
+    base: Outlook,
     response: str,
     what: str,
     change: Callable[[], None],
     risk: Callable[[], float] | None = None,
 ) -> ScopeOption:
-    """Price ``change`` by trying it on the plan and putting the plan back."""
+    """Price ``change`` against ``base`` (the outlook now) by trying it and putting it back."""
     before = _snapshot(m)
-    spend0, days0 = projected_by_category(m), forecast.forecast_days(m)
-    loss0, score0 = forecast.planned_loss(m), forecast.planned_score(m)
     risk0 = risk() if risk else 0.0
     change()
-    spend1, days1 = projected_by_category(m), forecast.forecast_days(m)
-    loss1, score1 = forecast.planned_loss(m), forecast.planned_score(m)
+    after = outlook(m)
     risk1 = risk() if risk else 0.0
     _restore(m, before)
-    saves = {c: spend0[c] - spend1[c] for c in spend0}
+    saves = {c: base.spend[c] - after.spend[c] for c in base.spend}
     return ScopeOption(
         response,
         what,
         saves,
-        loss1 - loss0,
-        score1 - score0 - (risk1 - risk0),
-        days1 - days0,
+        after.loss - base.loss,
+        after.score - base.score - (risk1 - risk0),
+        after.days - base.days,
         risk is not None,
         change,
     )
 
 
-def _ablations(m: Project, gap: float) -> ScopeOption | None:
+def _ablations(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     f = m.ablation_fraction
     if m.phase not in ("setup", "prepare") or f <= 0:
         return None
-    full = _priced(m, "cut_ablations", "", lambda: m.plan_ablations(0.0))
+    full = _priced(m, base, "cut_ablations", "", lambda: m.plan_ablations(0.0))
     keep = f * max(0.0, 1.0 - gap / full.saves_usd) if full.saves_usd > gap else 0.0
     what = "no ablations" if keep <= 0 else f"ablations from {f:.0%} to {keep:.1%} of the compute"
 
@@ -282,10 +324,10 @@ def _ablations(m: Project, gap: float) -> ScopeOption | None:
         spread = forecast.loss_at_risk(m, m.ablation_fraction)
         return forecast.planned_score(m) - forecast.planned_score(m, loss + spread)
 
-    return _priced(m, "cut_ablations", what, lambda: m.plan_ablations(keep), at_risk)
+    return _priced(m, base, "cut_ablations", what, lambda: m.plan_ablations(keep), at_risk)
 
 
-def _tokens(m: Project, gap: float) -> ScopeOption | None:
+def _tokens(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     run = m.run
     target = run.target_tokens if run is not None else m.tokens_plan
     done = run.tokens if run is not None else 0.0
@@ -295,35 +337,36 @@ def _tokens(m: Project, gap: float) -> ScopeOption | None:
     most = target - floor
     if most <= 0:
         return None
-    full = _priced(m, "reduce_tokens", "", lambda: m.plan_tokens(floor))
+    full = _priced(m, base, "reduce_tokens", "", lambda: m.plan_tokens(floor))
     if full.saves_usd <= USD_TOLERANCE:
         return None
     cut = most * min(1.0, gap / full.saves_usd)
     new = target - cut
     what = f"the run from {target / 1e12:.2f}T to {new / 1e12:.2f}T tokens"
-    return _priced(m, "reduce_tokens", what, lambda: m.plan_tokens(new))
+    return _priced(m, base, "reduce_tokens", what, lambda: m.plan_tokens(new))
 
 
-def _rounds(m: Project, gap: float) -> ScopeOption | None:
+def _rounds(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     keep_at_least = max(1, m.rounds_done + 1)
     most = m.rounds_planned - keep_at_least
     if most <= 0:
         return None
     planned = m.rounds_planned
-    one = _priced(m, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - 1))
+    one = _priced(m, base, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - 1))
     if one.saves_usd <= USD_TOLERANCE:
         return None
     n = min(most, math.ceil(gap / one.saves_usd))
     what = f"post-training from {planned} to {planned - n} rounds"
-    return _priced(m, "fewer_post_training_rounds", what, lambda: m.plan_rounds(planned - n))
+    return _priced(m, base, "fewer_post_training_rounds", what, lambda: m.plan_rounds(planned - n))
 
 
-def _eval_scope(m: Project, gap: float) -> ScopeOption | None:
+def _eval_scope(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     if m.eval_scope < 1.0 or m.phase in ("evaluation", "release", "done"):
         return None
     what = f"the evaluation campaign and eval sets to {EVAL_SCOPE_SHARE:.0%}"
     return _priced(
         m,
+        base,
         "smaller_eval_scope",
         what,
         lambda: m.plan_eval_scope(EVAL_SCOPE_SHARE),
@@ -331,19 +374,19 @@ def _eval_scope(m: Project, gap: float) -> ScopeOption | None:
     )
 
 
-def _hires(m: Project, gap: float) -> ScopeOption | None:
+def _hires(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     planned = m.hires_planned
     if planned <= 0 or m.env.now >= m.scenario.levers.add_core_staff_day:
         return None
-    one = _priced(m, "fewer_hires", "", lambda: m.plan_hires(planned - 1))
+    one = _priced(m, base, "fewer_hires", "", lambda: m.plan_hires(planned - 1))
     if one.saves_usd <= USD_TOLERANCE:
         return None
     n = min(planned, math.ceil(gap / one.saves_usd))
     what = f"planned hires from {planned} to {planned - n}"
-    return _priced(m, "fewer_hires", what, lambda: m.plan_hires(planned - n))
+    return _priced(m, base, "fewer_hires", what, lambda: m.plan_hires(planned - n))
 
 
-def _cluster(m: Project, gap: float) -> ScopeOption | None:
+def _cluster(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     if m.run is not None or m.phase in PHASES[PHASES.index("training") :]:
         return None
     per_node = m.scenario.cluster.gpus_per_node
@@ -356,7 +399,7 @@ def _cluster(m: Project, gap: float) -> ScopeOption | None:
             continue
         gpus = keep * per_node
         what = f"the cluster from {m.cluster_gpus:,} to {gpus:,} GPUs, for longer"
-        option = _priced(m, "smaller_cluster", what, partial(m.plan_cluster, gpus))
+        option = _priced(m, base, "smaller_cluster", what, partial(m.plan_cluster, gpus))
         if best is None or option.saves_usd > best.saves_usd:
             best = option
         if option.saves_usd >= gap:
@@ -364,7 +407,7 @@ def _cluster(m: Project, gap: float) -> ScopeOption | None:
     return best
 
 
-PRICERS: dict[str, Callable[[Project, float], ScopeOption | None]] = {
+PRICERS: dict[str, Callable[[Project, float, Outlook], ScopeOption | None]] = {
     "cut_ablations": _ablations,
     "reduce_tokens": _tokens,
     "fewer_post_training_rounds": _rounds,
@@ -374,20 +417,29 @@ PRICERS: dict[str, Callable[[Project, float], ScopeOption | None]] = {
 }
 
 
-def scope_option(m: Project, response: str, gap: float) -> ScopeOption | None:
-    """``response`` sized to ``gap`` and priced, if it applies now and saves on a line over."""
-    option = PRICERS[response](m, gap)
+def scope_option(
+    m: Project, response: str, gap: float, base: Outlook | None = None
+) -> ScopeOption | None:
+    """``response`` sized to ``gap`` and priced, if it applies now and saves on a line over.
+
+    ``base``: the plan's :func:`outlook` now, when the caller has it already.
+    """
+    if base is None:
+        base = outlook(m)
+    option = PRICERS[response](m, gap, base)
     if option is None or not over_usd(option.saves_usd):
         return None
-    over = over_categories(m)
+    over = over_categories(m, base.spend)
     if over and not any(over_usd(option.saves.get(c, 0.0)) for c in over):
         return None
     return option
 
 
-def scope_options(m: Project, gap: float) -> list[ScopeOption]:
+def scope_options(m: Project, gap: float, base: Outlook | None = None) -> list[ScopeOption]:
     """Every scope option that applies now, cheapest first (score given up per dollar)."""
-    options = [o for r in SCOPE_RESPONSES if (o := scope_option(m, r, gap)) is not None]
+    if base is None:
+        base = outlook(m)
+    options = [o for r in SCOPE_RESPONSES if (o := scope_option(m, r, gap, base)) is not None]
     return sorted(options, key=lambda o: (o.price(gap), -o.saves_usd))
 
 
@@ -412,16 +464,62 @@ def apply_scope(m: Project, option: ScopeOption, when: str) -> None:
 # --- fitting the plan, and the budget responses --------------------------------------------
 
 
+@dataclass(frozen=True)
+class SetUpFit:
+    """What fitting the plan at set-up did: the plan it left, and what it recorded."""
+
+    plan: _Plan
+    cuts: tuple[ScopeCut, ...]
+    trace: tuple[TraceEvent, ...]
+    incidents: tuple[tuple[str, int], ...]
+
+
 def fit_plan_to_budget(m: Project) -> None:
     """At set-up, cut scope until the plan fits the budget less the reserve.
 
     In the order of the playbook's ``budget`` entry, then cheapest first; each cut sized
-    to what is still over.
+    to what is still over. The fit reads only the scenario (the plan, the budget, the
+    teams on day 0 and expected values, never a replication's draws), so it is made once
+    per scenario and process (:attr:`ScenarioFacts.set_up_fit`) and its plan, cuts and
+    trace copied into every later replication: the same numbers at a fraction of the cost.
     """
+    known = m.facts.set_up_fit
+    if known is None:
+        m.facts.set_up_fit = known = _fit(m)
+    else:
+        _restore(m, known.plan)
+    if known.cuts:
+        m.scope_cuts.extend(known.cuts)
+    for e in known.trace:
+        m.trace.append(TraceEvent(e.day, e.kind, e.summary, e.team, dict(e.data)))
+    for kind, n in known.incidents:
+        m.incidents[kind] += n
+
+
+def _fit(m: Project) -> SetUpFit:
+    """Fit the plan on ``m`` (a fresh play at set-up) and return what it did, undone.
+
+    The caller puts what it recorded back, as for any later replication.
+    """
+    marks = len(m.scope_cuts), len(m.trace), Counter(m.incidents)
+    _fit_plan(m)
+    fit = SetUpFit(
+        _snapshot(m),
+        tuple(m.scope_cuts[marks[0] :]),
+        tuple(m.trace[marks[1] :]),
+        tuple((m.incidents - marks[2]).items()),
+    )
+    del m.scope_cuts[marks[0] :], m.trace[marks[1] :]
+    m.incidents.clear()
+    m.incidents.update(marks[2])
+    return fit
+
+
+def _fit_plan(m: Project) -> None:
     preferred = [r for r in m.scenario.levers.playbook.get("budget", []) if r in PRICERS]
     tried: set[str] = set()
-    while over_usd(gap := budget_gap(m)):
-        options = {o.response: o for o in scope_options(m, gap) if o.response not in tried}
+    while over_usd(gap := (base := outlook(m)).gap(m)):
+        options = {o.response: o for o in scope_options(m, gap, base) if o.response not in tried}
         if not options:
             m.trace_event(
                 "plan",
@@ -483,8 +581,8 @@ def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     each sized to the gap) and accepting the overrun; each once per episode.
     """
     used: set[str] = set()
-    while over_usd(gap := budget_gap(m)):
-        priced = [o for o in scope_options(m, gap) if o.response not in used]
+    while over_usd(gap := (base := outlook(m)).gap(m)):
+        priced = [o for o in scope_options(m, gap, base) if o.response not in used]
         options = [o.response for o in priced]
         if over_usd(m.reserve_left) and "use_reserve" not in used:
             options.insert(0, "use_reserve")
@@ -503,12 +601,12 @@ def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
 
 
 def _respond(m: Project, choice: str, why: str) -> None:
-    gap = budget_gap(m)  # the gap when the answer arrives
     if choice == "use_reserve":
-        used = min(gap, m.reserve_left)
+        used = min(budget_gap(m), m.reserve_left)  # the gap when the answer arrives
         m.use_reserve(used)
         m.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
         return
-    option = scope_option(m, choice, gap)
+    base = outlook(m)
+    option = scope_option(m, choice, base.gap(m), base)
     if option is not None:
         apply_scope(m, option, why)

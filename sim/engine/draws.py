@@ -10,7 +10,9 @@ holds the same world under every design, and under any order of the scenario's l
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from sim.engine.incidents import BudgetCutDraw, draw_budget_cut, draw_departure_gaps
 from sim.engine.novelty import (
@@ -19,7 +21,7 @@ from sim.engine.novelty import (
     effective_ablation_fraction,
 )
 from sim.engine.quality import loss_sigma
-from sim.engine.rng import Streams
+from sim.engine.rng import Streams, standard_normal
 from sim.scenario.spec import Scenario
 
 #: Effort spread: lognormal sigma = base + novelty * extra (frontier work is less predictable).
@@ -40,6 +42,10 @@ def _mean_one(sigma: float, z: float) -> float:
     return math.exp(sigma * z - sigma**2 / 2)
 
 
+def _round_multiplier(sigma: float, u: float) -> float:
+    return _mean_one(sigma, standard_normal(u))
+
+
 @dataclass(frozen=True)
 class Draws:
     """The random facts of one replication that the play reads as it goes."""
@@ -47,14 +53,14 @@ class Draws:
     #: Mean-one lognormal multiplier of each workstream's effort, by workstream id.
     effort_multiplier: dict[str, float]
     #: Effort multipliers of post-training rounds, in the order the rounds run.
-    round_multipliers: list[float]
+    round_multipliers: Sequence[float]
     #: Uniform draw per (workstream, upstream) pair; rework when below its chance.
     rework: dict[tuple[str, str], float]
     #: Error of the loss forecast, added to the scaling-law loss.
     loss_error: float
     cut: BudgetCutDraw
     #: Standard exponential gaps between departures, per team.
-    departure_gaps: dict[str, list[float]]
+    departure_gaps: dict[str, Sequence[float]]
     #: Uniform draw deciding whether a safety review finds an issue.
     safety: float
     #: Standard normal sampling error of each eval set, by eval id.
@@ -69,22 +75,24 @@ class Draws:
         workstreams = s.plan.workstreams
         # Mean-one lognormal multipliers: one from each workstream's own stream, and the
         # post-training rounds' from theirs (round k always reads the k-th draw).
-        normals, uniforms = streams.entity_normals, streams.entity_uniforms
-        z_work = [normals("effort", w.id)[0] for w in workstreams]
-        z_rounds = normals("effort", ROUNDS_ENTITY, ROUND_DRAWS)
+        uniform = streams.entity_uniform
+        z_work = [standard_normal(uniform("effort", w.id)) for w in workstreams]
         pairs = [(w.id, d) for w in workstreams for d in w.depends_on]
-        rework = [uniforms("handoffs", handoff_entity(w, d))[0] if vary else 1.0 for w, d in pairs]
+        rework = [uniform("handoffs", handoff_entity(w, d)) if vary else 1.0 for w, d in pairs]
         error = streams["quality"].standard_normal()
         novelty = s.model.novelty
         ablations = effective_ablation_fraction(s.levers.ablation_fraction, novelty)
         sigma_loss = loss_sigma(novelty, ablations) if vary else 0.0
         evals = s.objective.evals
-        noise = [normals("eval_noise", e.id)[0] for e in evals]
+        noise = [standard_normal(uniform("eval_noise", e.id)) for e in evals]
         return cls(
             effort_multiplier={
                 w.id: _mean_one(sigma, x) for w, x in zip(workstreams, z_work, strict=True)
             },
-            round_multipliers=[_mean_one(sigma, x) for x in z_rounds],
+            # Read as the rounds run: a play of three rounds works out eight, not forty.
+            round_multipliers=streams.entity_draws(
+                "effort", ROUNDS_ENTITY, ROUND_DRAWS, partial(_round_multiplier, sigma)
+            ),
             rework=dict(zip(pairs, rework, strict=True)),
             loss_error=float(error * sigma_loss),
             cut=draw_budget_cut(s, streams["budget"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
@@ -17,6 +18,9 @@ from sim.engine.review import legal_engaged, review_effort, reviewers
 from sim.engine.training import RunFacts
 from sim.scenario.spec import PHASES, Gate, Scenario, Workstream
 from sim.units import Days, PersonDays, TeamId
+
+if TYPE_CHECKING:
+    from sim.engine.budget import SetUpFit
 
 #: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
 HANDOFF_REWORK_BASE = 0.05
@@ -84,6 +88,9 @@ class ScenarioFacts:
             for phase in PHASES
         }
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
+        #: What fitting the plan to the budget at set-up did (the same for every replication:
+        #: it reads no draw), made by the first replication (sim/engine/budget.py).
+        self.set_up_fit: SetUpFit | None = None
         self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
         self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(
             "rollback"

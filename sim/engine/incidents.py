@@ -8,13 +8,14 @@ so replication *k* holds the same defects, failures and cuts under any design
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from sim.engine.org import OrgGraph
 from sim.engine.review import looks_for, review_strength
-from sim.engine.rng import Streams
+from sim.engine.rng import Streams, standard_exponential
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
 from sim.units import Days
@@ -83,7 +84,7 @@ class DefectBook:
             u_present, u_monitor = streams.entity_uniforms("defects", key, 2)
             present = u_present < min(1.0, src.probability * (1.0 + novelty))
             monitor = -math.log1p(-u_monitor)  # a standard exponential
-            draws = {g.id: streams.entity_uniforms("detection", f"{key}@{g.id}")[0] for g in gates}
+            draws = {g.id: streams.entity_uniform("detection", f"{key}@{g.id}") for g in gates}
             book.defects.append(Defect(i, src, present, draws, monitor))
         return book
 
@@ -175,11 +176,12 @@ def draw_budget_cut(scenario: Scenario, rng: np.random.Generator) -> BudgetCutDr
 
 def draw_departure_gaps(
     scenario: Scenario, streams: Streams, horizon: int = 16
-) -> dict[str, list[float]]:
+) -> dict[str, Sequence[float]]:
     """Standard exponential gaps between departures, per team (scaled by rates later).
 
     Each team's gaps come from its own ``staffing`` stream, keyed by the team's id.
     """
     return {
-        t.id: streams.entity_exponentials("staffing", t.id, horizon) for t in scenario.org.teams
+        t.id: streams.entity_draws("staffing", t.id, horizon, standard_exponential)
+        for t in scenario.org.teams
     }

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 
 from sim.engine.org import OrgGraph
-from sim.engine.rng import Streams
+from sim.engine.rng import Streams, standard_normal
 from sim.engine.signals import entity_stream
 from sim.engine.teams import output_on, seniority_factor, work_item
 from sim.scenario.spec import ROLE_CO_DESIGN, Contribution, DefectSource, Scenario
@@ -134,7 +134,7 @@ def variant_loss_error(s: Scenario, streams: Streams, flagship_error: float, sig
     """
     errors = [flagship_error]
     for k in range(1, s.levers.parallel_variants):
-        z = streams.entity_normals("variants", f"variant{k}")[0]
+        z = standard_normal(streams.entity_uniform("variants", f"variant{k}"))
         errors.append(sigma * z)
     return min(errors)
 

@@ -117,6 +117,8 @@ class Project(ABC):
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         self._work_days_at: Days = -1.0
+        #: The same for teams without newcomers, whose pace holds while their version does.
+        self._steady_work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         #: Expected target scores of plans (a plan's quality state gives its scores).
         self.planned_scores: dict[QualityState, dict[str, float]] = {}
         #: The processes whose work waits on each team's pace (woken when the team changes).
@@ -621,7 +623,7 @@ class Project(ABC):
         if not self.scenario.incidents.variability:
             return False
         n = self._work_count[team_id] = self._work_count.get(team_id, 0) + 1
-        u = self.streams.entity_uniforms("noise", key or f"{team_id}#{n}")[0]
+        u = self.streams.entity_uniform("noise", key or f"{team_id}#{n}")
         if u >= 1.0 - math.exp(-noise / NOISE_PERSON_DAYS):
             return False
         self.count_incident("noise_rework")
@@ -636,15 +638,21 @@ class Project(ABC):
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
         team = self.teams[team_id]
         now = self.env.now
-        # Forecasts price many plans at one moment: the same question, the same answer.
+        # Forecasts price many plans at one moment: the same question, the same answer. A
+        # team without newcomers keeps its pace until its people change (its version), so
+        # the answer holds across moments; while one ramps up, only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if self._work_days_at != now:
-            self._work_days.clear()
-            self._work_days_at = now
-        known = self._work_days.get(key)
+        if team.newcomers:
+            if self._work_days_at != now:
+                self._work_days.clear()
+                self._work_days_at = now
+            memo = self._work_days
+        else:
+            memo = self._steady_work_days
+        known = memo.get(key)
         if known is not None:
             return known
-        days = self._work_days[key] = self._solo_work_days(team, effort, co_design, now)
+        days = memo[key] = self._solo_work_days(team, effort, co_design, now)
         return days
 
     def _solo_work_days(

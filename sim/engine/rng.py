@@ -15,9 +15,10 @@ import hashlib
 import math
 import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from statistics import NormalDist
+from typing import overload
 
 import numpy as np
 
@@ -53,8 +54,11 @@ STREAM_KEYS: dict[str, int] = {name: zlib.crc32(name.encode()) for name in STREA
 
 
 _TWO_TO_MINUS_53 = 2.0**-53
-#: A BLAKE2b digest as eight little-endian 64-bit words.
+#: A BLAKE2b digest as eight little-endian 64-bit words; its first word.
 _WORDS = struct.Struct("<8Q")
+_WORD = struct.Struct("<Q")
+#: Draws in one BLAKE2b block of :class:`EntityDraws`.
+BLOCK_DRAWS = 8
 _STANDARD_NORMAL = NormalDist()
 
 
@@ -132,28 +136,43 @@ class Streams:
             gen = self._entities[(source, entity_id)] = np.random.Generator(np.random.PCG64(child))
         return gen
 
+    def _entity_hash(self, source: str, entity_id: str) -> hashlib.blake2b:
+        stream_key(source)
+        h = self._uniform_prefix.copy()  # BLAKE2b of ``entropy/spawn_key/`` so far
+        h.update(f"{source}/{entity_id}#".encode())
+        return h
+
+    def entity_uniform(self, source: str, entity_id: str) -> float:
+        """The first of :meth:`entity_uniforms` (one draw), without building a list."""
+        stream_key(source)
+        h = self._uniform_prefix.copy()
+        h.update(f"{source}/{entity_id}#0".encode())  # the same bytes: block 0
+        return ((_WORD.unpack_from(h.digest())[0] >> 11) + 0.5) * _TWO_TO_MINUS_53
+
     def entity_uniforms(self, source: str, entity_id: str, n: int = 1) -> list[float]:
         """``n`` uniforms in (0, 1) that belong to one element of the scenario.
 
         A counter-based generator: BLAKE2b of the replication's seed, the source and the
-        element's id, 8 bytes a draw. Like :meth:`for_entity` it depends on the id only,
-        and it costs about a microsecond a draw instead of building a generator (a play
-        reads some fifty of these at set-up).
+        element's id, and the block's number, 8 bytes a draw and eight draws a block.
+        Like :meth:`for_entity` it depends on the id only, and it costs about a
+        microsecond a draw instead of building a generator (a play reads some fifty of
+        these at set-up).
         """
-        stream_key(source)
-        h = self._uniform_prefix.copy()  # BLAKE2b of ``entropy/spawn_key/`` so far
-        h.update(f"{source}/{entity_id}#".encode())
-        if n <= 8:
-            h.update(b"0")
-            return [((w >> 11) + 0.5) * _TWO_TO_MINUS_53 for w in _WORDS.unpack(h.digest())[:n]]
-        out: list[float] = []
-        block = 0
-        while len(out) < n:
-            b = h.copy()
-            b.update(b"%d" % block)
-            out.extend(((w >> 11) + 0.5) * _TWO_TO_MINUS_53 for w in _WORDS.unpack(b.digest()))
-            block += 1
-        return out[:n]
+        return list(EntityDraws(self._entity_hash(source, entity_id), n))
+
+    def entity_draws(
+        self,
+        source: str,
+        entity_id: str,
+        n: int,
+        transform: Callable[[float], float] | None = None,
+    ) -> EntityDraws:
+        """:meth:`entity_uniforms` as a sequence worked out eight at a time as it is read.
+
+        ``transform`` turns each uniform into the draw wanted (a normal, a multiplier):
+        a play that reads only the first few of ``n`` pays for those only.
+        """
+        return EntityDraws(self._entity_hash(source, entity_id), n, transform)
 
     def entity_normals(self, source: str, entity_id: str, n: int = 1) -> list[float]:
         """``n`` standard normals of one element (inverse CDF of :meth:`entity_uniforms`)."""
@@ -197,3 +216,75 @@ def _blocks(gen: np.random.Generator) -> Callable[[], float]:
         return block.pop()
 
     return draw
+
+
+def standard_normal(u: float) -> float:
+    """The standard normal at uniform ``u`` (its inverse CDF)."""
+    return _STANDARD_NORMAL.inv_cdf(u)
+
+
+def standard_exponential(u: float) -> float:
+    """The standard exponential at uniform ``u``."""
+    return -math.log1p(-u)
+
+
+class EntityDraws(Sequence[float]):
+    """``n`` draws of one element's counter-based stream, worked out a block at a time.
+
+    Block ``b`` is BLAKE2b of the element's key and ``b`` (as :meth:`Streams.entity_uniforms`
+    makes them), so draw ``k`` is the same number however many are asked for or read.
+    """
+
+    __slots__ = ("_hash", "_n", "_transform", "_blocks")
+
+    def __init__(
+        self, h: hashlib.blake2b, n: int, transform: Callable[[float], float] | None = None
+    ) -> None:
+        self._hash = h
+        self._n = max(0, int(n))
+        self._transform = transform
+        self._blocks: dict[int, list[float]] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _block(self, b: int) -> list[float]:
+        block = self._blocks.get(b)
+        if block is None:
+            h = self._hash.copy()
+            h.update(b"%d" % b)
+            us = [((w >> 11) + 0.5) * _TWO_TO_MINUS_53 for w in _WORDS.unpack(h.digest())]
+            f = self._transform
+            block = self._blocks[b] = us if f is None else [f(u) for u in us]
+        return block
+
+    @overload
+    def __getitem__(self, i: int) -> float: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[float]: ...
+
+    def __getitem__(self, i: int | slice) -> float | list[float]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("entity draw index out of range")
+        b, k = divmod(i, BLOCK_DRAWS)
+        return self._block(b)[k]
+
+    def __iter__(self) -> Iterator[float]:
+        for b in range(0, self._n, BLOCK_DRAWS):
+            yield from self._block(b // BLOCK_DRAWS)[: self._n - b]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"EntityDraws({list(self)!r})"

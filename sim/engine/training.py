@@ -629,7 +629,7 @@ class TrainingRun:
             data={"tokens_b": self.tokens / 1e9, "recurrence": self.unstable},
         )
         owner = p.org.owner("loss_spike")
-        u = p.streams.entity_uniforms("signals", f"spike{self.stats.spikes}")[0]
+        u = p.streams.entity_uniform("signals", f"spike{self.stats.spikes}")
         detect = notice_days(p.org, "loss_spike", u)
         yield from self.hold(detect, "diverged training before anyone noticed")
         draws = p.streams["spike_outcomes"]

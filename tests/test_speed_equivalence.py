@@ -1,0 +1,100 @@
+"""What the engine reuses to go faster gives the numbers it would work out afresh.
+
+The set-up fit is made once per scenario and copied into later replications; forecasts of
+a team without newcomers are kept while its people stay the same; an element's draws are
+worked out a block at a time as they are read. Each is checked against the fresh
+computation it stands for. A few seconds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.engine import budget
+from sim.engine.facts import scenario_facts
+from sim.engine.model import ProjectModel
+from sim.engine.rng import BLOCK_DRAWS, Streams, standard_exponential
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
+
+
+def _fitted(s: Scenario, replication: int) -> ProjectModel:
+    return ProjectModel(s, seed=11, replication=replication)
+
+
+def _record(m: ProjectModel) -> tuple[object, ...]:
+    return (
+        budget._snapshot(m),
+        list(m.scope_cuts),
+        [(e.day, e.kind, e.summary, e.team, e.data) for e in m.trace],
+        dict(m.incidents),
+        m.run_facts,
+        m.run_usd_per_token,
+    )
+
+
+@pytest.mark.parametrize(
+    ("scenario", "reserve"),
+    [("assistant_7b", 0.25), ("frontier_405b", 0.4), ("adapt_open_base_70b", 0.3)],
+)
+def test_the_set_up_fit_copied_into_a_replication_is_the_fit_made_afresh(
+    scenario: str, reserve: float
+) -> None:
+    s = with_overrides(load_scenario(scenario), {"levers.reserve_fraction": reserve})
+    facts = scenario_facts(s)
+    facts.set_up_fit = None
+    first = _fitted(s, 0)
+    assert first.scope_cuts, "this reserve must force a cut at set-up, or nothing is tested"
+    assert facts.set_up_fit is not None
+    for rep in (1, 7, 23):
+        copied = _fitted(s, rep)
+        facts.set_up_fit = None  # the next one works it out again
+        fresh = _fitted(s, rep)
+        assert _record(copied) == _record(fresh), rep
+        # What a play records is its own: changing one replication's copy leaves the other.
+        copied.trace[0].data["probe"] = 1
+        assert "probe" not in fresh.trace[0].data
+
+
+def test_a_set_up_with_no_scope_left_is_recorded_the_same_in_every_replication() -> None:
+    s = with_overrides(
+        load_scenario("assistant_7b"),
+        {
+            "objective.budget.compute_usd": 100_000.0,
+            "objective.budget.people_usd": 1_000_000.0,
+            "levers.reserve_fraction": 0.3,
+        },
+    )
+    facts = scenario_facts(s)
+    facts.set_up_fit = None
+    runs = [_fitted(s, rep) for rep in range(3)]
+    facts.set_up_fit = None
+    assert [_record(m) for m in runs] == [_record(_fitted(s, rep)) for rep in range(3)]
+    assert any(e.kind == "plan" and "no scope left" in e.summary for e in runs[0].trace)
+
+
+def test_a_steady_teams_forecast_is_the_one_worked_out_now() -> None:
+    m = ProjectModel(load_scenario("assistant_7b"), seed=2, replication=3)
+    while m.env.peek() < 60.0:
+        m.env.step()
+        for tid, team in m.teams.items():
+            effort, co_design = 40.0, 0.5
+            got = m.work_days(tid, effort, co_design)
+            assert got == m._solo_work_days(team, effort, co_design, m.env.now), (tid, m.env.now)
+
+
+def test_entity_draws_read_lazily_are_the_draws_made_at_once() -> None:
+    one = Streams.for_replication(4, 9)
+    for n in (1, 5, BLOCK_DRAWS, BLOCK_DRAWS + 1, 3 * BLOCK_DRAWS + 2):
+        at_once = one.entity_uniforms("effort", "w", n)
+        lazy = one.entity_draws("effort", "w", n)
+        assert len(lazy) == n and lazy == at_once
+        assert [lazy[k] for k in reversed(range(n))] == at_once[::-1]
+        assert lazy[-1] == at_once[-1] and lazy[1:4] == at_once[1:4]
+        assert one.entity_uniform("effort", "w") == at_once[0]
+        with pytest.raises(IndexError):
+            lazy[n]
+    gaps = one.entity_draws("staffing", "t", 16, standard_exponential)
+    assert list(gaps) == one.entity_exponentials("staffing", "t", 16)
+    with pytest.raises(KeyError, match="add it to"):
+        one.entity_uniform("no_such_source", "x")
