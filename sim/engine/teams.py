@@ -109,8 +109,18 @@ class TeamState:
     """Called after every change of the people or the work on hand (the project wakes the
     team's work then, to read its pace again)."""
 
+    _people: float = 0.0
+    """``headcount * attention``, kept up to date by every change of the people."""
+    _steady_share: float | None = None
+    """:meth:`productive_share` while the team has no newcomer (it then holds)."""
+
     def __post_init__(self) -> None:
         self.veterans = self.spec.headcount
+        self._people_changed()
+
+    def _people_changed(self) -> None:
+        self._people = (self.veterans + len(self.newcomers)) * self.attention
+        self._steady_share = None
 
     @property
     def id(self) -> TeamId:
@@ -133,19 +143,24 @@ class TeamState:
         ``veterans + sum(ramp_i) - mentoring``, where mentoring takes ``MENTOR_SHARE`` of a
         veteran per fully new newcomer and never more veterans than there are.
         """
+        newcomers = self.newcomers
+        if not newcomers and self._steady_share is not None:
+            return self._steady_share  # no one ramping: it holds until the people change
         n = self.headcount
         if n <= 0:
             return 0.0
         raw: float = self.veterans
-        if self.newcomers:
-            ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in self.newcomers]
+        if newcomers:
+            ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in newcomers]
             mentoring = min(float(self.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
             raw += sum(ramped) - mentoring
-        return raw / n * seniority_factor(self.spec.seniority)
+            return raw / n * seniority_factor(self.spec.seniority)
+        share = self._steady_share = raw / n * seniority_factor(self.spec.seniority)
+        return share
 
     def people(self) -> float:
         """Heads on the flagship's work (attention shares the team with other variants)."""
-        return self.headcount * self.attention
+        return self._people
 
     def rate(self, item: WorkItem, now: Days) -> PersonDays:
         """Work done per day on ``item``, one of the team's items on hand."""
@@ -185,7 +200,8 @@ class TeamState:
     def _surplus(self) -> float:
         if not self.items:
             return 0.0
-        return max(0.0, self.people() - sum(share_out(self.people(), self.items)))
+        people = self._people
+        return max(0.0, people - sum(share_out(people, self.items)))
 
     def _accrue_surplus(self, now: Days) -> None:
         self._surplus_days += self._surplus_now * (now - self._surplus_since)
@@ -212,6 +228,7 @@ class TeamState:
         self._accrue_surplus(now)
         self.newcomers.extend([now] * people)
         self.promote(now)
+        self._people_changed()
         self._surplus_now = self._surplus()
         self._changed()
 
@@ -224,6 +241,7 @@ class TeamState:
             self.veterans -= 1
         elif self.newcomers:
             self.newcomers.pop()
+        self._people_changed()
         self._surplus_now = self._surplus()
         self._changed()
 
@@ -234,6 +252,7 @@ class TeamState:
             self.version += 1
             self.newcomers = [d for d in self.newcomers if now - d < RAMP_DAYS]
             self.veterans += len(done)
+            self._people_changed()
 
     def person_days(self, now: Days) -> PersonDays:
         self._accrue(now)
