@@ -98,3 +98,18 @@ def test_entity_draws_read_lazily_are_the_draws_made_at_once() -> None:
     assert list(gaps) == one.entity_exponentials("staffing", "t", 16)
     with pytest.raises(KeyError, match="add it to"):
         one.entity_uniform("no_such_source", "x")
+
+
+@pytest.mark.parametrize("scenario", ["frontier_405b", "followup_budget_cut"])
+def test_a_play_nobody_looks_at_keeps_the_same_totals_without_its_entries(scenario: str) -> None:
+    s = load_scenario(scenario)
+    seen = ProjectModel(s, seed=5, replication=2, observed=True)
+    batch = ProjectModel(s, seed=5, replication=2, observed=False)
+    seen.env.run()
+    batch.env.run()
+    assert batch.ledger.totals == seen.ledger.totals
+    assert batch.ledger.line_totals == seen.ledger.line_totals
+    assert len(seen.ledger.entries) > 100  # a frontier run charges every step
+    assert sum(e.usd for e in seen.ledger.entries) == pytest.approx(seen.ledger.spent_usd)
+    with pytest.raises(RuntimeError, match="not observed"):
+        _ = batch.ledger.entries

@@ -107,7 +107,9 @@ class Project(ABC):
             decider = make_decider(decider, lev.playbook, self.decision_stream)
         self.decider = decider
         budget = s.objective.budget
-        self.ledger = Ledger(budget.total_usd, lev.reserve_fraction * budget.total_usd)
+        self.ledger = Ledger(
+            budget.total_usd, lev.reserve_fraction * budget.total_usd, keep_entries=observed
+        )
         # Co-design teams split their people over the variants; the flagship gets 1 / v.
         attention = 1.0 / lev.parallel_variants
         self.teams = {

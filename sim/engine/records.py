@@ -124,10 +124,13 @@ class Ledger:
     turns them into :class:`LedgerEntry` records when someone reads them.
     """
 
-    def __init__(self, budget_usd: Usd, reserve_usd: Usd) -> None:
+    def __init__(self, budget_usd: Usd, reserve_usd: Usd, keep_entries: bool = True) -> None:
         self.budget_usd = budget_usd
         self.reserve_usd = reserve_usd
-        self._charges: list[Charge] = []
+        #: Whether each charge is kept (a batch replication nobody looks at keeps only the
+        #: totals, added in the same order, so they are the same numbers).
+        self.keep_entries = keep_entries
+        self._charges: list[Charge] = [] if keep_entries else _Discarded()
         self._entries: list[LedgerEntry] = []
         self.totals: dict[CostCategory, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         #: Spent by the budget plan's lines (sim.engine.budget.LINES).
@@ -136,6 +139,8 @@ class Ledger:
     @property
     def entries(self) -> list[LedgerEntry]:
         """Every charge so far, in the order it was made (read-only)."""
+        if not self.keep_entries:
+            raise RuntimeError("this play was not observed: its ledger keeps totals only")
         done = len(self._entries)
         if done < len(self._charges):
             self._entries.extend(LedgerEntry(*c) for c in self._charges[done:])
@@ -164,12 +169,14 @@ class Ledger:
         line = line or DEFAULT_LINE[category]
         total, line_total = self.totals[category], self.line_totals.get(line, 0.0)
         keep, posted = self._charges.append, False
+        kept = self.keep_entries
         for day, usd, note in charges:
             if usd < 0:
                 raise ValueError(f"negative charge {usd} for {note}")
             if usd == 0:
                 continue
-            keep((day, category, usd, note, line))
+            if kept:
+                keep((day, category, usd, note, line))
             total += usd
             line_total += usd
             posted = True
@@ -185,11 +192,20 @@ class Ledger:
         return sum(self.totals.values())
 
     def spent_by(self, day: Days) -> dict[str, Usd]:
+        if not self.keep_entries:
+            raise RuntimeError("this play was not observed: its ledger keeps totals only")
         out: dict[str, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         for when, category, usd, _, _ in self._charges:
             if when <= day:
                 out[category] += usd
         return out
+
+
+class _Discarded(list[Charge]):
+    """A ledger's charges when it keeps totals only: appending keeps nothing."""
+
+    def append(self, charge: Charge, /) -> None:
+        pass
 
 
 def _charge(
