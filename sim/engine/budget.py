@@ -25,7 +25,7 @@ from typing import Any
 from sim.engine import forecast
 from sim.engine.novelty import expected_ablation_factor
 from sim.engine.project import Project
-from sim.engine.records import ScopeCut, TraceEvent
+from sim.engine.records import PlanState, ScopeCut, SetUpFit, TraceEvent
 from sim.engine.training import Steps
 from sim.scenario.spec import PHASES
 from sim.units import USD_TOLERANCE, over_usd
@@ -251,18 +251,8 @@ class ScopeOption:
         }
 
 
-@dataclass(frozen=True)
-class _Plan:
-    tokens: float
-    rounds: int
-    ablations: float
-    eval_scope: float
-    gpus: int
-    hires: int
-
-
-def _snapshot(m: Project) -> _Plan:
-    return _Plan(
+def _snapshot(m: Project) -> PlanState:
+    return PlanState(
         m.tokens_plan,
         m.rounds_planned,
         m.ablation_fraction,
@@ -272,7 +262,7 @@ def _snapshot(m: Project) -> _Plan:
     )
 
 
-def _restore(m: Project, plan: _Plan) -> None:
+def _restore(m: Project, plan: PlanState) -> None:
     m.plan_tokens(plan.tokens)
     m.plan_rounds(plan.rounds)
     m.plan_ablations(plan.ablations)
@@ -464,24 +454,14 @@ def apply_scope(m: Project, option: ScopeOption, when: str) -> None:
 # --- fitting the plan, and the budget responses --------------------------------------------
 
 
-@dataclass(frozen=True)
-class SetUpFit:
-    """What fitting the plan at set-up did: the plan it left, and what it recorded."""
-
-    plan: _Plan
-    cuts: tuple[ScopeCut, ...]
-    trace: tuple[TraceEvent, ...]
-    incidents: tuple[tuple[str, int], ...]
-
-
 def fit_plan_to_budget(m: Project) -> None:
     """At set-up, cut scope until the plan fits the budget less the reserve.
 
     In the order of the playbook's ``budget`` entry, then cheapest first; each cut sized
     to what is still over. The fit reads only the scenario (the plan, the budget, the
     teams on day 0 and expected values, never a replication's draws), so it is made once
-    per scenario and process (:attr:`ScenarioFacts.set_up_fit`) and its plan, cuts and
-    trace copied into every later replication: the same numbers at a fraction of the cost.
+    per scenario and process (``ScenarioFacts.set_up_fit``) and its plan, cuts and trace
+    copied into every later replication: the same numbers at a fraction of the cost.
     """
     known = m.facts.set_up_fit
     if known is None:

@@ -10,17 +10,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
+from sim.engine.records import SetUpFit
 from sim.engine.review import legal_engaged, review_effort, reviewers
 from sim.engine.training import RunFacts
 from sim.scenario.spec import PHASES, Gate, Scenario, Workstream
 from sim.units import Days, PersonDays, TeamId
-
-if TYPE_CHECKING:
-    from sim.engine.budget import SetUpFit
 
 #: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
 HANDOFF_REWORK_BASE = 0.05

@@ -226,3 +226,29 @@ def _charge(
     charges.append((day, category, usd, note, line))
     totals[category] += usd
     line_totals[line] = line_totals.get(line, 0.0) + usd
+
+
+@dataclass(frozen=True)
+class PlanState:
+    """The parts of a play's plan that scope cuts change (sim/engine/budget.py)."""
+
+    tokens: float
+    rounds: int
+    ablations: float
+    eval_scope: float
+    gpus: int
+    hires: int
+
+
+@dataclass(frozen=True)
+class SetUpFit:
+    """What fitting the plan to the budget at set-up did: the plan it left, what it recorded.
+
+    The same for every replication of a scenario (the fit reads no draw), so it is made
+    once (:attr:`sim.engine.facts.ScenarioFacts.set_up_fit`) and copied.
+    """
+
+    plan: PlanState
+    cuts: tuple[ScopeCut, ...]
+    trace: tuple[TraceEvent, ...]
+    incidents: tuple[tuple[str, int], ...]
