@@ -55,6 +55,8 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
     [
         (["--help"], set()),
         (["--version"], set()),
+        (["validate", "--help"], set()),
+        (["validate", "--version"], set()),
         (["validate", "scenarios/assistant_7b.yaml"], set()),
         (["schema"], set()),
         (

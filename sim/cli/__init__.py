@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 import sim
+from sim.cli.helptext import HelpContext
 
 #: Each command: the module of ``sim.cli`` that registers it, and its one-line help
 #: (the first paragraph of the command's docstring; a test keeps the two the same).
@@ -84,19 +85,30 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def load_command(name: str) -> Any:
-    """The real click command ``name``: import its module and let it register itself."""
+    """The real click command ``name``: import its module and let it register itself.
+
+    Its ``--help`` is click's plain layout written by :class:`HelpContext` (typer's rich
+    panels cut long option names on a narrow terminal).
+    """
     module = importlib.import_module(f"sim.cli.{COMMANDS[name][0]}")
-    commands = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    commands = typer.Typer(
+        add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None
+    )
     module.register(commands)
-    return typer.main.get_group(commands).commands[name]
+    command = typer.main.get_group(commands).commands[name]
+    command.context_class = HelpContext
+    return command
 
 
 class LazyGroup(TyperGroup):
     """A command group that imports a command's module only when that command runs.
 
     Until then each command is a stand-in holding its name and one-line help, which
-    is all that ``--help`` and the "did you mean" of a mistyped command need.
+    is all that ``--help`` and the "did you mean" of a mistyped command need. A
+    command, once loaded, also takes the group's ``--version``.
     """
+
+    context_class = HelpContext
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
@@ -105,8 +117,15 @@ class LazyGroup(TyperGroup):
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         if args and args[0] in COMMANDS:
-            self.commands[args[0]] = load_command(args[0])
+            command = load_command(args[0])
+            command.params.extend(p for p in self.params if p.name == "version")
+            self.commands[args[0]] = command
         return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """Each command with its whole one-line help (click shortens it to fit with "...")."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
 
 
 app = typer.Typer(
@@ -116,6 +135,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help and errors: typer's rich panels cut names
 )
 
 
@@ -132,6 +152,7 @@ def _options(
         "--version",
         callback=_show_version,
         is_eager=True,
+        expose_value=False,  # every command takes it (LazyGroup); none receives its value
         help="Print the version and exit.",
     ),
 ) -> None:

@@ -125,7 +125,7 @@ def compute(
     ),
     tokens: str = typer.Option(..., "--tokens", help="Training tokens: 2e12, 14.8T."),
     gpus: int = typer.Option(..., "--gpus", help="GPU count."),
-    gpu: str = typer.Option("h100", "--gpu", help=f"GPU type: {'|'.join(GPUS)}."),
+    gpu: str = typer.Option("h100", "--gpu", help=f"GPU type: {', '.join(GPUS)}."),
     mfu: float = typer.Option(0.4, "--mfu", help="Model FLOPs utilisation, (0, 1]."),
     usd_per_gpu_hour: float | None = typer.Option(
         None, "--usd-per-gpu-hour", help="Price; default from the GPU catalogue."
