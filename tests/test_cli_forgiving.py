@@ -19,15 +19,22 @@ import typer
 
 import sim
 import sim.cli
-from sim.cli import COMMANDS, load_command
+from sim.cli import COMMANDS, choices, load_command
+from sim.compare import designs, inference, search, sequential, space
+from sim.engine import compute, decisions
+from sim.play import lesson_check
 from sim.scenario.loading import ScenarioError, load_scenario, load_text
+from sim.tabletop import montecarlo
 from tests.cli import run_sim
 
 if TYPE_CHECKING:
     from conftest import ScenarioLines
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("pandas", "sqlalchemy", "streamlit", "plotly", "simpy", "networkx", "numpy")
+HEAVY = (
+    "pandas", "scipy", "sqlalchemy", "streamlit", "plotly", "simpy", "networkx", "numpy", "dask",
+    "optuna",
+)  # fmt: skip
 
 
 def sim_run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -55,8 +62,8 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
     [
         (["--help"], set()),
         (["--version"], set()),
-        (["validate", "--help"], set()),
-        (["validate", "--version"], set()),
+        # Every command's --help and --version: only its options, never the model.
+        *(([name, flag], set()) for name in COMMANDS for flag in ("--help", "--version")),
         (["validate", "scenarios/assistant_7b.yaml"], set()),
         (["schema"], set()),
         (
@@ -72,6 +79,19 @@ def test_a_command_imports_only_what_it_needs(args: list[str], allowed: set[str]
         "try:\n    run_app(app)\nexcept SystemExit:\n    pass"
     )
     assert loaded_after(code) <= allowed
+
+
+def test_the_names_help_shows_are_the_models_own() -> None:
+    """``sim.cli.choices`` copies the model's names so --help needs no model: still equal."""
+    assert choices.GPU_NAMES == tuple(compute.GPUS)
+    assert choices.POLICY_NAMES == decisions.POLICY_NAMES
+    assert choices.PRESET_KEYS == tuple(designs.PRESETS_BY_KEY)
+    assert choices.DEFAULT_PRIMARY == inference.DEFAULT_PRIMARY
+    assert choices.SEQUENTIAL_MAX_WORLDS == sequential.MAX_WORLDS
+    assert choices.OBJECTIVES == tuple(search.OBJECTIVE_COLUMNS)
+    assert choices.CHOICE_FAMILIES == tuple(space.CHOICE_FAMILIES)
+    assert choices.NEIGHBOUR_WORLDS == lesson_check.NEIGHBOUR_WORLDS
+    assert choices.TABLETOP_REPS == montecarlo.REPS
 
 
 def test_the_command_table_matches_the_commands_the_modules_register() -> None:

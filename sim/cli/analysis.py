@@ -1,4 +1,8 @@
-"""``sweep`` and ``sensitivity``: grids over levers and one-at-a-time lever swings."""
+"""``sweep`` and ``sensitivity``: grids over levers and one-at-a-time lever swings.
+
+The commands and their options; what they run is imported in their bodies
+(:mod:`sim.cli.analysis_run`), so their ``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import typer
 
+from sim.cli.choices import PRESET_KEYS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
 from sim.cli.project import (
     EXECUTOR,
@@ -17,23 +21,11 @@ from sim.cli.project import (
     SEED,
     SET,
     WORKERS,
-    check_options,
     check_worlds,
-    simulate,
     where_run,
     with_design,
 )
 from sim.cli.tables import Col, difference, money, percent, setting, with_unit
-from sim.compare.analysis import (
-    LEVER_RANGES,
-    LeverRange,
-    metric_label,
-    settings_as_is,
-    tornado_designs,
-    tornado_table,
-)
-from sim.compare.designs import PRESETS_BY_KEY
-from sim.compare.sweep import grid_designs, parse_axis, sweep_table
 from sim.metrics import BY_KEY, LABELS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
@@ -43,7 +35,7 @@ REPS = typer.Option(100, "--reps", help="Replications per grid point or lever se
 DESIGN = typer.Option(
     None,
     "--design",
-    help=f"Apply a design to the scenario first: a preset ({', '.join(PRESETS_BY_KEY)}) "
+    help=f"Apply a design to the scenario first: a preset ({', '.join(PRESET_KEYS)}) "
     "or a design YAML file.",
 )
 CSV = typer.Option(None, "--csv", help="Also write the table to this CSV file.")
@@ -61,15 +53,6 @@ def _metric(base: Scenario, metric: str) -> str:
             f"--metric {metric!r} is not a results column; " + suggestion(metric, known, "one of")
         )
     return metric
-
-
-def _write_csv(frame: pd.DataFrame, path: Path | None) -> None:
-    if path is None:
-        return
-    try:
-        frame.to_csv(path, index=False)
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _axis_header(path: str) -> str:
@@ -103,6 +86,10 @@ def sweep(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run every point of a grid over levers on the same replications; one row per point."""
+    from sim.cli.analysis_run import write_csv
+    from sim.cli.project_run import check_options, simulate
+    from sim.compare.sweep import grid_designs, parse_axis, sweep_table
+
     w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     axes = [parse_axis(g) for g in grid]
@@ -112,7 +99,7 @@ def sweep(
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     seconds = time.perf_counter() - start
     result = sweep_table(frames, points, base)
-    _write_csv(result, csv)
+    write_csv(result, csv)
     if as_json:
         emit_json(
             {
@@ -171,18 +158,6 @@ def _span(low: float, high: float, unit: str) -> str:
     return f"{first.removesuffix(' ' + tail) if tail else first} to {last}"
 
 
-def _ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
-    if not levers:
-        return LEVER_RANGES
-    out = []
-    for text in levers:
-        axis = parse_axis(text)
-        if len(axis.values) != 2:
-            raise UserError(f"--lever {text!r}: give exactly two values, LOW,HIGH")
-        out.append(LeverRange(axis.path, *axis.values))
-    return tuple(out)
-
-
 def sensitivity(
     scenario: Path = typer.Argument(..., help="Base scenario YAML file."),
     metric: str = typer.Option(
@@ -206,15 +181,19 @@ def sensitivity(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
+    from sim.cli.analysis_run import lever_ranges, write_csv
+    from sim.cli.project_run import check_options, simulate
+    from sim.compare.analysis import metric_label, settings_as_is, tornado_designs, tornado_table
+
     w, ex = check_options(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     metric = _metric(base, metric)
     check_worlds(reps, "sensitivity")
-    ranges = _ranges(levers)
+    ranges = lever_ranges(levers)
     designs, skipped = tornado_designs(base, ranges)
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
     result = tornado_table(frames, metric, ranges, seed, settings_as_is(base, ranges))
-    _write_csv(result, csv)
+    write_csv(result, csv)
     out: dict[str, Any] = {
         "scenario": base.name,
         "metric": metric,

@@ -1,4 +1,8 @@
-"""The ``compute`` and ``cluster`` commands: cost of a run, and its reliability alone."""
+"""The ``compute`` and ``cluster`` commands: cost of a run, and its reliability alone.
+
+The commands and their options; the engine's compute and reliability models are imported
+in their bodies (:mod:`sim.cli.hardware_run`), so their ``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
@@ -8,41 +12,12 @@ from dataclasses import asdict, replace
 from typing import Any
 
 import typer
-from rich.progress import Progress
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
+from sim.cli.choices import GPU_NAMES
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
 from sim.cli.sizes import PARAMETERS, TOKENS, parse_size, words
 from sim.cli.tables import money, number, percent
-from sim.engine.compute import GPUS, estimate, gpu_model
-from sim.engine.reliability import (
-    ClusterRun,
-    ReliabilitySpec,
-    analytic_effective_training_time,
-    best_checkpoint_minutes,
-    simulate_cluster,
-    young_daly_minutes,
-)
-from sim.engine.rng import Streams
 from sim.scenario.problems import suggestion
-from sim.stats import summarize
-
-#: Above this many replications, show a progress bar on stderr (tables only).
-_PROGRESS_REPS = 50
-
-#: Each statistic of ``cluster``: JSON key, ClusterRun field, label and how to write it.
-_STATISTICS: tuple[tuple[str, str, str, Callable[[float], str]], ...] = (
-    ("interruptions", "interruptions", "Interruptions", number),
-    ("unexpected_interruptions", "unexpected", "  unexpected", number),
-    ("planned_interruptions", "planned", "  planned", number),
-    ("effective_training_time", "effective_training_time", "Effective training time", percent),
-    (
-        "mean_hours_between_interruptions",
-        "mean_hours_between_interruptions",
-        "Hours between interruptions",
-        number,
-    ),
-    ("lost_gpu_hours", "lost_gpu_hours", "Lost GPU-hours", number),
-)
 
 
 @contextmanager
@@ -63,6 +38,8 @@ def _as_user_errors(flags: Iterable[str]) -> Iterator[None]:
 
 def _check_gpu_and_mfu(gpu: str, mfu: float) -> None:
     """Refuse an unknown GPU with the closest names, and an MFU written as a percentage."""
+    from sim.engine.compute import GPUS
+
     if gpu not in GPUS:
         raise UserError(f"--gpu {gpu!r}: " + suggestion(gpu, GPUS, "GPUs in the catalogue"))
     if 1 < mfu <= 100:
@@ -85,15 +62,11 @@ _ESTIMATE: tuple[tuple[str, str, Callable[[float], str]], ...] = (
 )
 
 
-def _say(lines: list[str]) -> None:
-    """The assumptions a command used, printed above its result."""
-    for line in lines:
-        stdout.print(line, markup=False, highlight=False, overflow="fold")
-
-
 def _compute_assumptions(
     inputs: Mapping[str, Any], texts: Mapping[str, str], best: bool
 ) -> list[str]:
+    from sim.engine.compute import gpu_model
+
     model = gpu_model(inputs["gpu"])
     read = [
         f"--{flag} {texts[flag]} as {words(inputs[key])} {noun}"
@@ -125,7 +98,7 @@ def compute(
     ),
     tokens: str = typer.Option(..., "--tokens", help="Training tokens: 2e12, 14.8T."),
     gpus: int = typer.Option(..., "--gpus", help="GPU count."),
-    gpu: str = typer.Option("h100", "--gpu", help=f"GPU type: {', '.join(GPUS)}."),
+    gpu: str = typer.Option("h100", "--gpu", help=f"GPU type: {', '.join(GPU_NAMES)}."),
     mfu: float = typer.Option(0.4, "--mfu", help="Model FLOPs utilisation, (0, 1]."),
     usd_per_gpu_hour: float | None = typer.Option(
         None, "--usd-per-gpu-hour", help="Price; default from the GPU catalogue."
@@ -140,6 +113,10 @@ def compute(
     json_output: bool = JSON_OPTION,
 ) -> None:
     """Training FLOPs, wall time, GPU-hours and cost of a run, with interruptions."""
+    from sim.cli.hardware_run import say
+    from sim.engine.compute import estimate, gpu_model
+    from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes
+
     gpu = gpu.strip().lower()  # the catalogue's names are lower case; tables print H100
     inputs: dict[str, Any] = {
         "params": parse_size(params, "params", PARAMETERS),
@@ -170,7 +147,7 @@ def compute(
         return
     texts = {"params": params, "active-params": active_params or "", "tokens": tokens}
     shown = {**inputs, "price_from_catalogue": usd_per_gpu_hour is None}
-    _say(_compute_assumptions(shown, texts, best=checkpoint_given is None))
+    say(_compute_assumptions(shown, texts, best=checkpoint_given is None))
     rows = [(label, write(result[key])) for key, label, write in _ESTIMATE]
     table("Training run estimate", rows, ("quantity", "value"))
 
@@ -198,6 +175,9 @@ def cluster(
     json_output: bool = JSON_OPTION,
 ) -> None:
     """Interruptions, effective training time and lost GPU-hours of a run window."""
+    from sim.cli.hardware_run import cluster_summary, replicate, show_cluster
+    from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes
+
     if reps < 1:
         raise UserError(f"--reps must be at least 1, got {reps}")
     if seed < 0:
@@ -217,73 +197,12 @@ def cluster(
         spec = replace(
             spec, checkpoint_minutes=best if checkpoint_minutes is None else checkpoint_minutes
         )
-        runs = _replicate(spec, days, reps, seed, show_progress=not json_output)
-    summary = _cluster_summary(spec, runs, best)
+        runs = replicate(spec, days, reps, seed, show_progress=not json_output)
+    summary = cluster_summary(spec, runs, best)
     if json_output:
         emit_json({**summary, "inputs": {**asdict(spec), "days": days}, "reps": reps, "seed": seed})
     else:
-        _show_cluster(summary, spec, days, reps)
-
-
-def _replicate(
-    spec: ReliabilitySpec, days: float, reps: int, seed: int, *, show_progress: bool
-) -> list[ClusterRun]:
-    """Run ``reps`` seeded replications, with a progress bar on stderr when asked and long."""
-    if not show_progress or reps <= _PROGRESS_REPS:
-        return [simulate_cluster(spec, days, Streams.for_replication(seed, k)) for k in range(reps)]
-    runs: list[ClusterRun] = []
-    with Progress(console=stderr, transient=True) as progress:
-        task = progress.add_task("replications", total=reps)
-        for k in range(reps):
-            runs.append(simulate_cluster(spec, days, Streams.for_replication(seed, k)))
-            progress.advance(task)
-    return runs
-
-
-def _cluster_summary(spec: ReliabilitySpec, runs: list[ClusterRun], best: float) -> dict[str, Any]:
-    summary: dict[str, Any] = {
-        key: summarize([getattr(run, field) for run in runs]) for key, field, _, _ in _STATISTICS
-    }
-    summary["checkpoint_minutes"] = spec.checkpoint_minutes
-    summary["best_checkpoint_minutes"] = best
-    summary["young_daly_minutes"] = young_daly_minutes(spec)
-    summary["analytic_effective_training_time"] = analytic_effective_training_time(spec)
-    return summary
-
-
-def _show_cluster(
-    summary: Mapping[str, Any], spec: ReliabilitySpec, days: float, reps: int
-) -> None:
-    _say(
-        [
-            f"Assumed {spec.gpus:,} GPUs in nodes of {spec.gpus_per_node} for {days:g} days; "
-            f"{spec.failure_rate:g} unexpected interruptions per 1,000 node-days, "
-            f"{spec.planned_per_day:g} planned per day; {spec.restart_minutes:g} min per "
-            f"restart, {spec.checkpoint_write_minutes:g} min per checkpoint write, a checkpoint "
-            f"every {spec.checkpoint_minutes:.3g} min. {reps:,} simulated windows."
-        ]
-    )
-    rows = (
-        (label, *(write(summary[key][q]) for q in ("mean", "p10", "p50", "p90")))
-        for key, _, label, write in _STATISTICS
-    )
-    table("Run reliability", rows, ("quantity", "mean", "P10", "P50", "P90"))
-    table(
-        "Checkpoint interval and the analytic expectation",
-        [
-            ("Checkpoint every (as run)", f"{summary['checkpoint_minutes']:.3g} min"),
-            (
-                "Best interval (most effective time)",
-                f"{summary['best_checkpoint_minutes']:.3g} min",
-            ),
-            ("Young/Daly interval", f"{summary['young_daly_minutes']:.3g} min"),
-            (
-                "Effective training time, analytic",
-                percent(summary["analytic_effective_training_time"]),
-            ),
-        ],
-        ("quantity", "value"),
-    )
+        show_cluster(summary, spec, days, reps)
 
 
 def register(app: typer.Typer) -> None:

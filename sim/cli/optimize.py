@@ -1,4 +1,8 @@
-"""``optimize``: search the design space for the designs that best meet the objective."""
+"""``optimize``: search the design space for the designs that best meet the objective.
+
+The command and its options; the search (Optuna, the model) is imported in its body
+(:mod:`sim.cli.optimize_run`), so its ``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
@@ -6,62 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
-from sim.cli.project import EXECUTOR, SCHEDULER, SEED, SET, WORKERS, check_options
+from sim.cli.choices import CHOICE_FAMILIES, OBJECTIVES
+from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
+from sim.cli.project import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
 from sim.cli.tables import money, percent
-from sim.compare.designs import DesignFile, design_yaml
-from sim.compare.search import OBJECTIVE_COLUMNS, Search, Settings, TrialRecord, run_search
-from sim.compare.search_report import confirmed, report
-from sim.compare.space import CHOICE_FAMILIES, Constraints, check_constraints, excluded_families
-from sim.intervals import MIN_WORLDS
 from sim.scenario.loading import load_scenario
-from sim.scenario.problems import suggestion
-from sim.storage import database_url
-
-
-def _settings(base: Any, objective: str, c: Constraints, **kw: Any) -> Settings:
-    if objective not in OBJECTIVE_COLUMNS:
-        raise UserError(
-            f"--objective {objective!r}: " + suggestion(objective, OBJECTIVE_COLUMNS, "one of")
-        )
-    problems = check_constraints(base, c)
-    if problems:
-        raise UserError("; ".join(problems))
-    if kw["trials"] < 1:
-        raise UserError(f"--trials must be at least 1, got {kw['trials']}")
-    for opt in ("reps", "confirm_reps"):
-        if kw[opt] < MIN_WORLDS:
-            raise UserError(
-                f"--{opt.replace('_', '-')} {kw[opt]} is too few: at least {MIN_WORLDS} worlds"
-            )
-    return Settings(objective=objective, constraints=c, **kw)
-
-
-def _search(base: Any, s: Settings, quiet: bool) -> Search:
-    if quiet:
-        return run_search(base, s)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("trials", total=s.trials)
-        best: list[float] = []
-
-        def on_trial(r: TrialRecord, done: int, total: int) -> None:
-            if r.state == "complete" and r.value is not None:
-                best.append(r.value)
-            lead = f"best {s.objective} {max(best):.0%}" if best else "trials"
-            bar.update(task, completed=done, description=lead)
-
-        return run_search(base, s, on_trial)
 
 
 def _save(result: dict[str, Any], base_source: str, folder: Path) -> list[str]:
+    from sim.compare.designs import DesignFile, design_yaml
+
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for i, d in enumerate(result["top"], start=1):
@@ -124,7 +83,7 @@ def optimize(
         ..., help="Base scenario YAML file (its design is the baseline)."
     ),
     objective: str = typer.Option(
-        "p_success", "--objective", help=f"What to maximise: {', '.join(OBJECTIVE_COLUMNS)}."
+        "p_success", "--objective", help=f"What to maximise: {', '.join(OBJECTIVES)}."
     ),
     budget: float | None = typer.Option(
         None,
@@ -194,6 +153,12 @@ def optimize(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Search the design space for the designs that best meet the objective."""
+    from sim.cli.optimize_run import search, settings
+    from sim.cli.project_run import check_options
+    from sim.compare.search_report import confirmed, report
+    from sim.compare.space import Constraints, excluded_families
+    from sim.storage import database_url
+
     w, ex = check_options(1, workers, executor, "playbook")
     base = load_scenario(scenario, tuple(overrides or ()))
     url = database_url() if storage == "default" or (study and not storage) else storage
@@ -209,7 +174,7 @@ def optimize(
         fixed_rights=tuple(fix_right or ()),
         exclude=exclude,
     )
-    s = _settings(
+    s = settings(
         base,
         objective,
         c,
@@ -225,7 +190,7 @@ def optimize(
         study_name=study,
     )
     try:
-        found = _search(base, s, as_json)
+        found = search(base, s, as_json)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     result = report(found, confirmed(found))

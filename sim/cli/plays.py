@@ -1,4 +1,8 @@
-"""``play``, ``replay`` and ``debrief``: one play of a scenario, saved, replayed, priced."""
+"""``play``, ``replay`` and ``debrief``: one play of a scenario, saved, replayed, priced.
+
+The commands and their options; the game and the debrief are imported in their bodies
+(:mod:`sim.cli.plays_run`), so their ``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,10 @@ from typing import Any
 
 import typer
 
+from sim.cli.choices import NEIGHBOUR_WORLDS, POLICY_NAMES
 from sim.cli.common import JSON_OPTION, UserError, emit_json, fmt, guarded, stdout, table
 from sim.cli.tables import Col, difference, money, percent, with_unit
-from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import HEADLINE, LABELS, label
-from sim.play.debrief import make_debrief
-from sim.play.game import Game, PlayError, PlayLog, replay
-from sim.play.lesson_check import MAX_WORLDS, NEIGHBOUR_WORLDS, LessonReport, grouped
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -27,24 +28,6 @@ RANKING = (
     "Positive means the alternative would have done better. A decision's size is its "
     "largest |impact|; the one that mattered most has the largest."
 )
-
-
-def _read_play(path: Path) -> PlayLog:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not UTF-8 text") from None
-    try:
-        log = PlayLog.from_json(text, str(path))
-    except PlayError as exc:
-        raise UserError(str(exc)) from None
-    try:
-        log.scenario()  # a play whose scenario no longer validates says so here, not later
-    except PlayError as exc:
-        raise UserError(f"{path}: {exc}") from None
-    return log
 
 
 def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = None) -> None:
@@ -78,8 +61,11 @@ def play(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play one world of a scenario with a policy deciding; optionally save the play."""
-    if policy not in POLICY_NAMES:
-        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
+    from sim.engine.decisions import POLICY_NAMES as known
+    from sim.play.game import Game
+
+    if policy not in known:
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, known, "one of"))
     game = Game(load_scenario(scenario, tuple(overrides or ())), seed=seed)
     row = game.play_to_end(policy)
     if save is not None:
@@ -106,7 +92,10 @@ def replay_command(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Replay a saved play to its outcome (identical to the original, on the same engine)."""
-    log = _read_play(play_file)
+    from sim.cli.plays_run import read_play
+    from sim.play.game import Game, replay
+
+    log = read_play(play_file)
     row = replay(log)
     notice = log.version_notice()
     if as_json:
@@ -130,9 +119,13 @@ def debrief(
 
     Then the lessons whose counterfactual moved this play beyond noise (see --worlds).
     """
+    from sim.cli.plays_run import print_lessons, read_play
+    from sim.play.debrief import make_debrief
+    from sim.play.lesson_check import MAX_WORLDS
+
     if not 2 <= worlds <= MAX_WORLDS:
         raise UserError(f"--worlds must be between 2 and {MAX_WORLDS}, got {worlds}")
-    report = make_debrief(_read_play(play_file), worlds=worlds)
+    report = make_debrief(read_play(play_file), worlds=worlds)
     best = report.most_mattered
     check = report.lesson_report
     if as_json:
@@ -184,25 +177,7 @@ def debrief(
             markup=False,
         )
     if check is not None:
-        _print_lessons(check)
-
-
-def _print_lessons(check: LessonReport) -> None:
-    stdout.print(
-        f"\nWhat this play shows: each lesson's counterfactual on this world, kept when it "
-        f"moved beyond noise over {check.neighbours}, Holm-adjusted over its "
-        f"{check.tests} tests ({check.replays} replays, {check.seconds:.1f} s).",
-        markup=False,
-    )
-    if not check.shown:
-        stdout.print("No lesson moved this play's outcome beyond noise.", markup=False)
-    for title, lines in grouped(check.shown):
-        stdout.print(f"- {title}:", markup=False)
-        for line in lines:
-            stdout.print(f"    {line}.", markup=False)
-    quiet = ", ".join(f.label[:1].lower() + f.label[1:] for f in check.unmoved)
-    if quiet:
-        stdout.print(f"Checked, no measurable effect here: {quiet}.", markup=False)
+        print_lessons(check)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,8 @@
-"""``run``, ``compare`` and ``bench``: Monte Carlo over whole projects."""
+"""``run``, ``compare`` and ``bench``: Monte Carlo over whole projects.
+
+The commands and their options; what they run (the model, pandas, SciPy) is imported in
+their bodies (:mod:`sim.cli.project_run`), so their ``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from sim.cli.choices import DEFAULT_PRIMARY, POLICY_NAMES, PRESET_KEYS, SEQUENTIAL_MAX_WORLDS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
-from sim.cli.tables import difference, money, percent, with_unit
-from sim.compare.analysis import amount, best_line, comparison_lines
-from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan, load_design
-from sim.compare.inference import (
-    DEFAULT_PRIMARY,
-    Comparison,
-    compare_designs,
-    margins_for,
-    metric_keys,
-)
-from sim.compare.runner import ExecutorName, default_workers, run_designs
-from sim.compare.sequential import MAX_WORLDS, Sequential, batch_runner, run_sequential
-from sim.compare.summary import interval_summary, paired_summary, summarize_runs
-from sim.engine.decisions import POLICY_NAMES
-from sim.intervals import MIN_WORLDS
-from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -51,6 +39,8 @@ MARGIN = typer.Option(
 
 def check_worlds(reps: int, what: str) -> None:
     """Refuse a run too small for the intervals it would print."""
+    from sim.intervals import MIN_WORLDS
+
     if reps < MIN_WORLDS:
         raise UserError(
             f"--reps {reps} is too few for {what}: its intervals need at least {MIN_WORLDS} "
@@ -77,150 +67,9 @@ def parse_margins(texts: list[str] | None, keys: list[str]) -> dict[str, float]:
     return out
 
 
-
-def check_options(
-    reps: int, workers: int | None, executor: str, policy: str
-) -> tuple[int, ExecutorName]:
-    if reps < 1:
-        raise UserError(f"--reps must be at least 1, got {reps}")
-    w = default_workers() if workers is None else workers
-    if w < 1:
-        raise UserError(f"--workers must be at least 1, got {w}")
-    if executor not in ("local", "dask"):
-        raise UserError(
-            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
-        )
-    if policy not in POLICY_NAMES:
-        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
-    return w, executor  # type: ignore[return-value]
-
-
-def where_run(workers: int, executor: ExecutorName, scheduler: str | None) -> dict[str, Any]:
+def where_run(workers: int, executor: str, scheduler: str | None) -> dict[str, Any]:
     """What the JSON says about where the replications ran (a Dask cluster sizes itself)."""
     return {"workers": None if scheduler else workers, "executor": executor, "scheduler": scheduler}
-
-
-def simulate(
-    designs: dict[str, Scenario],
-    reps: int,
-    seed: int,
-    workers: int,
-    executor: ExecutorName,
-    scheduler: str | None,
-    policy: str,
-    quiet: bool,
-) -> dict[str, Any]:
-    if quiet:
-        return run_designs(
-            designs,
-            reps,
-            seed,
-            workers=workers,
-            executor=executor,
-            scheduler=scheduler,
-            policy=policy,
-        )
-    columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("run", total=reps * len(designs))
-        return run_designs(
-            designs,
-            reps,
-            seed,
-            workers=workers,
-            executor=executor,
-            scheduler=scheduler,
-            policy=policy,
-            progress=lambda done, total: bar.update(task, completed=done),
-        )
-
-
-#: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
-_SUMMARY_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("schedule_days", ("schedule_days",)),
-    ("cost_usd", ("cost_usd",)),
-    ("effort_person_days", ("effort_person_days",)),
-    ("run_effective_training_time", ("training_run", "effective_training_time")),
-    ("tokens_b", ("tokens_b",)),
-    ("post_training_rounds", ("post_training_rounds",)),
-)
-
-
-def _stats(s: dict[str, Any], where: tuple[str, ...]) -> dict[str, float]:
-    node: Any = s
-    for key in where:
-        node = node[key]
-    return dict(node)
-
-
-def _difference(key: str, value: float) -> str:
-    if key.startswith("score:"):
-        return f"{100 * value:+.2f} pts"
-    metric = LABELS.get(key)
-    return difference(value, metric.unit if metric else "")
-
-
-def assumptions(sc: Scenario, s: dict[str, Any]) -> str:
-    """The targets and the run settings a summary was computed against, in one line."""
-    objective = sc.objective
-    workers = f", {s['workers']} workers" if s.get("workers") else ""
-    return (
-        f"Deadline {objective.deadline_days:g} days; budget {money(objective.budget.total_usd)} "
-        f"(reserve {percent(sc.levers.reserve_fraction, 0)}); {s['reps']:,} replications, "
-        f"seed {s['seed']}, decided by {s.get('policy', 'playbook')}{workers}."
-    )
-
-
-def _print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
-    stdout.print(assumptions(sc, s), markup=False, highlight=False)
-    rows = []
-    for key, where in _SUMMARY_ROWS:
-        unit = LABELS[key].unit
-        stats = _stats(s, where)
-        rows.append(
-            (label(key), *(with_unit(stats[q], unit) for q in ("mean", "p10", "p50", "p90")))
-        )
-    table(name, rows, ("metric", "mean", "P10", "P50", "P90"))
-    objective = sc.objective
-    limits = {
-        "on_time": f"within {objective.deadline_days:g} days",
-        "on_budget": f"within {money(objective.budget.total_usd)}",
-        "quality_met": "every target eval at its threshold",
-        "success": "all three at once",
-    }
-    table(
-        "Objectives",
-        [
-            (LABELS[k].label, limits[k], percent(s[PROBABILITY_KEYS[k]]))
-            for k in (m.key for m in OBJECTIVES)
-        ],
-        ("objective", "meaning", "probability"),
-        text_columns=2,
-    )
-    table(
-        "Targets",
-        [(t["eval"], f"≥ {t['threshold']:.2f}", percent(t["p_met"])) for t in s["targets"]],
-        ("eval", "threshold", "P(met)"),
-    )
-    _print_scope(s["scope"])
-
-
-def _print_scope(scope: dict[str, Any]) -> None:
-    """What the plan gave up to fit the budget, so fewer tokens never read as speed."""
-    rows: list[tuple[Any, ...]] = [
-        (label("tokens_planned_b"), with_unit(scope["tokens_planned_b"], "billion tokens")),
-        ("Post-training rounds planned", scope["post_training_rounds_planned"]),
-        ("Worlds with a scope cut", percent(scope["p_cut"])),
-    ]
-    if scope["p_cut"] > 0:
-        rows += [
-            ("Mean dollars saved by cuts", money(scope["cut_usd"]["mean"])),
-            ("Mean target score given up", f"{-100 * scope['cut_score']['mean']:.2f} pts"),
-        ]
-        rows += [
-            (f"  cut: {k.replace('_', ' ')}", percent(v)) for k, v in scope["responses"].items()
-        ]
-    table("Scope given up to fit the budget", rows, ("scope", "value"))
 
 
 def run(
@@ -235,6 +84,9 @@ def run(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
+    from sim.cli.project_run import check_options, print_summary, simulate
+    from sim.compare.summary import summarize_runs
+
     w, ex = check_options(reps, workers, executor, policy)
     sc = load_scenario(scenario, tuple(overrides or ()))
     frames = simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
@@ -243,11 +95,13 @@ def run(
     if as_json:
         emit_json(summary)
     else:
-        _print_summary(sc.name, summary, sc)
+        print_summary(sc.name, summary, sc)
 
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     """``base`` with a design applied: a preset's key, or a design YAML file; and its name."""
+    from sim.compare.designs import PRESETS_BY_KEY, load_design
+
     if spec in PRESETS_BY_KEY:
         return spec, PRESETS_BY_KEY[spec].apply(base)
     path = Path(spec)
@@ -272,7 +126,7 @@ def compare(
         None,
         "--design",
         help="Also compare a design applied to the first scenario: a preset "
-        f"({', '.join(PRESETS_BY_KEY)}) or a design YAML file. Repeatable.",
+        f"({', '.join(PRESET_KEYS)}) or a design YAML file. Repeatable.",
     ),
     fund_plans: bool = typer.Option(
         False,
@@ -288,7 +142,7 @@ def compare(
         "from the baseline on --primary is known to ±X (in its unit), or shown alike.",
     ),  # fmt: skip
     max_reps: int = typer.Option(
-        MAX_WORLDS, "--max-reps", help="With --precision: the most worlds to run."
+        SEQUENTIAL_MAX_WORLDS, "--max-reps", help="With --precision: the most worlds to run."
     ),
     reps: int = REPS,
     seed: int = SEED,
@@ -300,6 +154,11 @@ def compare(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
+    from sim.cli.project_run import check_options, compare_result, print_comparison, simulate
+    from sim.compare.designs import fund_full_plan
+    from sim.compare.inference import compare_designs, metric_keys
+    from sim.compare.sequential import Sequential, batch_runner, run_sequential
+
     if len(scenarios) + len(design_specs or ()) < 2:
         raise UserError("compare needs at least two designs: scenario files or --design")
     w, ex = check_options(reps, workers, executor, policy)
@@ -344,64 +203,6 @@ def compare(
     print_comparison(designs, result, comparison, sequential)
 
 
-def compare_result(
-    designs: dict[str, Scenario], frames: dict[str, Any], comparison: Comparison, seed: int
-) -> dict[str, Any]:
-    """The ``compare --json`` object (DESIGN.md's keys first, then what this adds)."""
-    names = list(designs)
-    base = names[0]
-    return {
-        "reps": comparison.worlds,
-        "seed": seed,
-        "baseline": base,
-        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
-        "paired": paired_summary(comparison),
-        "verdict": comparison_lines(comparison, frames, designs[base]),
-        "primary": comparison.primary,
-        "margins": margins_for(designs[base], frames[base],
-                               {r["metric"]: r["margin"] for r in
-                                next(iter(comparison.tables.values())).to_dict("records")}),
-        "alpha": comparison.alpha,
-        "adjustment": {"method": "holm", **comparison.families,
-                       "note": comparison.adjustment_note()},
-        "best": comparison.best,
-        "intervals": {n: interval_summary(frames[n]) for n in names},
-    }  # fmt: skip
-
-
-def print_comparison(
-    designs: dict[str, Scenario],
-    result: dict[str, Any],
-    comparison: Comparison,
-    sequential: Sequential | None,
-) -> None:
-    names = list(designs)
-    base = names[0]
-    for n in names:
-        _print_summary(n, result["designs"][n], designs[n])
-    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
-    for n in names[1:]:
-        for line in result["verdict"][n]:
-            say(line)
-        level = f"{100 * (1 - comparison.alpha):.1f}%".replace(".0%", "%")
-        rows = [
-            (label(k), *(_difference(k, d[q]) for q in ("mean", "low", "high")), d["verdict"])
-            for k, d in result["paired"][n].items()
-        ]
-        table(
-            f"{n} minus {base} (same replications)",
-            rows,
-            ("metric", "difference", f"{level} low", f"{level} high", "verdict"),
-        )
-    say(comparison.adjustment_note())
-    primary = comparison.primary
-    name = BY_KEY[primary].label if primary in BY_KEY else primary
-    unit = BY_KEY[primary].unit if primary in BY_KEY else "score"
-    say(best_line(comparison.best, name, "±" + amount(comparison.best["margin"], unit)))
-    if sequential is not None:
-        say(sequential.note())
-
-
 def bench(
     scenario: str | None = typer.Argument(
         None, help="Scenario to time (file or shipped name); default: every shipped scenario."
@@ -417,6 +218,7 @@ def bench(
     """Measure the model's speed against a bare SimPy loop on this machine."""
     from sim.bench import bench_all
     from sim.bench import startup as time_startup
+    from sim.cli.project_run import check_options
     from sim.scenario.catalog import shipped_names
 
     w, _ = check_options(reps, workers, "local", "playbook")

@@ -8,10 +8,6 @@ import typer
 from rich.table import Table
 
 from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
-from sim.interview.llm_judge import ENV_BASE_URL, ENV_MODEL, llm_config, llm_notes
-from sim.interview.plan import PlanError, load_plan
-from sim.interview.risks import compare_designs
-from sim.interview.rubric import STATUS_LABEL, judge
 
 PlanArgument = Annotated[
     str, typer.Argument(metavar="PLAN.json", help="An interview plan saved by the app.")
@@ -34,6 +30,11 @@ def rubric(
     llm: bool = LLM,
 ) -> None:
     """Judge PLAN.json item by item (met, partly met, missed) beside its simulated outcome."""
+    from sim.interview.llm_judge import ENV_BASE_URL, ENV_MODEL, llm_config, llm_notes
+    from sim.interview.plan import PlanError, load_plan
+    from sim.interview.risks import compare_designs
+    from sim.interview.rubric import judge
+
     if reps < 0:
         raise UserError(f"--reps must be 0 or more, got {reps}")
     config = llm_config() if llm else None
@@ -62,6 +63,8 @@ STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "red
 
 
 def _print(data: dict[str, Any]) -> None:
+    from sim.interview.rubric import STATUS_LABEL
+
     t = Table(title=f"Rubric: score {data['score']:.0%}", title_justify="left", show_lines=True)
     for column in ("item", "verdict", "evidence"):
         t.add_column(column, justify="left", overflow="fold")

@@ -1,37 +1,25 @@
-"""``report``: the after-action report and improvement plan of a saved tabletop exercise."""
+"""``report``: the after-action report and improvement plan of a saved tabletop exercise.
+
+The database, the exercise and the documents are imported in the command's body, so its
+``--help`` starts at once.
+"""
 
 from __future__ import annotations
 
 import sys
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
-from sqlalchemy import inspect
-from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 
+from sim.cli.choices import TABLETOP_REPS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded
-from sim.storage import make_engine
-from sim.tabletop.aar import to_docx, to_html, to_markdown, to_pdf
-from sim.tabletop.errors import TabletopError
-from sim.tabletop.models import Exercise
-from sim.tabletop.montecarlo import REPS
-from sim.tabletop.report import AfterActionReport
-from sim.tabletop.service import TabletopService
 
 #: Text formats go to stdout; Word and PDF are binary and need ``--output``.
 FORMATS = ("md", "html", "docx", "pdf")
 BINARY = ("docx", "pdf")
-
-
-def _render(result: AfterActionReport, fmt: str) -> str | bytes:
-    if fmt == "html":
-        return to_html(result)
-    if fmt == "docx":
-        return to_docx(result)
-    if fmt == "pdf":
-        return to_pdf(result)
-    return to_markdown(result)
 
 
 def _exercise_id(exercise: str) -> int | None:
@@ -50,11 +38,24 @@ def report(
         None, "--output", "-o", help="Write the report to this file (needed for docx and pdf)."
     ),
     reps: int = typer.Option(
-        REPS, "--reps", min=1, max=5_000, help="Monte Carlo replications per way of deciding."
+        TABLETOP_REPS,
+        "--reps",
+        min=1,
+        max=5_000,
+        help="Monte Carlo replications per way of deciding.",
     ),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Print or write the after-action report and improvement plan of a tabletop exercise."""
+    from sqlalchemy import inspect
+    from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
+
+    from sim.storage import make_engine
+    from sim.tabletop.aar import to_docx, to_html, to_markdown, to_pdf
+    from sim.tabletop.errors import TabletopError
+    from sim.tabletop.models import Exercise
+    from sim.tabletop.service import TabletopService
+
     if fmt not in FORMATS:
         raise UserError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if fmt in BINARY and output is None:
@@ -77,7 +78,10 @@ def report(
         raise UserError(
             f"cannot read tabletop exercises from that database: {exc.args[0]}"
         ) from None
-    rendered = _render(result, fmt)
+    renderers: dict[str, Callable[[Any], str | bytes]] = {
+        "md": to_markdown, "html": to_html, "docx": to_docx, "pdf": to_pdf,
+    }  # fmt: skip
+    rendered = renderers[fmt](result)
     if output is not None:
         try:
             if isinstance(rendered, bytes):

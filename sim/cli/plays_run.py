@@ -1,0 +1,51 @@
+"""What ``replay`` and ``debrief`` need of the game once they run: a saved play, read.
+
+Imported in the commands' bodies (:mod:`sim.cli.plays`), so their ``--help`` does not
+load the model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.cli.common import UserError, stdout
+from sim.play.game import PlayError, PlayLog
+from sim.play.lesson_check import LessonReport, grouped
+
+
+def read_play(path: Path) -> PlayLog:
+    """The play saved in ``path``, its scenario checked; a user error if it cannot be."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not UTF-8 text") from None
+    try:
+        log = PlayLog.from_json(text, str(path))
+    except PlayError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        log.scenario()  # a play whose scenario no longer validates says so here, not later
+    except PlayError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    return log
+
+
+def print_lessons(check: LessonReport) -> None:
+    """The lessons this play shows beyond noise, and those checked without effect."""
+    stdout.print(
+        f"\nWhat this play shows: each lesson's counterfactual on this world, kept when it "
+        f"moved beyond noise over {check.neighbours}, Holm-adjusted over its "
+        f"{check.tests} tests ({check.replays} replays, {check.seconds:.1f} s).",
+        markup=False,
+    )
+    if not check.shown:
+        stdout.print("No lesson moved this play's outcome beyond noise.", markup=False)
+    for title, lines in grouped(check.shown):
+        stdout.print(f"- {title}:", markup=False)
+        for line in lines:
+            stdout.print(f"    {line}.", markup=False)
+    quiet = ", ".join(f.label[:1].lower() + f.label[1:] for f in check.unmoved)
+    if quiet:
+        stdout.print(f"Checked, no measurable effect here: {quiet}.", markup=False)

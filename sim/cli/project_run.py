@@ -1,0 +1,221 @@
+"""What ``run`` and ``compare`` do once they run: simulate designs, summarise, compare.
+
+Imported only when a command runs (``sweep``, ``sensitivity`` and ``optimize`` use it
+too), so the commands' ``--help`` needs none of the model, pandas or SciPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from sim.cli.common import UserError, stderr, stdout, table
+from sim.cli.tables import difference, money, percent, with_unit
+from sim.compare.analysis import amount, best_line, comparison_lines
+from sim.compare.inference import Comparison, margins_for
+from sim.compare.runner import ExecutorName, default_workers, run_designs
+from sim.compare.sequential import Sequential
+from sim.compare.summary import interval_summary, paired_summary, summarize_runs
+from sim.engine.decisions import POLICY_NAMES
+from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
+from sim.scenario.problems import suggestion
+from sim.scenario.spec import Scenario
+
+
+def check_options(
+    reps: int, workers: int | None, executor: str, policy: str
+) -> tuple[int, ExecutorName]:
+    if reps < 1:
+        raise UserError(f"--reps must be at least 1, got {reps}")
+    w = default_workers() if workers is None else workers
+    if w < 1:
+        raise UserError(f"--workers must be at least 1, got {w}")
+    if executor not in ("local", "dask"):
+        raise UserError(
+            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
+        )
+    if policy not in POLICY_NAMES:
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
+    return w, executor  # type: ignore[return-value]
+
+
+def simulate(
+    designs: dict[str, Scenario],
+    reps: int,
+    seed: int,
+    workers: int,
+    executor: ExecutorName,
+    scheduler: str | None,
+    policy: str,
+    quiet: bool,
+) -> dict[str, Any]:
+    if quiet:
+        return run_designs(
+            designs,
+            reps,
+            seed,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+            policy=policy,
+        )
+    columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True) as bar:
+        task = bar.add_task("run", total=reps * len(designs))
+        return run_designs(
+            designs,
+            reps,
+            seed,
+            workers=workers,
+            executor=executor,
+            scheduler=scheduler,
+            policy=policy,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+
+
+#: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
+_SUMMARY_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("schedule_days", ("schedule_days",)),
+    ("cost_usd", ("cost_usd",)),
+    ("effort_person_days", ("effort_person_days",)),
+    ("run_effective_training_time", ("training_run", "effective_training_time")),
+    ("tokens_b", ("tokens_b",)),
+    ("post_training_rounds", ("post_training_rounds",)),
+)
+
+
+def _stats(s: dict[str, Any], where: tuple[str, ...]) -> dict[str, float]:
+    node: Any = s
+    for key in where:
+        node = node[key]
+    return dict(node)
+
+
+def _difference(key: str, value: float) -> str:
+    if key.startswith("score:"):
+        return f"{100 * value:+.2f} pts"
+    metric = LABELS.get(key)
+    return difference(value, metric.unit if metric else "")
+
+
+def assumptions(sc: Scenario, s: dict[str, Any]) -> str:
+    """The targets and the run settings a summary was computed against, in one line."""
+    objective = sc.objective
+    workers = f", {s['workers']} workers" if s.get("workers") else ""
+    return (
+        f"Deadline {objective.deadline_days:g} days; budget {money(objective.budget.total_usd)} "
+        f"(reserve {percent(sc.levers.reserve_fraction, 0)}); {s['reps']:,} replications, "
+        f"seed {s['seed']}, decided by {s.get('policy', 'playbook')}{workers}."
+    )
+
+
+def print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
+    stdout.print(assumptions(sc, s), markup=False, highlight=False)
+    rows = []
+    for key, where in _SUMMARY_ROWS:
+        unit = LABELS[key].unit
+        stats = _stats(s, where)
+        rows.append(
+            (label(key), *(with_unit(stats[q], unit) for q in ("mean", "p10", "p50", "p90")))
+        )
+    table(name, rows, ("metric", "mean", "P10", "P50", "P90"))
+    objective = sc.objective
+    limits = {
+        "on_time": f"within {objective.deadline_days:g} days",
+        "on_budget": f"within {money(objective.budget.total_usd)}",
+        "quality_met": "every target eval at its threshold",
+        "success": "all three at once",
+    }
+    table(
+        "Objectives",
+        [
+            (LABELS[k].label, limits[k], percent(s[PROBABILITY_KEYS[k]]))
+            for k in (m.key for m in OBJECTIVES)
+        ],
+        ("objective", "meaning", "probability"),
+        text_columns=2,
+    )
+    table(
+        "Targets",
+        [(t["eval"], f"≥ {t['threshold']:.2f}", percent(t["p_met"])) for t in s["targets"]],
+        ("eval", "threshold", "P(met)"),
+    )
+    _print_scope(s["scope"])
+
+
+def _print_scope(scope: dict[str, Any]) -> None:
+    """What the plan gave up to fit the budget, so fewer tokens never read as speed."""
+    rows: list[tuple[Any, ...]] = [
+        (label("tokens_planned_b"), with_unit(scope["tokens_planned_b"], "billion tokens")),
+        ("Post-training rounds planned", scope["post_training_rounds_planned"]),
+        ("Worlds with a scope cut", percent(scope["p_cut"])),
+    ]
+    if scope["p_cut"] > 0:
+        rows += [
+            ("Mean dollars saved by cuts", money(scope["cut_usd"]["mean"])),
+            ("Mean target score given up", f"{-100 * scope['cut_score']['mean']:.2f} pts"),
+        ]
+        rows += [
+            (f"  cut: {k.replace('_', ' ')}", percent(v)) for k, v in scope["responses"].items()
+        ]
+    table("Scope given up to fit the budget", rows, ("scope", "value"))
+
+
+def compare_result(
+    designs: dict[str, Scenario], frames: dict[str, Any], comparison: Comparison, seed: int
+) -> dict[str, Any]:
+    """The ``compare --json`` object (DESIGN.md's keys first, then what this adds)."""
+    names = list(designs)
+    base = names[0]
+    return {
+        "reps": comparison.worlds,
+        "seed": seed,
+        "baseline": base,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": paired_summary(comparison),
+        "verdict": comparison_lines(comparison, frames, designs[base]),
+        "primary": comparison.primary,
+        "margins": margins_for(designs[base], frames[base],
+                               {r["metric"]: r["margin"] for r in
+                                next(iter(comparison.tables.values())).to_dict("records")}),
+        "alpha": comparison.alpha,
+        "adjustment": {"method": "holm", **comparison.families,
+                       "note": comparison.adjustment_note()},
+        "best": comparison.best,
+        "intervals": {n: interval_summary(frames[n]) for n in names},
+    }  # fmt: skip
+
+
+def print_comparison(
+    designs: dict[str, Scenario],
+    result: dict[str, Any],
+    comparison: Comparison,
+    sequential: Sequential | None,
+) -> None:
+    names = list(designs)
+    base = names[0]
+    for n in names:
+        print_summary(n, result["designs"][n], designs[n])
+    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
+    for n in names[1:]:
+        for line in result["verdict"][n]:
+            say(line)
+        level = f"{100 * (1 - comparison.alpha):.1f}%".replace(".0%", "%")
+        rows = [
+            (label(k), *(_difference(k, d[q]) for q in ("mean", "low", "high")), d["verdict"])
+            for k, d in result["paired"][n].items()
+        ]
+        table(
+            f"{n} minus {base} (same replications)",
+            rows,
+            ("metric", "difference", f"{level} low", f"{level} high", "verdict"),
+        )
+    say(comparison.adjustment_note())
+    primary = comparison.primary
+    name = BY_KEY[primary].label if primary in BY_KEY else primary
+    unit = BY_KEY[primary].unit if primary in BY_KEY else "score"
+    say(best_line(comparison.best, name, "±" + amount(comparison.best["margin"], unit)))
+    if sequential is not None:
+        say(sequential.note())
