@@ -6,6 +6,7 @@ too), so the commands' ``--help`` needs none of the model, pandas or SciPy.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -50,29 +51,22 @@ def simulate(
     policy: str,
     quiet: bool,
 ) -> dict[str, Any]:
+    run = partial(
+        run_designs,
+        designs,
+        reps,
+        seed,
+        workers=workers,
+        executor=executor,
+        scheduler=scheduler,
+        policy=policy,
+    )
     if quiet:
-        return run_designs(
-            designs,
-            reps,
-            seed,
-            workers=workers,
-            executor=executor,
-            scheduler=scheduler,
-            policy=policy,
-        )
+        return run()
     columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=stderr, transient=True) as bar:
         task = bar.add_task("run", total=reps * len(designs))
-        return run_designs(
-            designs,
-            reps,
-            seed,
-            workers=workers,
-            executor=executor,
-            scheduler=scheduler,
-            policy=policy,
-            progress=lambda done, total: bar.update(task, completed=done),
-        )
+        return run(progress=lambda done, total: bar.update(task, completed=done))
 
 
 #: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
