@@ -10,7 +10,7 @@ import pstats
 import sys
 from pathlib import Path
 
-from sim.compare.runner import replicate
+from sim.runner import replicate
 from sim.scenario.loading import load_scenario
 
 

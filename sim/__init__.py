@@ -27,9 +27,9 @@ EXPORTS: dict[str, str] = {
     "ProjectModel": "sim.engine.model",
     "outcome_row": "sim.engine.outcome",
     "estimate": "sim.engine.compute",
-    "run_replications": "sim.compare.runner",
-    "run_designs": "sim.compare.runner",
-    "summarize_runs": "sim.compare.summary",
+    "run_replications": "sim.runner",
+    "run_designs": "sim.runner",
+    "summarize_runs": "sim.summary",
     "Game": "sim.play.game",
     "PlayLog": "sim.play.game",
     "replay": "sim.play.game",
@@ -38,9 +38,6 @@ EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *EXPORTS]
 
 if TYPE_CHECKING:  # the same names for type checkers and editors (a test keeps them in step)
-    from sim.compare.runner import run_designs as run_designs
-    from sim.compare.runner import run_replications as run_replications
-    from sim.compare.summary import summarize_runs as summarize_runs
     from sim.engine.compute import estimate as estimate
     from sim.engine.model import ProjectModel as ProjectModel
     from sim.engine.outcome import outcome_row as outcome_row
@@ -48,11 +45,14 @@ if TYPE_CHECKING:  # the same names for type checkers and editors (a test keeps 
     from sim.play.game import PlayLog as PlayLog
     from sim.play.game import counterfactual as counterfactual
     from sim.play.game import replay as replay
+    from sim.runner import run_designs as run_designs
+    from sim.runner import run_replications as run_replications
     from sim.scenario.catalog import shipped_names as shipped_names
     from sim.scenario.loading import load_scenario as load_scenario
     from sim.scenario.loading import with_overrides as with_overrides
     from sim.scenario.problems import ScenarioError as ScenarioError
     from sim.scenario.spec import Scenario as Scenario
+    from sim.summary import summarize_runs as summarize_runs
 
 
 def __getattr__(name: str) -> Any:

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import simpy
 
-from sim.compare.runner import run_replications
 from sim.engine.model import ProjectModel
+from sim.runner import run_replications
 from sim.scenario.spec import Scenario
 
 #: Timed passes per side; the fastest is kept.

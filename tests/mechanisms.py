@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from sim.compare.runner import run_replications
 from sim.intervals import paired_difference
+from sim.runner import run_replications
 from sim.scenario.loading import with_overrides
 from sim.scenario.spec import Scenario
 

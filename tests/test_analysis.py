@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim import distribution
 from sim import intervals as analysis_stats
 from sim.compare import analysis
 from sim.compare.analysis import LeverRange
-from sim.compare.designs import apply_delta
-from sim.compare.runner import run_designs
+from sim.designs import apply_delta
+from sim.runner import run_designs
 from sim.scenario.loading import load_scenario
 from sim.scenario.spec import Scenario
 
@@ -47,22 +48,22 @@ def frame(base: Scenario, schedule: list[float], **columns: list[float]) -> pd.D
 
 
 def test_ecdf_steps_through_the_sorted_values() -> None:
-    e = analysis.ecdf([3.0, 1.0, 2.0, 2.0])
+    e = distribution.ecdf([3.0, 1.0, 2.0, 2.0])
     assert e["value"].tolist() == [1.0, 2.0, 2.0, 3.0]
     assert e["probability"].tolist() == [0.25, 0.5, 0.75, 1.0]
 
 
 def test_percentiles_are_the_linear_interpolated_ones() -> None:
-    p = analysis.percentiles(range(1, 11))
+    p = distribution.percentiles(range(1, 11))
     assert p == pytest.approx({"mean": 5.5, "p10": 1.9, "p50": 5.5, "p90": 9.1})
 
 
 def test_percentile_intervals_are_order_statistics() -> None:
-    p = analysis.percentile_intervals(range(1, 101))
+    p = distribution.percentile_intervals(range(1, 101))
     # Distribution-free 95% interval of the median of 1..100: the 40th to the 61st value.
     assert (p["p50"]["low"], p["p50"]["high"]) == (40.0, 61.0)
     assert p["p90"]["low"] < p["p90"]["value"] < p["p90"]["high"]
-    few = analysis.percentile_intervals(range(1, 21))
+    few = distribution.percentile_intervals(range(1, 21))
     assert few["p90"]["high"] is None, "20 worlds cannot bound P90 from above at 95%"
 
 
@@ -71,21 +72,21 @@ def test_the_joint_statement_carries_its_interval() -> None:
     df = pd.DataFrame(
         {"schedule_days": rng.normal(100, 10, 200), "cost_usd": rng.normal(5, 1, 200)}
     )
-    j = analysis.joint_confidence(df, 0.8)
+    j = distribution.joint_confidence(df, 0.8)
     assert j["share_low"] < 0.8 <= j["share"] < j["share_high"]
     assert j["days_sure"] > j["days"] and j["usd_sure"] > j["usd"]
 
 
 def test_ecdf_has_a_dkw_band() -> None:
-    e = analysis.ecdf(np.arange(100.0))
+    e = distribution.ecdf(np.arange(100.0))
     half = np.sqrt(np.log(2 / 0.05) / 200)
     assert (e["high"] - e["probability"]).iloc[50] == pytest.approx(half)
     assert e["low"].min() == 0.0 and e["high"].max() == 1.0
 
 
 def test_wilson_interval_of_five_in_ten() -> None:
-    assert analysis.wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
-    low, high = analysis.wilson(0, 20)
+    assert distribution.wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = distribution.wilson(0, 20)
     assert low == 0.0 and high == pytest.approx(0.1611, abs=1e-4)
 
 
@@ -108,8 +109,8 @@ def test_objective_probabilities_count_each_objective_and_all(base: Scenario) ->
 
 def test_joint_probability_needs_both_time_and_cost() -> None:
     df = pd.DataFrame({"schedule_days": [100, 150, 200], "cost_usd": [1.0, 3.0, 2.0]})
-    assert analysis.joint_probability(df, 160, 2.5) == pytest.approx(1 / 3)
-    assert analysis.joint_probability(df, 200, 3.0) == 1.0
+    assert distribution.joint_probability(df, 160, 2.5) == pytest.approx(1 / 3)
+    assert distribution.joint_probability(df, 200, 3.0) == 1.0
 
 
 def test_joint_confidence_is_looser_than_two_separate_quantiles() -> None:
@@ -117,7 +118,7 @@ def test_joint_confidence_is_looser_than_two_separate_quantiles() -> None:
     df = pd.DataFrame(
         {"schedule_days": rng.normal(100, 10, 2000), "cost_usd": rng.normal(5, 1, 2000)}
     )
-    joint = analysis.joint_confidence(df, 0.8)
+    joint = distribution.joint_confidence(df, 0.8)
     assert joint["share"] >= 0.8
     # Independent quantities: 80% inside both needs about the 89th percentile of each.
     assert joint["days"] > np.quantile(df["schedule_days"], 0.8)
@@ -254,7 +255,7 @@ def test_two_identical_designs_show_no_difference(base: Scenario) -> None:
 def test_a_design_whose_run_is_cut_gets_the_scope_line(base: Scenario) -> None:
     """The large siloed preset's payroll cuts its run under the same budget: the verdict
     says so, since it is why that design finishes sooner and scores lower."""
-    from sim.compare.designs import PRESETS_BY_KEY
+    from sim.designs import PRESETS_BY_KEY
 
     siloed = PRESETS_BY_KEY["large_siloed"].apply(base)
     frames = run_designs({"A": base, "B": siloed}, 24, seed=5)

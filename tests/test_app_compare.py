@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sim.compare.designs import PRESETS_BY_KEY, DesignFile, design_yaml
 from sim.compare.sweep import combine, run_batch
+from sim.designs import PRESETS_BY_KEY, DesignFile, design_yaml
 from sim.scenario.loading import load_scenario
 from sim.scenario.spec import Scenario
 from tests.apptest import open_page

@@ -144,6 +144,32 @@ def test_engine_layers_run_from_the_scenario_up() -> None:
             )
 
 
+#: Play, interview and tabletop stand on the package-level runner, designs and summaries,
+#: never on compare (a peer use); interview and tabletop may build on play's game.
+PEERS_OF_COMPARE = ("sim.play", "sim.interview", "sim.tabletop")
+#: Package-level modules every use may stand on; none of them imports a use.
+SHARED = ("sim.runner", "sim.designs", "sim.summary", "sim.distribution", "sim.stats",
+          "sim.intervals", "sim.metrics", "sim.units")
+USES = ("sim.play", "sim.interview", "sim.tabletop", "sim.compare", "sim.cli")
+
+
+def test_the_uses_stand_on_the_shared_runner_not_on_compare() -> None:
+    """No use imports compare; the runner, designs and summaries import no use at all."""
+    crossing = []
+    for source, target in import_graph().edges:
+        if source.startswith(PEERS_OF_COMPARE) and target.startswith("sim.compare"):
+            crossing.append(f"{source} imports {target}")
+        if source in SHARED and target.startswith(USES):
+            crossing.append(f"{source} (shared) imports {target}")
+    assert not crossing, "\n".join(crossing)
+
+
+def test_the_runner_is_shared_by_every_use() -> None:
+    edges = set(import_graph().edges)
+    for user in ("sim.play.lessons.arms", "sim.interview.risks", "sim.tabletop.report.montecarlo"):
+        assert (user, "sim.runner") in edges, f"{user} runs replications through sim.runner"
+
+
 def _declared(cls: ast.ClassDef) -> set[str]:
     """Attributes a class declares: class-level names (dataclass fields) and ``__init__``'s."""
     names = {t.id for n in cls.body if isinstance(n, ast.AnnAssign | ast.Assign)

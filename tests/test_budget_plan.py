@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.compare.designs import fund_full_plan
+from sim.designs import fund_full_plan
 from sim.engine import budget
 from sim.engine.model import ProjectModel
 from sim.engine.project import Project

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.compare.designs import DesignFile, design_yaml
+from sim.designs import DesignFile, design_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = str(ROOT / "scenarios" / "assistant_7b.yaml")

@@ -19,12 +19,13 @@ import typer
 
 import sim
 import sim.cli
+from sim import designs
 from sim.cli import COMMANDS, choices, load_command
-from sim.compare import designs, inference, search, sequential, space
+from sim.compare import inference, search, sequential, space
 from sim.engine import compute, decisions
-from sim.play import lesson_check
+from sim.play.lessons import check as lesson_check
 from sim.scenario.loading import ScenarioError, load_scenario, load_text
-from sim.tabletop import montecarlo
+from sim.tabletop.report import montecarlo
 from tests.cli import run_sim
 
 if TYPE_CHECKING:

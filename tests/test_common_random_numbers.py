@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.compare.runner import run_replications
 from sim.engine.rng import Streams
+from sim.runner import run_replications
 from sim.scenario.loading import ScenarioError, load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 

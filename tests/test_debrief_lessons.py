@@ -18,12 +18,19 @@ from pathlib import Path
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from sim.compare.designs import PRESETS_BY_KEY, apply_delta
-from sim.compare.runner import replicate
+from sim.designs import PRESETS_BY_KEY, apply_delta
 from sim.play.debrief import make_debrief
 from sim.play.game import Game, PlayLog
-from sim.play.lesson_arms import Arm
-from sim.play.lesson_check import (
+from sim.play.lessons.arms import Arm
+from sim.play.lessons.catalog import (
+    INTERVENTIONS,
+    INTERVENTIONS_BY_ID,
+    LESSONS,
+    Change,
+    Intervention,
+    PlayFacts,
+)
+from sim.play.lessons.check import (
     EQUAL_SCOPE,
     MATERIAL_BUDGET_SHARE,
     MATERIAL_DAYS,
@@ -35,15 +42,8 @@ from sim.play.lesson_check import (
     confirm,
     holm_confirmed,
 )
-from sim.play.lesson_measures import Measure, paired_interval, same_scope
-from sim.play.lessons import (
-    INTERVENTIONS,
-    INTERVENTIONS_BY_ID,
-    LESSONS,
-    Change,
-    Intervention,
-    PlayFacts,
-)
+from sim.play.lessons.measures import Measure, paired_interval, same_scope
+from sim.runner import replicate
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.compare.designs import (
+from sim.designs import (
     PRESETS,
     DesignFile,
     apply_delta,
@@ -148,7 +148,7 @@ def test_a_design_file_problem_names_the_line_of_its_change(
 
 
 def test_funding_the_full_plan_stops_the_run_being_cut(base: Scenario) -> None:
-    from sim.compare.designs import full_plan_budget_usd, fund_full_plan
+    from sim.designs import full_plan_budget_usd, fund_full_plan
     from sim.engine.model import ProjectModel
 
     # The shipped project already fits its budget: nothing to fund.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sim.compare import editing
-from sim.compare.designs import DesignFile, design_yaml, diff, load_design
-from sim.compare.runner import run_designs
+from sim.designs import DesignFile, design_yaml, diff, load_design
+from sim.runner import run_designs
 from sim.scenario.loading import ScenarioError, load_scenario
 from sim.scenario.spec import Gate, Team
 

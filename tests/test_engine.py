@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.compare.runner import replicate, run_replications
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.engine.records import COST_CATEGORIES
 from sim.play.game import Game, PlayError, PlayLog, counterfactual, replay
+from sim.runner import replicate, run_replications
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import PHASES, Scenario
 

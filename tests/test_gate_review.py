@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.compare.designs import apply_delta
+from sim.designs import apply_delta
 from sim.engine.incidents import DefectBook
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.compare.runner import run_replications
 from sim.intervals import paired_difference
+from sim.runner import run_replications
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 from tests.mechanisms import same_scope

@@ -20,11 +20,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from sim.compare.designs import PRESETS_BY_KEY, fund_full_plan
-from sim.compare.runner import run_designs
+from sim.designs import PRESETS_BY_KEY, fund_full_plan
 from sim.engine.model import ProjectModel
 from sim.engine.quality import data_multiplier
 from sim.intervals import paired_difference
+from sim.runner import run_designs
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 

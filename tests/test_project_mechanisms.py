@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.compare.designs import fund_full_plan
+from sim.designs import fund_full_plan
 from sim.engine.budget import scope_option
 from sim.engine.compute import post_training_round_gpu_hours
 from sim.engine.model import ProjectModel

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from sim.compare.designs import apply_delta
 from sim.compare.search import Settings, best_designs, run_search, rungs, trial_rows
 from sim.compare.search_report import confirmed, report
 from sim.compare.space import (
@@ -14,6 +13,7 @@ from sim.compare.space import (
     excluded_families,
     search_space,
 )
+from sim.designs import apply_delta
 from sim.scenario.loading import load_scenario
 from tests.cli import run_sim
 

@@ -20,13 +20,13 @@ import simpy
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from sim.compare.runner import run_replications
 from sim.engine import ENGINE_VERSION
 from sim.engine.clock import PlayEnvironment, timeout_at
 from sim.engine.decisions import reference_decider
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.play.game import Game, PlayLog
+from sim.runner import run_replications
 from sim.scenario.loading import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,8 +18,8 @@ import pytest
 
 from sim import intervals as stats
 from sim.compare.inference import compare_designs
-from sim.compare.runner import run_designs
 from sim.compare.sequential import look_alpha, planned_looks, run_sequential
+from sim.runner import run_designs
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 
@@ -229,7 +229,7 @@ def reference(base: Scenario) -> dict[str, pd.DataFrame]:
     """2,400 worlds of the 7B project, of its small-core design (1 day sooner, a fraction
     of a point more often all met) and of a 12% reserve (lopsided: most worlds 0.8 days
     sooner, a few some 15 days sooner)."""
-    from sim.compare.designs import PRESETS_BY_KEY
+    from sim.designs import PRESETS_BY_KEY
 
     designs = {
         "A": base,

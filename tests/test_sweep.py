@@ -7,7 +7,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.compare.runner import run_designs
 from sim.compare.sweep import (
     Axis,
     combine,
@@ -18,6 +17,7 @@ from sim.compare.sweep import (
     run_batch,
     sweep,
 )
+from sim.runner import run_designs
 from sim.scenario.loading import ScenarioError, load_scenario
 from sim.scenario.spec import Scenario
 

@@ -23,10 +23,10 @@ from typer.testing import CliRunner
 from sim.cli import app
 from sim.scenario.loading import load_text, scenario_yaml
 from sim.storage import make_engine
-from sim.tabletop import backoff
-from sim.tabletop.aar import SECTIONS, to_docx, to_markdown, to_pdf
 from sim.tabletop.authoring import InjectSpec, Trigger, facilitator_guide, inject_list
+from sim.tabletop.db import backoff
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused
+from sim.tabletop.report.aar import SECTIONS, to_docx, to_markdown, to_pdf
 from sim.tabletop.service import TabletopService
 from tests.test_tabletop_service import RATIONALE, ROOT, Table, db_url, quiet_yaml
 

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
-from sim.tabletop.models import Base
+from sim.tabletop.db.models import Base
 from tests.test_tabletop_attacks import TestAttacks as _AttackTests
 from tests.test_tabletop_service import TestTabletopService as _ServiceTests
 

@@ -30,7 +30,6 @@ from sim.engine.decisions import reference_decider
 from sim.play.game import Game, counterfactual
 from sim.scenario.loading import load_scenario, load_text, scenario_yaml
 from sim.storage import database_url, make_engine
-from sim.tabletop.aar import to_html, to_markdown
 from sim.tabletop.authoring import (
     AuthoringError,
     InjectSpec,
@@ -39,9 +38,10 @@ from sim.tabletop.authoring import (
     inject_list,
     situation_manual,
 )
-from sim.tabletop.credentials import MAX_COMMENT, MAX_NAME, MAX_RATIONALE, key_hash
+from sim.tabletop.db.credentials import MAX_COMMENT, MAX_NAME, MAX_RATIONALE, key_hash
+from sim.tabletop.db.models import Base
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused, Unavailable
-from sim.tabletop.models import Base
+from sim.tabletop.report.aar import to_html, to_markdown
 from sim.tabletop.service import Created, Seat, TabletopService
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +64,7 @@ def quiet_yaml() -> str:
     return scenario_yaml(load_text(path.read_text(encoding="utf-8"), path.name, QUIET))
 
 
-def test_injects() -> list[InjectSpec]:
+def sample_injects() -> list[InjectSpec]:
     return [
         InjectSpec("briefing", "Morning briefing", "The run is about to start.", Trigger(day=2.0),
                    expected_actions=(f"{SECRET} expected action",),
@@ -79,7 +79,6 @@ def test_injects() -> list[InjectSpec]:
     ]  # fmt: skip
 
 
-test_injects.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 
 
 @pytest.fixture
@@ -95,7 +94,7 @@ class Table:
 
     def __init__(self, svc: TabletopService) -> None:
         self.svc = svc
-        self.created: Created = svc.create_exercise(quiet_yaml(), seed=3, injects=test_injects())
+        self.created: Created = svc.create_exercise(quiet_yaml(), seed=3, injects=sample_injects())
         self.room = self.created.room_code
         self.key = self.created.facilitator_key
         svc.open_room(self.room, self.key, self.key)
@@ -171,7 +170,7 @@ def _plain(doc: str, fmt: str) -> str:
 
 
 def test_authoring_refuses_what_the_clock_cannot_run() -> None:
-    good = test_injects()[0]
+    good = sample_injects()[0]
     bad = [
         InjectSpec("x", "t", "m", Trigger()),
         InjectSpec("x", "t", "m", Trigger(metric="mood", threshold=0.5)),
@@ -338,7 +337,7 @@ class TestTabletopService:
         ):
             with pytest.raises(InputError, match=match):
                 svc.add_inject(room, key, bad)
-        assert len(table.view()["msel"]) == len(test_injects()) + 2, "a refusal adds nothing"
+        assert len(table.view()["msel"]) == len(sample_injects()) + 2, "a refusal adds nothing"
         svc.set_status(room, key, "ended")
         with pytest.raises(Refused):
             svc.add_inject(room, key, later)
@@ -390,7 +389,7 @@ class TestTabletopService:
 
     def test_keys_are_unguessable_and_stored_only_as_hashes(self, table: Table) -> None:
         svc = table.svc
-        other = svc.create_exercise(quiet_yaml(), seed=3, injects=test_injects())
+        other = svc.create_exercise(quiet_yaml(), seed=3, injects=sample_injects())
         assert other.room_code != table.room and other.facilitator_key != table.key
         for k in (table.key, table.ada.seat_key, other.facilitator_key):
             assert len(k) >= 32
@@ -672,7 +671,7 @@ def test_a_database_that_does_not_answer_is_reported_not_retried_as_a_conflict()
     for call in (
         lambda: svc.join("ABCD-EFGH-JKMN", "Ada"),
         lambda: svc.version("ABCD-EFGH-JKMN"),
-        lambda: svc.create_exercise(quiet_yaml(), injects=test_injects()),
+        lambda: svc.create_exercise(quiet_yaml(), injects=sample_injects()),
     ):
         with pytest.raises(Unavailable) as exc:
             call()
@@ -714,13 +713,13 @@ DRIVER = r"""
 import json, os, sys
 from sim.storage import make_engine
 from sim.tabletop.service import TabletopService
-from tests.test_tabletop_service import Table, test_injects
+from tests.test_tabletop_service import Table, sample_injects
 
 url, yaml_text = sys.argv[1], sys.argv[2]
 svc = TabletopService(make_engine(url))
 t = Table.__new__(Table)
 t.svc = svc
-t.created = svc.create_exercise(yaml_text, seed=3, injects=test_injects())
+t.created = svc.create_exercise(yaml_text, seed=3, injects=sample_injects())
 t.room, t.key = t.created.room_code, t.created.facilitator_key
 svc.open_room(t.room, t.key, t.key)
 t.ada, t.grace = svc.join(t.room, "Ada"), svc.join(t.room, "Grace")

@@ -40,18 +40,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Print the scenario JSON Schema (one JSON object), or write it with --output.",
     ),
     "run": (
-        "project",
+        "runs",
         "Play a scenario many times and summarise schedule, cost, quality and risks.",
     ),
     "compare": (
-        "project",
+        "runs",
         "Run designs through the same incidents (common random numbers) and compare them.",
     ),
     "optimize": (
         "optimize",
         "Search the design space for the designs that best meet the objective.",
     ),
-    "bench": ("project", "Measure the model's speed against a bare SimPy loop on this machine."),
+    "bench": ("runs", "Measure the model's speed against a bare SimPy loop on this machine."),
     "calibrate": (
         "calibration",
         "Published figures (DeepSeek-V3, Llama 3, OLMo 2, Chinchilla, PaLM...) beside the model.",

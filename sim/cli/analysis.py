@@ -14,7 +14,7 @@ import typer
 
 from sim.cli.choices import PRESET_KEYS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
-from sim.cli.project import (
+from sim.cli.runs import (
     EXECUTOR,
     POLICY,
     SCHEDULER,
@@ -87,7 +87,7 @@ def sweep(
 ) -> None:
     """Run every point of a grid over levers on the same replications; one row per point."""
     from sim.cli.analysis_run import write_csv
-    from sim.cli.project_run import check_options, simulate
+    from sim.cli.runs_run import check_options, simulate
     from sim.compare.sweep import grid_designs, parse_axis, sweep_table
 
     w, ex = check_options(reps, workers, executor, policy)
@@ -182,7 +182,7 @@ def sensitivity(
 ) -> None:
     """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
     from sim.cli.analysis_run import lever_ranges, write_csv
-    from sim.cli.project_run import check_options, simulate
+    from sim.cli.runs_run import check_options, simulate
     from sim.compare.analysis import metric_label, settings_as_is, tornado_designs, tornado_table
 
     w, ex = check_options(reps, workers, executor, policy)

@@ -14,7 +14,7 @@ GPU_NAMES: tuple[str, ...] = ("a100", "h100", "h800", "h200", "b200")
 POLICY_NAMES: tuple[str, ...] = (
     "playbook", "ad_hoc", "cautious", "aggressive", "overreact", "textbook",
 )  # fmt: skip
-#: :data:`sim.compare.designs.PRESETS_BY_KEY`: the preset designs ``--design`` accepts.
+#: :data:`sim.designs.PRESETS_BY_KEY`: the preset designs ``--design`` accepts.
 PRESET_KEYS: tuple[str, ...] = (
     "small_core", "large_siloed", "evergreen_apart", "research_in_core", "many_variants",
 )  # fmt: skip
@@ -26,7 +26,7 @@ SEQUENTIAL_MAX_WORLDS = 12_800
 OBJECTIVES: tuple[str, ...] = ("p_success", "p_on_time", "p_on_budget", "p_quality_met")
 #: :data:`sim.compare.space.CHOICE_FAMILIES`: the families ``optimize --only`` names.
 CHOICE_FAMILIES: tuple[str, ...] = ("headcount", "right", "owner", "gate", "levers", "playbook")
-#: :data:`sim.play.lesson_check.NEIGHBOUR_WORLDS`: the default of ``debrief --worlds``.
+#: :data:`sim.play.lessons.check.NEIGHBOUR_WORLDS`: the default of ``debrief --worlds``.
 NEIGHBOUR_WORLDS = 30
-#: :data:`sim.tabletop.montecarlo.REPS`: the default of ``report --reps``.
+#: :data:`sim.tabletop.report.montecarlo.REPS`: the default of ``report --reps``.
 TABLETOP_REPS = 100

@@ -13,13 +13,13 @@ import typer
 
 from sim.cli.choices import CHOICE_FAMILIES, OBJECTIVES
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
-from sim.cli.project import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
+from sim.cli.runs import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
 from sim.cli.tables import money, percent
 from sim.scenario.loading import load_scenario
 
 
 def _save(result: dict[str, Any], base_source: str, folder: Path) -> list[str]:
-    from sim.compare.designs import DesignFile, design_yaml
+    from sim.designs import DesignFile, design_yaml
 
     folder.mkdir(parents=True, exist_ok=True)
     out = []
@@ -154,7 +154,7 @@ def optimize(
 ) -> None:
     """Search the design space for the designs that best meet the objective."""
     from sim.cli.optimize_run import search, settings
-    from sim.cli.project_run import check_options
+    from sim.cli.runs_run import check_options
     from sim.compare.search_report import confirmed, report
     from sim.compare.space import Constraints, excluded_families
     from sim.storage import database_url

@@ -121,7 +121,7 @@ def debrief(
     """
     from sim.cli.plays_run import print_lessons, read_play
     from sim.play.debrief import make_debrief
-    from sim.play.lesson_check import MAX_WORLDS
+    from sim.play.lessons.check import MAX_WORLDS
 
     if not 2 <= worlds <= MAX_WORLDS:
         raise UserError(f"--worlds must be between 2 and {MAX_WORLDS}, got {worlds}")

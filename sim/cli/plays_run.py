@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sim.cli.common import UserError, stdout
 from sim.play.game import PlayError, PlayLog
-from sim.play.lesson_check import LessonReport, grouped
+from sim.play.lessons.check import LessonReport, grouped
 
 
 def read_play(path: Path) -> PlayLog:

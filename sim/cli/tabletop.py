@@ -51,9 +51,9 @@ def report(
     from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 
     from sim.storage import make_engine
-    from sim.tabletop.aar import to_docx, to_html, to_markdown, to_pdf
+    from sim.tabletop.db.models import Exercise
     from sim.tabletop.errors import TabletopError
-    from sim.tabletop.models import Exercise
+    from sim.tabletop.report.aar import to_docx, to_html, to_markdown, to_pdf
     from sim.tabletop.service import TabletopService
 
     if fmt not in FORMATS:

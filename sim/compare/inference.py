@@ -316,3 +316,24 @@ def precision_reached(comparison: Comparison, precision: float) -> tuple[bool, s
             done = False
             reasons.append(f"{name}: ±{half:.3g}, not yet ±{precision:g}")
     return done, "; ".join(reasons)
+
+
+def headline_columns(scenario: Scenario) -> list[str]:
+    """Columns compared pairwise: headline metrics and each target's eval score."""
+    return [m.key for m in HEADLINE] + [f"score:{t.eval}" for t in scenario.objective.targets]
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
+    """B - A on the same replications, with 95% intervals, tests and verdicts."""
+    return paired_summary(compare_designs({"A": a, "B": b}, scenario))["B"]
+
+
+def paired_summary(comparison: Comparison) -> dict[str, dict[str, Any]]:
+    """``compare --json``'s ``paired``: per design, per metric, B − A and what it shows."""
+    return {
+        name: {
+            str(r["metric"]): paired_json({str(k): v for k, v in r.items()})
+            for r in table.to_dict("records")
+        }
+        for name, table in comparison.tables.items()
+    }

@@ -34,8 +34,6 @@ from optuna.samplers import BaseSampler, TPESampler
 from optuna.study import Study
 from optuna.trial import FrozenTrial, Trial, TrialState
 
-from sim.compare.designs import Delta, apply_delta
-from sim.compare.runner import ExecutorName, open_executor, run_on
 from sim.compare.space import (
     Choice,
     Constraints,
@@ -45,8 +43,10 @@ from sim.compare.space import (
     violation,
     with_budget,
 )
+from sim.designs import Delta, apply_delta
 from sim.intervals import MIN_WORLDS
 from sim.metrics import PROBABILITY_KEYS
+from sim.runner import ExecutorName, open_executor, run_on
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sim.compare.analysis import comparison_lines
 from sim.compare.editing import readable_changes
-from sim.compare.inference import Comparison, compare_designs
+from sim.compare.inference import Comparison, compare_designs, paired_summary
 from sim.compare.search import (
     IMPORTANCE_METHOD,
     OBJECTIVE_COLUMNS,
@@ -29,8 +29,8 @@ from sim.compare.search import (
     summary_counts,
     trial_rows,
 )
-from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.scenario.spec import Scenario
+from sim.summary import interval_summary, summarize_runs
 
 
 @dataclass

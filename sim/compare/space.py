@@ -4,7 +4,7 @@ Each :class:`Choice` is one decision a design makes: a team's headcount, who hol
 decision right, who owns a risk, a gate's strength, a lever (from the tornado's
 :data:`~sim.compare.analysis.LEVER_RANGES`, the one list of lever ranges), and the first
 response of each decision kind's playbook. :func:`delta_for` turns the values of the
-choices into a design delta (``sim.compare.designs``), so a candidate is "base + changes"
+choices into a design delta (``sim.designs``), so a candidate is "base + changes"
 like any other design and can be saved as a design file.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sim.compare.analysis import LEVER_RANGES
-from sim.compare.designs import Delta, apply_delta
+from sim.designs import Delta, apply_delta
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
 

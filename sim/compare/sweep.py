@@ -21,8 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.compare.designs import apply_delta, with_source
-from sim.compare.runner import ExecutorName, open_executor, replicate_batch, run_designs
+from sim.designs import apply_delta, with_source
 from sim.intervals import (
     MIN_WORLDS,
     mean_interval,
@@ -31,6 +30,7 @@ from sim.intervals import (
     wilson,
 )
 from sim.metrics import HEADLINE, PROBABILITY_KEYS
+from sim.runner import ExecutorName, open_executor, replicate_batch, run_designs
 from sim.scenario.loading import Problem, ScenarioError, parse_override
 from sim.scenario.spec import Scenario
 from sim.stats import summarize
@@ -164,7 +164,7 @@ def sweep(
 ) -> pd.DataFrame:
     """Run every grid point through the same ``reps`` replications; one row per point.
 
-    ``run`` takes :func:`sim.compare.runner.run_designs`'s options (workers, executor, progress...).
+    ``run`` takes :func:`sim.runner.run_designs`'s options (workers, executor, progress...).
     """
     designs, points = grid_designs(base, axes)
     return sweep_table(run_designs(designs, reps, seed, **run), points, base)
@@ -186,7 +186,7 @@ def run_batch(
 ) -> dict[str, pd.DataFrame]:
     """Replications ``start`` to ``stop - 1`` of every design.
 
-    The numbers are those of the same replications in :func:`sim.compare.runner.run_designs`,
+    The numbers are those of the same replications in :func:`sim.runner.run_designs`,
     whatever the batch boundaries, workers or executor.
     """
     reps = list(range(start, stop))

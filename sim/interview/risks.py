@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.compare.runner import Progress, run_designs
-from sim.compare.summary import summarize_runs
 from sim.intervals import paired_difference
 from sim.interview.plan import InterviewPlan, plan_scenario, plan_world
+from sim.runner import Progress, run_designs
 from sim.scenario.loading import with_overrides
 from sim.scenario.spec import Scenario
+from sim.summary import summarize_runs
 
 Overrides = dict[str, Any]
 #: Replications behind a risk's price and a design's comparison (5-10 ms each).
@@ -264,7 +264,7 @@ def compare_designs(
 ) -> dict[str, dict[str, Any]]:
     """Each design's ``sim run --json`` summary, all on the same replications.
 
-    :func:`sim.compare.runner.run_designs` plays every design through the same ``reps``
+    :func:`sim.runner.run_designs` plays every design through the same ``reps``
     worlds (common random numbers), so the paired differences measure the design.
     """
     designs = designs_for(plan)

@@ -2,7 +2,7 @@
 
 Each alternative is a counterfactual replay with the same seed and the same
 injects; the difference in schedule, cost and quality is the decision's effect.
-The lessons the play shows come from :mod:`sim.play.lesson_check`: one counterfactual
+The lessons the play shows come from :mod:`sim.play.lessons.check`: one counterfactual
 per lesson on the same world, stated only when it moved beyond noise.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.compare.runner import default_workers
 from sim.play.game import Game, PlayLog, counterfactual
-from sim.play.lesson_check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
+from sim.play.lessons.check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
+from sim.runner import default_workers
 
 Progress = Callable[[int, int], None]
 

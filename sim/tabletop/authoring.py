@@ -18,7 +18,7 @@ from sim.engine.org import OrgGraph
 from sim.play.game import INJECTIONS
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
 from sim.scenario.vocabulary import OPTION_HELP
-from sim.tabletop.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
+from sim.tabletop.report.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
 STATE_METRICS: dict[str, str] = {

@@ -1,7 +1,7 @@
 """What a room's calls did: each decision's alternatives, the objectives, expected actions.
 
-Plain records shared by the findings (:mod:`sim.tabletop.findings`) and the report
-(:mod:`sim.tabletop.report`), kept apart so neither imports the other for its types.
+Plain records shared by the findings (:mod:`sim.tabletop.report.findings`) and the report
+(:mod:`sim.tabletop.report.report`), kept apart so neither imports the other for its types.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from sim.engine.records import DecisionRecord, TraceEvent
 from sim.tabletop.authoring import RAISES
-from sim.tabletop.room import Room
+from sim.tabletop.db.room import Room
 
 #: How long after an incident its decision may be raised (days): detection of a spike by an
 #: unowned monitor, or a data defect found at the run's next check.

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from sim.tabletop.credentials import (
+from sim.tabletop.db.credentials import (
     MAX_ORGANISATION,
     check_key,
     clean_text,
     key_hash,
     new_key,
 )
+from sim.tabletop.db.identity import clean_display_name
+from sim.tabletop.db.models import Exercise, Participant, Role, utcnow
+from sim.tabletop.db.store import FACILITATOR, Clients, ExerciseStore
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused
-from sim.tabletop.identity import clean_display_name
-from sim.tabletop.models import Exercise, Participant, Role, utcnow
-from sim.tabletop.store import FACILITATOR, Clients, ExerciseStore
 
 
 @dataclass(frozen=True)

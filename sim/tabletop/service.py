@@ -8,9 +8,9 @@ raises may be made only by the player holding the role with that decision right,
 written rationale. Everyone may comment. After the end: the hot wash, the improvement
 plan and the after-action report.
 
-The service is built in layers, one concern each: :mod:`sim.tabletop.store`
+The service is built in layers, one concern each: :mod:`sim.tabletop.db.store`
 (transactions, finding a room, who is acting), :mod:`sim.tabletop.seats` (joining,
-roles, the roster), :mod:`sim.tabletop.wrapup` (hot wash, plan, ratings, overview), and
+roles, the roster), :mod:`sim.tabletop.report.wrapup` (hot wash, plan, ratings, overview), and
 this module (creating, the clock, decisions, comments, views, the report).
 """
 
@@ -38,7 +38,7 @@ from sim.tabletop.authoring import (
     roles,
 )
 from sim.tabletop.clock import ClockRun, Fired, derive, fire, playbook_choice, run_clock
-from sim.tabletop.credentials import (
+from sim.tabletop.db.credentials import (
     MAX_COMMENT,
     MAX_RATIONALE,
     MIN_RATIONALE,
@@ -49,13 +49,13 @@ from sim.tabletop.credentials import (
     new_room_code,
     room_hash,
 )
+from sim.tabletop.db.models import Comment, Decision, Exercise, Inject, Role, utcnow
+from sim.tabletop.db.room import Room, load_room
+from sim.tabletop.db.store import FACILITATOR, RETRIES, Actor, unavailable
 from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
-from sim.tabletop.models import Comment, Decision, Exercise, Inject, Role, utcnow
-from sim.tabletop.report import REPS, AfterActionReport, Progress, build_report
-from sim.tabletop.room import Room, load_room
+from sim.tabletop.report.report import REPS, AfterActionReport, Progress, build_report
+from sim.tabletop.report.wrapup import DUE_DAYS, HOT_WASH_KINDS, WrapUp
 from sim.tabletop.seats import Seat
-from sim.tabletop.store import FACILITATOR, RETRIES, Actor, unavailable
-from sim.tabletop.wrapup import DUE_DAYS, HOT_WASH_KINDS, WrapUp
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 from sim.play.game import Game
 from sim.play.views import snapshot
 from sim.tabletop.clock import metrics, playbook_choice
-from sim.tabletop.room import Room
+from sim.tabletop.db.room import Room
 
 #: Engine trace kinds players do not see: the facilitator's injects and the analysis of
 #: what set the pace are the facilitator's business.

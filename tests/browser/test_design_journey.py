@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from sim.compare.designs import load_design
+from sim.designs import load_design
 from sim.scenario.loading import load_scenario
 from tests.browser.conftest import SHOWN
 

@@ -14,9 +14,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.compare.runner import run_replications  # noqa: E402
-from sim.compare.summary import summarize_runs  # noqa: E402
+from sim.runner import run_replications  # noqa: E402
 from sim.scenario.loading import load_scenario  # noqa: E402
+from sim.summary import summarize_runs  # noqa: E402
 
 REPS, SEED = 20, 11
 

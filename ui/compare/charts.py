@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from sim.compare.analysis import ecdf, percentile_intervals, percentiles
+from sim.distribution import ecdf, percentile_intervals, percentiles
 from sim.intervals import TooFewWorlds
 from sim.metrics import QUANTITIES
 

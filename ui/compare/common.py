@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from sim.compare.runner import default_workers
 from sim.compare.sweep import combine, run_batch
+from sim.runner import default_workers
 from sim.scenario.spec import Scenario
 
 #: Replications per batch: at least this many, and about a tenth of the run.

@@ -3,7 +3,7 @@
 Every edit is an operation of ``sim.compare.editing`` (rename a team everywhere it is
 named, remove a team and hand its duties on, rank the playbook...); this page only shows
 the draft and passes edits on. A problem comes back in words, shown at the part it is
-about. The design saves as a design file (the base plus its changes, ``sim.compare.designs``)
+about. The design saves as a design file (the base plus its changes, ``sim.designs``)
 that loads back here and works with ``sim compare --design FILE``.
 """
 
@@ -18,7 +18,7 @@ import streamlit as st
 from pydantic import BaseModel
 
 from sim.compare import editing
-from sim.compare.designs import DesignFile, design_yaml, diff, load_design
+from sim.designs import DesignFile, design_yaml, diff, load_design
 from sim.engine.org import OrgGraph
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import (

@@ -13,7 +13,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from sim.compare.designs import DesignFile, design_yaml
 from sim.compare.search import (
     OBJECTIVE_COLUMNS,
     Search,
@@ -25,6 +24,7 @@ from sim.compare.search import (
 )
 from sim.compare.search_report import Confirmed, confirmed, report
 from sim.compare.space import Constraints
+from sim.designs import DesignFile, design_yaml
 from sim.scenario.spec import DECISION_KINDS, Scenario
 from ui.common import pick_scenario, usd
 from ui.compare.common import app_workers

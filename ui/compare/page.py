@@ -1,9 +1,9 @@
 """Compare page: two or more org designs through the same incidents, many times over.
 
 Designs are a base scenario as it is, the essay's presets applied to it
-(``sim.compare.designs``), other shipped scenarios, or a design the user edits here. Every
+(``sim.designs``), other shipped scenarios, or a design the user edits here. Every
 number comes from ``sim``: runs from ``sim.compare.sweep.run_batch`` (via ``ui.compare.common``),
-statistics and verdicts from ``sim.compare.analysis``, summaries from ``sim.compare.summary``.
+statistics and verdicts from ``sim.compare.analysis``, summaries from ``sim.summary``.
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim import distribution
 from sim.compare import analysis, inference, sequential
-from sim.compare.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
-from sim.compare.summary import interval_summary, paired_summary, summarize_runs
+from sim.compare.inference import paired_summary
+from sim.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.engine.org import OrgGraph
 from sim.intervals import TooFewWorlds
 from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import Scenario
+from sim.summary import interval_summary, summarize_runs
 from ui.common import (
     SCENARIO_DIR,
     lever_inputs,
@@ -321,7 +323,7 @@ def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario
     )
     lines = []
     for name, df in frames.items():
-        j = analysis.joint_confidence(df, 0.8)
+        j = distribution.joint_confidence(df, 0.8)
         sure = (
             f" With 95% confidence at least 80% of worlds stay within {j['days_sure']:.0f} days "
             f"and {usd(j['usd_sure'])}."

@@ -10,8 +10,8 @@ from typing import Any
 
 import streamlit as st
 
-from sim.compare.designs import PRESETS
 from sim.compare.sweep import Axis, grid_designs, parse_axis, sweep_table
+from sim.designs import PRESETS
 from sim.metrics import OBJECTIVES, PROBABILITY_KEYS, QUANTITIES, summary_label
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario

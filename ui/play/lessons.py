@@ -1,6 +1,6 @@
 """The debrief's "What this play shows": the lessons whose counterfactual moved this play.
 
-Every number comes from :mod:`sim.play.lesson_check`; this module only lays it out.
+Every number comes from :mod:`sim.play.lessons.check`; this module only lays it out.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from sim.play.lesson_check import (
+from sim.play.lessons.check import (
     CONFIDENCE,
     EQUAL_SCOPE,
     MATERIAL_BUDGET_SHARE,

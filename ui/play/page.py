@@ -16,15 +16,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from sim.compare.runner import default_workers, run_replications
-from sim.compare.summary import summarize_runs
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
 from sim.engine.org import OrgGraph
 from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
-from sim.play.lesson_check import NEIGHBOUR_WORLDS
+from sim.play.lessons.check import NEIGHBOUR_WORLDS
 from sim.play.views import (
     loss_frame,
     phase_frame,
@@ -33,9 +31,11 @@ from sim.play.views import (
     spend_frame,
     trace_frame,
 )
+from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import PHASES, Scenario
 from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
+from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
     setup_overrides,

@@ -18,11 +18,11 @@ import streamlit as st
 
 from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from sim.storage import database_url, make_engine
-from sim.tabletop.aar import document, to_docx, to_html, to_markdown, to_pdf
-from sim.tabletop.credentials import normalize_room_code
-from sim.tabletop.document import html_body
-from sim.tabletop.document import md_escape as _md_escape
+from sim.tabletop.db.credentials import normalize_room_code
 from sim.tabletop.errors import TabletopError, Unavailable
+from sim.tabletop.report.aar import document, to_docx, to_html, to_markdown, to_pdf
+from sim.tabletop.report.document import html_body
+from sim.tabletop.report.document import md_escape as _md_escape
 from sim.tabletop.service import TabletopService
 from ui.common import usd, words
 

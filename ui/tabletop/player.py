@@ -16,8 +16,8 @@ import streamlit as st
 from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import situation_manual, situation_manual_blocks
 from sim.tabletop.clock import scenario_of
-from sim.tabletop.credentials import MAX_NAME, MAX_ORGANISATION, MAX_RATIONALE, MIN_RATIONALE
-from sim.tabletop.document import html_body
+from sim.tabletop.db.credentials import MAX_NAME, MAX_ORGANISATION, MAX_RATIONALE, MIN_RATIONALE
+from sim.tabletop.report.document import html_body
 from sim.tabletop.service import TabletopService
 from ui.common import words
 from ui.tabletop import common as tt

@@ -15,9 +15,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from sim.tabletop.credentials import MAX_HOT_WASH, MAX_OWNER
-from sim.tabletop.hseep import CAPABILITIES, RATINGS
-from sim.tabletop.wrapup import OVERVIEW_FIELDS
+from sim.tabletop.db.credentials import MAX_HOT_WASH, MAX_OWNER
+from sim.tabletop.report.hseep import CAPABILITIES, RATINGS
+from sim.tabletop.report.wrapup import OVERVIEW_FIELDS
 from ui.tabletop import common as tt
 
 CAPABILITY_NAMES = {"": "—", **{c.id: c.name for c in CAPABILITIES.values()}}

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from sim.play.game import Injection
 from sim.tabletop.authoring import InjectSpec
 from sim.tabletop.clock import PlayRecord
-from sim.tabletop.models import (
+from sim.tabletop.db.models import (
     ActionRating,
     Comment,
     Decision,

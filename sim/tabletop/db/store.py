@@ -31,9 +31,9 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from sim.play.game import Game
 from sim.storage import make_engine
-from sim.tabletop import backoff
 from sim.tabletop.clock import derive
-from sim.tabletop.credentials import (
+from sim.tabletop.db import backoff
+from sim.tabletop.db.credentials import (
     check_key,
     hashes_match,
     key_hash,
@@ -41,10 +41,10 @@ from sim.tabletop.credentials import (
     normalize_room_code,
     room_hash,
 )
+from sim.tabletop.db.migrate import upgrade
+from sim.tabletop.db.models import Event, Exercise, Participant
+from sim.tabletop.db.room import Room, load_room
 from sim.tabletop.errors import Conflict, Forbidden, NotFound, Refused, TabletopError, Unavailable
-from sim.tabletop.migrate import upgrade
-from sim.tabletop.models import Event, Exercise, Participant
-from sim.tabletop.room import Room, load_room
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

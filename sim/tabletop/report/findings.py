@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sim.tabletop.clock import scenario_of
+from sim.tabletop.db.room import Room
 from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
-from sim.tabletop.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
-from sim.tabletop.montecarlo import KindEffect, MonteCarlo
-from sim.tabletop.room import Room
+from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
+from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
 
 #: A decision that took longer than this to reach its owner is worth a look (days).
 SLOW_DAYS = 1.0

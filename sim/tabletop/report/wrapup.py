@@ -15,13 +15,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from sim.tabletop.credentials import MAX_HOT_WASH, MAX_ORGANISATION, MAX_OWNER, clean_text
+from sim.tabletop.db.credentials import MAX_HOT_WASH, MAX_ORGANISATION, MAX_OWNER, clean_text
+from sim.tabletop.db.models import ActionRating, Exercise, HotWashItem, Inject, utcnow
+from sim.tabletop.db.room import load_room
+from sim.tabletop.db.store import FACILITATOR, Actor
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused
-from sim.tabletop.hseep import CAPABILITIES, RATINGS
-from sim.tabletop.models import ActionRating, Exercise, HotWashItem, Inject, utcnow
-from sim.tabletop.room import load_room
+from sim.tabletop.report.hseep import CAPABILITIES, RATINGS
 from sim.tabletop.seats import Seats
-from sim.tabletop.store import FACILITATOR, Actor
 
 HOT_WASH_KINDS = ("strength", "improvement")
 #: Days after the exercise's end that an improvement is due by default.

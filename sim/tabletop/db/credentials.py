@@ -19,8 +19,8 @@ import hmac
 import secrets
 import unicodedata
 
+from sim.tabletop.db.identity import MAX_NAME, check_unicode
 from sim.tabletop.errors import InputError
-from sim.tabletop.identity import MAX_NAME, check_unicode
 
 __all__ = ["MAX_NAME", "check_unicode"]
 

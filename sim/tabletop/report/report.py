@@ -11,10 +11,10 @@ Evidence comes two ways. The play itself is replayed and played to its end with 
 scenario's playbook from wherever the exercise stopped; each decision's alternatives are
 counterfactual replays of the same world. And the chance of meeting each objective is a
 Monte Carlo of the room's own way of deciding against the playbook
-(:mod:`sim.tabletop.montecarlo`), so no verdict rests on one seed alone.
+(:mod:`sim.tabletop.report.montecarlo`), so no verdict rests on one seed alone.
 
-Rendering lives in :mod:`sim.tabletop.aar` (the document) and
-:mod:`sim.tabletop.document` (Markdown, HTML, Word and PDF).
+Rendering lives in :mod:`sim.tabletop.report.aar` (the document) and
+:mod:`sim.tabletop.report.document` (Markdown, HTML, Word and PDF).
 """
 
 from __future__ import annotations
@@ -28,19 +28,19 @@ from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
 from sim.tabletop.clock import scenario_of
+from sim.tabletop.db.models import utcnow
+from sim.tabletop.db.room import Room
 from sim.tabletop.effects import Alternative, DecisionEffect, ExpectedAction, Objective
-from sim.tabletop.findings import Finding, findings
-from sim.tabletop.hseep import (
+from sim.tabletop.matching import match_answers
+from sim.tabletop.report.findings import Finding, findings
+from sim.tabletop.report.hseep import (
     CAPABILITIES,
     OBJECTIVES,
     capabilities_of,
     capability_of_inject,
     worst_rating,
 )
-from sim.tabletop.matching import match_answers
-from sim.tabletop.models import utcnow
-from sim.tabletop.montecarlo import REPS, MonteCarlo, simulate
-from sim.tabletop.room import Room
+from sim.tabletop.report.montecarlo import REPS, MonteCarlo, simulate
 
 Progress = Callable[[int, int], None]
 IMPROVE_DUE_DAYS = 30

@@ -1,7 +1,7 @@
 """``run``, ``compare`` and ``bench``: Monte Carlo over whole projects.
 
 The commands and their options; what they run (the model, pandas, SciPy) is imported in
-their bodies (:mod:`sim.cli.project_run`), so their ``--help`` starts at once.
+their bodies (:mod:`sim.cli.runs_run`), so their ``--help`` starts at once.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def run(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
-    from sim.cli.project_run import check_options, print_summary, simulate
-    from sim.compare.summary import summarize_runs
+    from sim.cli.runs_run import check_options, print_summary, simulate
+    from sim.summary import summarize_runs
 
     w, ex = check_options(reps, workers, executor, policy)
     sc = load_scenario(scenario, tuple(overrides or ()))
@@ -100,7 +100,7 @@ def run(
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     """``base`` with a design applied: a preset's key, or a design YAML file; and its name."""
-    from sim.compare.designs import PRESETS_BY_KEY, load_design
+    from sim.designs import PRESETS_BY_KEY, load_design
 
     if spec in PRESETS_BY_KEY:
         return spec, PRESETS_BY_KEY[spec].apply(base)
@@ -154,10 +154,10 @@ def compare(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
-    from sim.cli.project_run import check_options, compare_result, print_comparison, simulate
-    from sim.compare.designs import fund_full_plan
+    from sim.cli.runs_run import check_options, compare_result, print_comparison, simulate
     from sim.compare.inference import compare_designs, metric_keys
     from sim.compare.sequential import Sequential, batch_runner, run_sequential
+    from sim.designs import fund_full_plan
 
     if len(scenarios) + len(design_specs or ()) < 2:
         raise UserError("compare needs at least two designs: scenario files or --design")
@@ -218,7 +218,7 @@ def bench(
     """Measure the model's speed against a bare SimPy loop on this machine."""
     from sim.bench import bench_all
     from sim.bench import startup as time_startup
-    from sim.cli.project_run import check_options
+    from sim.cli.runs_run import check_options
     from sim.scenario.catalog import shipped_names
 
     w, _ = check_options(reps, workers, "local", "playbook")

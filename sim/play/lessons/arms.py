@@ -10,12 +10,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.compare.runner import open_executor
 from sim.engine.decisions import Decider, DecisionPoint, LogDecider, StreamFor, make_decider
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
 from sim.play.game import Game, Injection, PlayError
-from sim.play.lesson_measures import Measure, measure
+from sim.play.lessons.measures import Measure, measure
+from sim.runner import open_executor
 from sim.scenario.spec import Scenario
 
 

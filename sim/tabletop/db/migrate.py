@@ -13,9 +13,9 @@ import logging
 from sqlalchemy import Engine, inspect, select, text, update
 from sqlalchemy.orm import Session
 
-from sim.tabletop.credentials import normalize_room_code, room_hash
-from sim.tabletop.identity import name_key
-from sim.tabletop.models import Base, Exercise, Participant
+from sim.tabletop.db.credentials import normalize_room_code, room_hash
+from sim.tabletop.db.identity import name_key
+from sim.tabletop.db.models import Base, Exercise, Participant
 
 logger = logging.getLogger(__name__)
 

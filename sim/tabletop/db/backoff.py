@@ -19,8 +19,8 @@ from collections.abc import Iterable
 
 from sqlalchemy.orm import Session
 
+from sim.tabletop.db.models import FailedAttempt
 from sim.tabletop.errors import Refused
-from sim.tabletop.models import FailedAttempt
 
 #: Failures a client may make before the backoff starts, by the kind of client.
 FREE_FAILURES = {"session": 5, "ip": 30}

@@ -42,7 +42,7 @@ class Exercise(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room_code: Mapped[str] = mapped_column(String(20), unique=True)
-    #: What the room is found by (:func:`sim.tabletop.credentials.room_hash`).
+    #: What the room is found by (:func:`sim.tabletop.db.credentials.room_hash`).
     room_code_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     title: Mapped[str] = mapped_column(String(120))
     scenario_yaml: Mapped[str] = mapped_column(Text)
@@ -72,7 +72,7 @@ class Participant(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
     name: Mapped[str] = mapped_column(String(60))
-    #: The name's skeleton (:func:`sim.tabletop.identity.name_key`): unique in the room.
+    #: The name's skeleton (:func:`sim.tabletop.db.identity.name_key`): unique in the room.
     name_key: Mapped[str | None] = mapped_column(String(160), nullable=True)
     organisation: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)

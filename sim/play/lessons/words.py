@@ -2,14 +2,14 @@
 
 "Owning the loss-spike risk would have saved 3.2 days and $410k on this world (paired over
 30 worlds: 2.1 to 4.0 days; $180k to $520k)". Only wording: every number comes from
-:mod:`sim.play.lesson_check`.
+:mod:`sim.play.lessons.check`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from sim.play.lesson_measures import Interval, Measure, scope_cut_differs, tokens_differ
+from sim.play.lessons.measures import Interval, Measure, scope_cut_differs, tokens_differ
 
 
 def short_usd(value: float) -> str:

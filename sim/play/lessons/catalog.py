@@ -2,8 +2,8 @@
 
 A lesson is shown in a debrief only when this play's outcome moved: each lesson names
 one or more :class:`Intervention`, a pure change to the scenario (levers, org, plan:
-dotted paths applied and validated like a design, see :mod:`sim.compare.designs`) that
-switches the input of the lesson's mechanism to its other side. :mod:`sim.play.lesson_check`
+dotted paths applied and validated like a design, see :mod:`sim.designs`) that
+switches the input of the lesson's mechanism to its other side. :mod:`sim.play.lessons.check`
 replays the same world with each one and keeps the lines that moved beyond noise
 (docs/model.md, "Debrief").
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from sim.compare.designs import PRESETS_BY_KEY, RESEARCHERS
+from sim.designs import PRESETS_BY_KEY, RESEARCHERS
 from sim.engine.compute import planned_run
 from sim.engine.decisions import POLICIES
 from sim.engine.facts import scenario_facts

@@ -4,7 +4,7 @@ One replay of one seed says what happened in the room's world; it does not say w
 the room's calls were good or lucky. Here the room's choices become a policy (the n-th
 call of a kind gets the room's n-th answer to that kind; calls beyond those the room
 made get the option it chose most often for that kind), and the scenario is played many
-times (:func:`sim.compare.runner.run_replications`) in worlds drawn from its own
+times (:func:`sim.runner.run_replications`) in worlds drawn from its own
 randomness, with the exercise's injects at the points they struck. The same
 replications are played with the scenario's playbook, and once more per kind of call
 with only that kind handed back to the playbook, all on common random numbers, so each
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from sim.compare.runner import run_replications
 from sim.engine.decisions import (
     POLICIES,
     Decider,
@@ -32,11 +31,12 @@ from sim.engine.decisions import (
     reference_decider,
 )
 from sim.intervals import paired_difference
+from sim.runner import run_replications
 from sim.scenario.spec import DECISION_OPTIONS, RUN_KINDS, Scenario, ScriptedIncident
 from sim.stats import summarize
 from sim.tabletop.clock import scenario_of
-from sim.tabletop.hseep import OBJECTIVE_COLUMN
-from sim.tabletop.room import Room
+from sim.tabletop.db.room import Room
+from sim.tabletop.report.hseep import OBJECTIVE_COLUMN
 
 #: Replications per arm in the report: about 4 ms each on this machine, so the default
 #: report (at most seven arms) takes a few seconds.

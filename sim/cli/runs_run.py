@@ -14,14 +14,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from sim.cli.common import UserError, stderr, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import amount, best_line, comparison_lines
-from sim.compare.inference import Comparison, margins_for
-from sim.compare.runner import ExecutorName, default_workers, run_designs
+from sim.compare.inference import Comparison, margins_for, paired_summary
 from sim.compare.sequential import Sequential
-from sim.compare.summary import interval_summary, paired_summary, summarize_runs
 from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
+from sim.runner import ExecutorName, default_workers, run_designs
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
+from sim.summary import interval_summary, summarize_runs
 
 
 def check_options(

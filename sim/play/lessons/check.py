@@ -1,6 +1,6 @@
 """Which lessons this play shows: each intervention replayed on the same world, beyond noise.
 
-For a play (scenario + seed + decision log) every :class:`~sim.play.lessons.Intervention`
+For a play (scenario + seed + decision log) every :class:`~sim.play.lessons.catalog.Intervention`
 is replayed on the play's own world (same seed and replication, the facilitator's injects
 at their days, the logged answers where the same decision comes up, the rest by the
 scenario's playbook as the engine decides it, the person on the spot where it is silent).
@@ -18,7 +18,7 @@ A lesson is shown only when its difference is
 
 Both arms' tokens trained, post-training rounds and scope cuts are reported. When the two
 arms gave up different scope to fit the budget, the intervention is also compared at equal
-scope: both scenarios with their plans funded in full (:func:`sim.compare.designs.fund_full_plan`,
+scope: both scenarios with their plans funded in full (:func:`sim.designs.fund_full_plan`,
 as the lesson tests do) and any later budget gap accepted as an overrun instead of cut, on
 the same worlds and by the same rule (:func:`equal_scope`). docs/model.md, "Debrief".
 """
@@ -33,11 +33,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sim.compare.designs import apply_delta, fund_full_plan
+from sim.designs import apply_delta, fund_full_plan
 from sim.intervals import holm
 from sim.play.game import PlayLog
-from sim.play.lesson_arms import Arm, run_arms
-from sim.play.lesson_measures import (
+from sim.play.lessons.arms import Arm, run_arms
+from sim.play.lessons.catalog import INTERVENTIONS, LESSONS_BY_ID, Change, Intervention, PlayFacts
+from sim.play.lessons.measures import (
     CONFIDENCE,
     METRICS,
     Interval,
@@ -47,8 +48,7 @@ from sim.play.lesson_measures import (
     paired_interval,
     scope_cut_differs,
 )
-from sim.play.lesson_words import body, by_eval, scope_note, sentence, side_notes
-from sim.play.lessons import INTERVENTIONS, LESSONS_BY_ID, Change, Intervention, PlayFacts
+from sim.play.lessons.words import body, by_eval, scope_note, sentence, side_notes
 from sim.scenario.loading import ScenarioError, with_overrides
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ FIXED_SCOPE: dict[str, list[str]] = {
 def equal_scope(arm: Arm) -> Arm:
     """``arm`` with its plan's scope fixed: funded in full, nothing cut, no round added.
 
-    The plan is funded at set-up (:func:`~sim.compare.designs.fund_full_plan`) and the
+    The plan is funded at set-up (:func:`~sim.designs.fund_full_plan`) and the
     budget, ship and schedule decisions answer :data:`FIXED_SCOPE` (logged answers of those
     kinds do not hold), so what the arm trains is its plan, whatever it spends.
     """

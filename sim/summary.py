@@ -1,4 +1,4 @@
-"""Turn replication tables into the summaries the CLI prints and the app draws."""
+"""Turn one design's replication table into the summary the CLI prints and the app draws."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ from typing import Any
 
 import pandas as pd
 
-from sim.compare.analysis import joint_confidence, percentile_intervals, wilson
-from sim.compare.inference import Comparison, compare_designs, paired_json
+from sim.distribution import joint_confidence, percentile_intervals, wilson
 from sim.engine.records import COST_CATEGORIES
-from sim.metrics import HEADLINE, PROBABILITY_KEYS, QUANTITIES
+from sim.metrics import PROBABILITY_KEYS, QUANTITIES
 from sim.scenario.spec import Scenario
 from sim.stats import summarize
 
@@ -94,27 +93,6 @@ def quality_summary(df: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
         cap = out.setdefault(ev.capability, {"public_benchmark": {}, "product_eval": {}})
         cap[ev.kind][ev.id] = summarize(df[f"score:{ev.id}"])
     return out
-
-
-def headline_columns(scenario: Scenario) -> list[str]:
-    """Columns compared pairwise: headline metrics and each target's eval score."""
-    return [m.key for m in HEADLINE] + [f"score:{t.eval}" for t in scenario.objective.targets]
-
-
-def paired(a: pd.DataFrame, b: pd.DataFrame, scenario: Scenario) -> dict[str, Any]:
-    """B - A on the same replications, with 95% intervals, tests and verdicts."""
-    return paired_summary(compare_designs({"A": a, "B": b}, scenario))["B"]
-
-
-def paired_summary(comparison: Comparison) -> dict[str, dict[str, Any]]:
-    """``compare --json``'s ``paired``: per design, per metric, B − A and what it shows."""
-    return {
-        name: {
-            str(r["metric"]): paired_json({str(k): v for k, v in r.items()})
-            for r in table.to_dict("records")
-        }
-        for name, table in comparison.tables.items()
-    }
 
 
 def interval_summary(df: pd.DataFrame) -> dict[str, Any]:

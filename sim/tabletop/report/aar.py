@@ -3,22 +3,22 @@
 Its renderings (Markdown, HTML, Word, PDF) come from that one document model.
 
 Every piece of text a person typed (names, rationales, comments, hot-wash items) goes in
-as plain text; each renderer escapes it for its format (:mod:`sim.tabletop.document`).
+as plain text; each renderer escapes it for its format (:mod:`sim.tabletop.report.document`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sim.tabletop.document import Block, Bullets, Heading, Para, Table
-from sim.tabletop.document import to_docx as docx_bytes
-from sim.tabletop.document import to_html as page
-from sim.tabletop.document import to_markdown as md
-from sim.tabletop.document import to_pdf as pdf_bytes
 from sim.tabletop.effects import MARGIN, DecisionEffect
-from sim.tabletop.findings import Finding
-from sim.tabletop.hseep import CAPABILITIES, OBJECTIVES, RATINGS
-from sim.tabletop.report import (
+from sim.tabletop.report.document import Block, Bullets, Heading, Para, Table
+from sim.tabletop.report.document import to_docx as docx_bytes
+from sim.tabletop.report.document import to_html as page
+from sim.tabletop.report.document import to_markdown as md
+from sim.tabletop.report.document import to_pdf as pdf_bytes
+from sim.tabletop.report.findings import Finding
+from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS
+from sim.tabletop.report.report import (
     AfterActionReport,
     CapabilityAnalysis,
     ObjectiveAnalysis,
