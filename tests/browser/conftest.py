@@ -301,6 +301,18 @@ class AppDriver:
         target.click()
         return self.wait()
 
+    def fill_committed(self, target: Any, text: str, attempts: int = 3) -> AppDriver:
+        """Fill ``target`` (an input or text area), move the focus on so Streamlit commits it,
+        and wait for that rerun. A rerun that was already under way can redraw the field and
+        drop what was typed; then fill it again (at most ``attempts`` times)."""
+        for _ in range(attempts):
+            target.fill(text)
+            target.press("Tab")
+            self.wait()
+            if target.input_value() == text:
+                return self
+        raise AssertionError(f"the field kept losing its text after {attempts} fills: {text!r}")
+
     def screenshot(self, name: str) -> Path:
         return screenshot(self.page, name)
 

@@ -164,9 +164,10 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     )
     fac.wait()
     page.get_by_text("Write your own inject").click()
-    page.locator(".st-key-tt_w_title input").fill(CUSTOM)
-    page.locator(".st-key-tt_w_message textarea").fill("Prices rise by a fifth next week.")
-    page.locator(".st-key-tt_w_message textarea").press("Tab")
+    fac.fill_committed(page.locator(".st-key-tt_w_title input"), CUSTOM)
+    fac.fill_committed(
+        page.locator(".st-key-tt_w_message textarea"), "Prices rise by a fifth next week."
+    )
     # The button is enabled by the rerun that commits the message: wait for it, not a race.
     fac.click_when_enabled(page.locator(".st-key-tt_w_add button"))
     expect(page.get_by_text(f"Delivered: {CUSTOM}")).to_be_visible(timeout=SHOWN)
