@@ -180,7 +180,7 @@ def test_engaging_safety_early_shows_as_days_saved(seed: int) -> None:
     assert "schedule_days" in f.confirmed and f.diff("schedule_days") <= -MATERIAL_DAYS
     assert f.paired["schedule_days"].high < 0
     assert f.line.startswith("Engaging safety, legal and privacy from the start would have saved")
-    assert "paired over 30 worlds" in f.line
+    assert "averaged over 30 similar worlds" in f.line
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -353,8 +353,8 @@ def test_both_arms_scope_is_reported_and_a_scope_cut_is_flagged() -> None:
     bigger, focus = report.findings
     assert bigger.alt.scope_cuts and not bigger.base.scope_cuts
     assert bigger.alt.post_training_rounds < bigger.base.post_training_rounds
-    assert bigger.scope is not None and "scope cut" in bigger.scope
-    assert bigger.shown and bigger.scope in bigger.line
+    assert bigger.scope is not None and "a cut to fit the budget" in bigger.scope
+    assert bigger.shown and bigger.scope in bigger.notes
     row = bigger.as_dict()
     for arm in ("play", "intervention_arm"):
         assert {"tokens_b", "post_training_rounds", "scope_cuts", "scope_cut_usd"} <= set(row[arm])
@@ -366,9 +366,10 @@ def test_both_arms_scope_is_reported_and_a_scope_cut_is_flagged() -> None:
     # Brooks at equal scope: much dearer, and not the days the cut scope bought.
     assert equal.confirmed and "cost_usd" in equal.confirmed and equal.diff("cost_usd") > 0
     assert equal.diff("schedule_days") > bigger.diff("schedule_days")  # the cut bought days
-    assert EQUAL_SCOPE in bigger.line
+    assert any(EQUAL_SCOPE in note.lower() for note in bigger.notes)
     assert focus.shown and same_scope(focus.base, focus.alt, focus.budget_usd)
-    assert focus.scope is None and focus.equal is None and "equal scope" not in focus.line
+    assert focus.scope is None and focus.equal is None
+    assert not any("funded in full" in t.lower() for t in (focus.line, *focus.notes))
 
 
 # --- the command ----------------------------------------------------------------------------------

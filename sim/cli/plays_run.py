@@ -42,10 +42,18 @@ def print_lessons(check: LessonReport) -> None:
     )
     if not check.shown:
         stdout.print("No lesson moved this play's outcome beyond noise.", markup=False)
-    for title, lines in grouped(check.shown):
+    for title, findings in grouped(check.shown):
         stdout.print(f"- {title}:", markup=False)
-        for line in lines:
-            stdout.print(f"    {line}.", markup=False)
-    quiet = ", ".join(f.label[:1].lower() + f.label[1:] for f in check.unmoved)
+        for f in findings:
+            stdout.print(f"    {f.line}.", markup=False)
+            for note in f.notes:
+                stdout.print(f"      · {note}", markup=False)
+    quiet = check.unmoved
     if quiet:
-        stdout.print(f"Checked, no measurable effect here: {quiet}.", markup=False)
+        stdout.print(
+            f"Checked, no measurable effect here ({len(quiet)}; `debrief --json` has each "
+            f"one's figures):",
+            markup=False,
+        )
+        for f in quiet:
+            stdout.print(f"    {f.label}", markup=False)

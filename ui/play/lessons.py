@@ -42,7 +42,7 @@ def _equal(f: Finding) -> str:
     days, cost = e.diff("schedule_days"), e.diff("cost_usd")
     score = e.diff("quality")
     confirmed = ", ".join(e.confirmed) or "nothing beyond noise"
-    return f"{days:+.1f} days, {_change(cost)}, {score:+.3f} score ({confirmed})"
+    return f"{days:+.1f} days, {_change(cost)}, {100 * score:+.1f} points ({confirmed})"
 
 
 def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
@@ -52,7 +52,9 @@ def findings_table(findings: tuple[Finding, ...]) -> pd.DataFrame:
             "counterfactual": [f.label for f in findings],
             "Δ schedule (days)": [round(f.diff("schedule_days"), 1) for f in findings],
             "Δ cost": [_change(f.diff("cost_usd")) for f in findings],
-            "Δ mean target score": [round(f.diff("quality"), 3) for f in findings],
+            "Δ mean target score (points of 100)": [
+                round(100 * f.diff("quality"), 1) for f in findings
+            ],
             "verdict": [f.verdict for f in findings],
             "Δ loss": [round(f.diff("loss"), 4) for f in findings],
             "scope (play → counterfactual)": [_scope(f) for f in findings],
@@ -71,8 +73,13 @@ def _text(line: str) -> str:
     return line.replace("$", "\\$")
 
 
-def _lesson(title: str, lines: list[str]) -> str:
-    return f"**{title}.**\n" + "\n".join(f"- {_text(line)}." for line in lines)
+def _lesson(title: str, findings: list[Finding]) -> str:
+    """A lesson's title, each finding's headline, and its notes beneath it, smaller."""
+    rows = []
+    for f in findings:
+        rows.append(f"- {_text(f.line)}.")
+        rows += [f"    - :small[{_text(note)}]" for note in f.notes]
+    return f"**{title}.**\n" + "\n".join(rows)
 
 
 def rule(report: LessonReport) -> str:
@@ -80,14 +87,14 @@ def rule(report: LessonReport) -> str:
         f"Each line is one lesson's counterfactual replayed on this world (same seed, the "
         f"same injects, your answers where the same decision comes up, the rest by the "
         f"playbook), kept only when it moved at least {MATERIAL_DAYS:g} day, "
-        f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {MATERIAL_SCORE:g} of the mean target "
-        f"score or a quality target here, and the paired {CONFIDENCE:.0%} interval over "
-        f"{report.neighbours} excludes zero the same way, with Holm's adjustment over the "
-        f"{report.tests} differences tested (there every decision is the playbook's, the "
-        f"person's on the spot where it is silent). Tokens, post-training rounds and scope "
-        f"cuts of both arms are in the table; where the cuts differ, the line also gives "
-        f"the comparison {EQUAL_SCOPE}. {report.replays} replays in "
-        f"{report.seconds:.1f} s."
+        f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {100 * MATERIAL_SCORE:g} points of the "
+        f"mean target score (out of 100) or a quality target here, and the paired "
+        f"{CONFIDENCE:.0%} interval over {report.neighbours} excludes zero the same way, "
+        f"with Holm's adjustment over the {report.tests} differences tested (there every "
+        f"decision is the playbook's, the person's on the spot where it is silent). Tokens, "
+        f"post-training rounds and scope cuts of both arms are in the table; where the cuts "
+        f"differ, the notes also give the comparison {EQUAL_SCOPE}. {report.replays} "
+        f"replays in {report.seconds:.1f} s."
     )
 
 
@@ -99,13 +106,13 @@ def show_lessons(report: LessonReport | None) -> None:
     if not report.shown:
         st.caption("No lesson's counterfactual moved this play's outcome beyond noise.")
     groups = grouped(report.shown)
-    for title, lines in groups[:TOP_LESSONS]:
-        st.markdown(_lesson(title, lines))
+    for title, findings in groups[:TOP_LESSONS]:
+        st.markdown(_lesson(title, findings))
     if len(groups) > TOP_LESSONS:
         rest = groups[TOP_LESSONS:]
         with st.expander(f"{len(rest)} more lessons that moved this play (smaller effects)"):
-            for title, lines in rest:
-                st.markdown(_lesson(title, lines))
+            for title, findings in rest:
+                st.markdown(_lesson(title, findings))
     st.caption(rule(report))
     with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
         st.dataframe(

@@ -246,8 +246,33 @@ RISK_WORDS: dict[str, str] = {
 }
 
 
+#: A budget response as a list of them names it ("tokens, then rounds, then overrun").
+BUDGET_WORDS = {
+    "use_reserve": "the reserve",
+    "cut_ablations": "ablations",
+    "reduce_tokens": "tokens",
+    "fewer_post_training_rounds": "rounds",
+    "smaller_eval_scope": "eval scope",
+    "fewer_hires": "hires",
+    "smaller_cluster": "cluster",
+    "accept_overrun": "overrun",
+}
+
+
 def _words(name: str) -> str:
     return name.replace("_", " ")
+
+
+def _team(s: Scenario, team_id: str | None) -> str:
+    """A team as a line names it: the scenario's name for it, else its id in words.
+
+    "Safety, legal and privacy" reads "safety, legal and privacy"; never a raw id.
+    """
+    if team_id is None:
+        return "nobody"
+    team = next((t for t in s.org.teams if t.id == team_id), None)
+    name = team.name.strip() if team is not None and team.name.strip() else _words(team_id)
+    return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
 def _owner(risk: str, p: PlayFacts) -> Change:
@@ -257,12 +282,12 @@ def _owner(risk: str, p: PlayFacts) -> Change:
     if owner is None:
         taker = org.decision_rights[RISK_TAKER[risk]]  # type: ignore[index]
         return Change(
-            f"Giving the unowned {what} risk to {taker} (who holds the "
+            f"Giving the unowned {what} risk to {_team(p.scenario, taker)} (who holds the "
             f"{_words(RISK_TAKER[risk])} decision)",
             {f"org.risk_owners.{risk}": taker},
         )
     return Change(
-        f"Leaving the {what} risk unowned instead of with {owner}",
+        f"Leaving the {what} risk unowned instead of with {_team(p.scenario, owner)}",
         {f"org.risk_owners.{risk}": None},
     )
 
@@ -307,7 +332,7 @@ def _gates(p: PlayFacts) -> Change | None:
     early = [g for g in s.plan.gates if g.after in EARLY_PHASES]
     if early:
         kept = [g.model_dump() for g in s.plan.gates if g.after not in EARLY_PHASES]
-        names = ", ".join(g.id for g in early)
+        names = ", ".join(_words(g.id) for g in early)
         return Change(f"Without the early gates ({names})", {"plan.gates": kept})
     gate = {"id": "ablation_gate", "after": "ablations", "catches": kinds, "strength": 0.9}
     taken = {g.id for g in s.plan.gates}
@@ -352,9 +377,9 @@ def _budget_order(p: PlayFacts) -> Change | None:
     textbook = list(POLICIES["textbook"]["budget"])
     other = textbook if now != textbook else list(POLICIES["aggressive"]["budget"])
     book["budget"] = other
-    order = ", then ".join(_words(o) for o in other)
+    order = ", then ".join(BUDGET_WORDS.get(o, _words(o)) for o in other)
     return Change(
-        f"The budget responses in another order ({order})",
+        f"Another order of budget responses ({order})",
         {"levers.playbook": book},
         afresh=("budget",),
     )
@@ -412,7 +437,7 @@ def _headcount(factor: float, p: PlayFacts) -> Change | None:
         return None
     word = "Half" if factor < 1 else "Twice"
     return Change(
-        f"{word} the {team_id} team ({team.headcount} -> {new} people)",
+        f"{word} the {_team(p.scenario, team_id)} team ({team.headcount} -> {new} people)",
         {f"org.teams.{team_id}.headcount": new},
     )
 
@@ -442,7 +467,7 @@ def _scale(p: PlayFacts) -> Change | None:
     team_id = max(effort, key=lambda t: (effort[t], t))
     team = next(t for t in s.org.teams if t.id == team_id)
     return Change(
-        f"Twice the {team_id} team ({team.headcount} -> {2 * team.headcount} people)",
+        f"Twice the {_team(s, team_id)} team ({team.headcount} -> {2 * team.headcount} people)",
         {f"org.teams.{team_id}.headcount": 2 * team.headcount},
     )
 
@@ -509,7 +534,8 @@ def _territorial(p: PlayFacts) -> Change | None:
     teams = [t.id for t in s.org.teams if t.territorial]
     if teams:
         return Change(
-            f"No territorial teams ({', '.join(teams)} not forcing a contribution in)",
+            f"No territorial teams ({', '.join(_team(s, t) for t in teams)} not forcing a "
+            f"contribution in)",
             {f"org.teams.{t}.territorial": False for t in teams},
         )
     core = set(s.co_design_team_ids)
@@ -518,7 +544,7 @@ def _territorial(p: PlayFacts) -> Change | None:
         return None
     team = max(others, key=lambda t: (t.headcount, -others.index(t)))
     return Change(
-        f"The {team.id} team turned territorial (its own contribution forced in, "
+        f"The {_team(s, team.id)} team turned territorial (its own contribution forced in, "
         "a stake in every decision)",
         {f"org.teams.{team.id}.territorial": True},
     )
@@ -538,7 +564,7 @@ def _evergreen(p: PlayFacts) -> Change | None:
         if team.id not in (link.source, link.target)
     ]
     return Change(
-        f"Without the {team.id} research team ({team.headcount} people)",
+        f"Without the {_team(s, team.id)} research team ({team.headcount} people)",
         {"org.teams": teams, "org.links": links},
     )
 
@@ -560,10 +586,9 @@ def _watch(risk: str, p: PlayFacts) -> Change | None:
     team = next(t for t in p.scenario.org.teams if t.id == team_id)
     now = team.watch_hours
     new = WATCH_SLOW_HOURS if now < WATCH_SLOW_HOURS else WATCH_FAST_HOURS
-    risks = ", ".join(RISK_WORDS.get(r, _words(r)) for r in owned)
     return Change(
-        f"The {team_id} team checking its risks' metrics ({risks}) every {new:g} h instead "
-        f"of every {now:g} h",
+        f"The {_team(p.scenario, team_id)} team checking its risks' metrics every {new:g} h, "
+        f"not {now:g} h",
         {f"org.teams.{team_id}.watch_hours": new},
     )
 

@@ -48,7 +48,14 @@ from sim.play.lessons.measures import (
     paired_interval,
     scope_cut_differs,
 )
-from sim.play.lessons.words import body, by_eval, scope_note, sentence, side_notes
+from sim.play.lessons.words import (
+    body,
+    by_eval,
+    outside_note,
+    scope_note,
+    sentence,
+    side_notes,
+)
 from sim.scenario.loading import ScenarioError, with_overrides
 
 logger = logging.getLogger(__name__)
@@ -65,8 +72,10 @@ MATERIAL_SCORE = 0.005
 NEIGHBOUR_WORLDS = 30
 #: Most neighbouring worlds a caller may ask for.
 MAX_WORLDS = 200
+#: Differences a headline names (the largest); the others go in a note beneath it.
+HEADLINE_METRICS = 2
 #: How a line names the equal-scope comparison.
-EQUAL_SCOPE = "at equal scope (both plans funded in full, nothing cut or added)"
+EQUAL_SCOPE = "with both plans funded in full (nothing cut or added)"
 #: The answers of the equal-scope arms (the lesson tests' fixed scope): a budget gap is an
 #: overrun, never a cut; a ship is a ship, never an extra round; a slip is accepted.
 FIXED_SCOPE: dict[str, list[str]] = {
@@ -180,11 +189,10 @@ class Comparison:
     def shown_pairs(self) -> dict[str, Interval]:
         return {m: self.paired[m] for m in self.confirmed}
 
-    def impact(self, deadline_days: float, budget_usd: float) -> float:
-        """Size of the confirmed differences, to order the lines.
+    def weight(self, metric: str, deadline_days: float, budget_usd: float) -> float:
+        """One confirmed difference's size, to order what a line names first.
 
-        Days and dollars as shares of their targets, score x 10: the scale of the decision
-        review's impact.
+        Days and dollars as shares of their targets, score x 10 (the decision review's scale).
         """
         weights = {
             "schedule_days": 1.0 / deadline_days,
@@ -192,7 +200,22 @@ class Comparison:
             "quality": 10.0,
             "quality_met": 1.0,
         }
-        return sum(abs(self.diff(m)) * weights[m] for m in self.confirmed)
+        return abs(self.diff(metric)) * weights[metric]
+
+    def impact(self, deadline_days: float, budget_usd: float) -> float:
+        """Size of the confirmed differences, to order the lines."""
+        return sum(self.weight(m, deadline_days, budget_usd) for m in self.confirmed)
+
+    def split(
+        self, deadline_days: float, budget_usd: float
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The confirmed differences a headline names, and the rest (for a note).
+
+        The headline takes the :data:`HEADLINE_METRICS` largest, in the metrics' order.
+        """
+        size = sorted(self.confirmed, key=lambda m: -self.weight(m, deadline_days, budget_usd))
+        lead = set(size[:HEADLINE_METRICS])
+        return [p for p in self.parts if p[0] in lead], [p for p in self.parts if p[0] not in lead]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -226,8 +249,11 @@ class Finding:
     scope: str | None
     """How the arms' scope differs on this world (None: equal scope)."""
     line: str
+    """The headline: one sentence, this world's figure and the range over similar worlds."""
     deadline_days: float
     budget_usd: float
+    notes: tuple[str, ...] = ()
+    """Sentences beneath the line: scope, equal scope, each eval, why the figures differ."""
 
     # The play-budget comparison, which the line leads with.
     @property
@@ -295,6 +321,7 @@ class Finding:
             "shown": self.shown,
             "verdict": self.verdict,
             "line": self.line,
+            "notes": list(self.notes),
             "impact": self.impact,
             **self.played.as_dict(),
             "scope": self.scope,
@@ -360,18 +387,22 @@ class LessonReport:
         }
 
 
-def grouped(findings: Sequence[Finding]) -> list[tuple[str, list[str]]]:
-    """Lines under their lesson's title, lessons in the order of their first line."""
-    out: dict[str, list[str]] = {}
+def grouped(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:
+    """Findings under their lesson's title, lessons in the order of their first finding."""
+    out: dict[str, list[Finding]] = {}
     for f in findings:
-        out.setdefault(f.title, []).append(f.line)
+        out.setdefault(f.title, []).append(f)
     return list(out.items())
 
 
-def _still(equal: Comparison, budget_usd: float) -> str:
+def _still(equal: Comparison, budget_usd: float) -> str | None:
     """What still differs between the equal-scope arms (rounds a ship decision added, say)."""
     note = scope_note(equal.base, equal.alt, budget_usd)
-    return f" ({note.replace('not equal scope: ', 'there still ')})" if note else ""
+    return None if note is None else f"Even funded in full, {note[:1].lower()}{note[1:]}"
+
+
+def _lower(label: str) -> str:
+    return label[:1].lower() + label[1:]
 
 
 def finding_line(
@@ -381,37 +412,68 @@ def finding_line(
     worlds: int,
     budget_usd: float,
     benchmarks: frozenset[str] = frozenset(),
-) -> str:
-    """The line a debrief states, or "" when nothing passed the noise rule.
+    deadline_days: float = 1.0,
+) -> tuple[str, tuple[str, ...]]:
+    """The line a debrief states and its notes; ``("", ())`` when nothing passed the rule.
 
-    ``benchmarks``: the target evals that are public benchmarks (marked in the line).
+    The line is one sentence: this world's figure, then the range over the neighbouring
+    worlds. The notes say what else a reader needs: why the two can differ, the scope, the
+    comparison at equal scope, each target eval, failed runs. ``benchmarks``: the target
+    evals that are public benchmarks (marked in the notes).
     """
+    notes: list[str] = []
 
-    def _evals(c: Comparison) -> str:
-        return by_eval(c.base, c.alt, benchmarks) if "quality" in c.confirmed else ""
+    def _evals(c: Comparison) -> None:
+        if "quality" in c.confirmed:
+            notes.append(f"By target eval: {by_eval(c.base, c.alt, benchmarks)}.")
+
+    def _lead(c: Comparison) -> tuple[list[tuple[str, float]], list[str]]:
+        """The differences the headline names, and a note with the others (if any)."""
+        lead, rest = c.split(deadline_days, budget_usd)
+        more = [f"It also {body(rest, c.shown_pairs, worlds)}."] if rest else []
+        outside = outside_note(c.parts, c.shown_pairs)
+        return lead, more + ([outside] if outside else [])
 
     if played.confirmed:
-        line = sentence(label, played.parts, played.shown_pairs, worlds, _evals(played))
-        line += "".join(f"; {note}" for note in side_notes(played.base, played.alt))
+        lead, more = _lead(played)
+        line = sentence(label, lead, played.shown_pairs, worlds)
+        notes += more
+        _evals(played)
+        side = side_notes(played.base, played.alt)
+        if side:
+            notes.append(f"Also different: {'; '.join(side)}.")
         scope = scope_note(played.base, played.alt, budget_usd)
-        line += f"; {scope}" if scope else ""
+        notes += [scope] if scope else []
         if equal is not None and equal.confirmed:
-            there = body(equal.parts, equal.shown_pairs, worlds, _evals(equal))
-            line += f"; {EQUAL_SCOPE} it would have {there}{_still(equal, budget_usd)}"
+            there = body(equal.parts, equal.shown_pairs, worlds)
+            notes.append(f"{EQUAL_SCOPE[:1].upper()}{EQUAL_SCOPE[1:]}, it would have {there}.")
+            still = _still(equal, budget_usd)
+            notes += [still] if still else []
         elif equal is not None:
-            line += f"; {EQUAL_SCOPE} no difference passes the noise rule"
+            notes.append(
+                f"{EQUAL_SCOPE[:1].upper()}{EQUAL_SCOPE[1:]}, no difference passes the noise rule."
+            )
     elif equal is not None and equal.confirmed:
-        there = body(equal.parts, equal.shown_pairs, worlds, _evals(equal))
-        lead = EQUAL_SCOPE[:1].upper() + EQUAL_SCOPE[1:]
-        line = f"{lead}, {label[:1].lower() + label[1:]} would have {there}"
-        line += f"{_still(equal, budget_usd)}; within the play's "
-        line += "budget it changed what was cut to fit and no difference passes the noise rule"
+        lead, more = _lead(equal)
+        there = body(lead, equal.shown_pairs, worlds)
+        line = f"Funded in full, {_lower(label)} would have {there}"
+        notes += more
+        _evals(equal)
+        still = _still(equal, budget_usd)
+        notes += [still] if still else []
+        notes.append(
+            "Within the play's budget it only changed what was cut to fit, and no difference "
+            "there passes the noise rule."
+        )
     else:
-        return ""
+        return "", ()
     missed = played.alt.injects_missed - played.base.injects_missed
     if missed > 0:
-        line += f"; {missed} of the play's injects found nothing to strike there"
-    return line
+        notes.append(
+            f"{missed} of the play's injects had nothing to strike in the counterfactual "
+            f"(what they hit was not there)."
+        )
+    return line, tuple(notes)
 
 
 # --- the check --------------------------------------------------------------------------------
@@ -631,6 +693,10 @@ class _Check:
             played = comparison((iv.id, "played"))
             equal = comparison((iv.id, "equal")) if (iv.id, "equal") in sides else None
             lesson = LESSONS_BY_ID.get(iv.lesson)
+            line, notes = finding_line(
+                c.change.label, played, equal, self.worlds, self.budget, self.benchmarks,
+                self.deadline,
+            )
             out.append(
                 Finding(
                     intervention=iv.id,
@@ -643,9 +709,8 @@ class _Check:
                     played=played,
                     equal=equal,
                     scope=scope_note(self.base, c.alt, self.budget),
-                    line=finding_line(
-                        c.change.label, played, equal, self.worlds, self.budget, self.benchmarks
-                    ),
+                    line=line,
+                    notes=notes,
                     deadline_days=self.deadline,
                     budget_usd=self.budget,
                 )

@@ -1,8 +1,9 @@
 """How a lesson's line reads: its differences in days, dollars and score, and its scope.
 
-"Owning the loss-spike risk would have saved 3.2 days and $410k on this world (paired over
-30 worlds: 2.1 to 4.0 days; $180k to $520k)". Only wording: every number comes from
-:mod:`sim.play.lessons.check`.
+"Owning the loss-spike risk would have saved 3.2 days and $410k here; averaged over 30
+similar worlds, 2.1 to 4.0 days and $180k to $520k": a headline of at most
+:data:`HEADLINE_WORDS` words, and notes beneath it for the scope, the equal-scope figure and
+each eval. Only wording: every number comes from :mod:`sim.play.lessons.check`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ def _days(value: float) -> str:
     return f"{value:.2f}" if 0 < value < 0.05 else f"{value:.1f}"
 
 
+#: A debrief line's headline is one sentence of at most this many words (under 40: read in
+#: ten seconds); the details go in the notes beneath it.
+HEADLINE_WORDS = 39
+
+
+def points(score: float) -> str:
+    """A score difference (0-1 scale) in points out of 100: ``2.6 points``."""
+    v = abs(score) * 100
+    return f"{v:.2f} points" if 0 < v < 0.05 else f"{v:.1f} points"
+
+
 def _world_clause(metric: str, d: float) -> tuple[bool, str]:
     """(a saving?, words) for a difference on this world."""
     if metric == "schedule_days":
@@ -35,7 +47,7 @@ def _world_clause(metric: str, d: float) -> tuple[bool, str]:
         return (d < 0, short_usd(d) if d < 0 else f"{short_usd(d)} more")
     if metric == "quality":
         way = "raised" if d > 0 else "lowered"
-        return (d > 0, f"{way} the target evals' mean score by {abs(d):.3f}")
+        return (d > 0, f"{way} quality by {points(d)}")
     return (d > 0, "met every quality target" if d > 0 else "missed a quality target")
 
 
@@ -46,12 +58,18 @@ def _interval_words(metric: str, i: Interval, sign: float) -> str:
     if metric == "cost_usd":
         return f"{short_usd(low)} to {short_usd(high)}"
     if metric == "quality":
-        return f"{low:.3f} to {high:.3f} of score"
-    return f"P(quality met) {low:.0%} to {high:.0%} {'higher' if sign > 0 else 'lower'}"
+        return f"{points(low).removesuffix(' points')} to {points(high)}"
+    way = "higher" if sign > 0 else "lower"
+    return f"a {low:.0%} to {high:.0%} {way} chance of meeting the targets"
+
+
+def _joined(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset()) -> str:
-    """Each target eval's change: ``support_tickets +0.011, ifeval (benchmark) -0.004``.
+    """Each target eval's change in points: ``support tickets +1.1, ifeval ... -0.4 points``.
 
     ``benchmarks`` are the public benchmarks among them (contamination and focus inflate
     those only), marked so a line does not pass an inflated benchmark off as quality.
@@ -59,8 +77,11 @@ def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset(
     was = dict(base.scores)
     change = {ev: score - was.get(ev, 0.0) for ev, score in alt.scores}
     text = ", ".join(
-        f"{ev}{' (benchmark)' if ev in benchmarks else ''} {d:+.3f}" for ev, d in change.items()
+        f"{ev.replace('_', ' ')}{' (public benchmark)' if ev in benchmarks else ''} "
+        f"{100 * d:+.1f}"
+        for ev, d in change.items()
     )
+    text += " points"
     bench = [d for ev, d in change.items() if ev in benchmarks]
     product = [d for ev, d in change.items() if ev not in benchmarks]
     if bench and product and sum(bench) / len(bench) > 0 >= max(product) - PRODUCT_FLAT:
@@ -81,20 +102,19 @@ def body(
     parts: Sequence[tuple[str, float]],
     paired: Mapping[str, Interval],
     worlds: int,
-    evals: str = "",
-    where: str = "on this world",
+    where: str = "here",
 ) -> str:
-    """``saved ... and cost ... on this world (paired over N worlds: ...)``.
+    """``saved 3.2 days and $410k here; averaged over 30 similar worlds, 2.1 to 4.0 ...``.
 
-    ``evals`` (each target eval's change) follows the quality clause.
+    The first figure is this world's (this play's); the range after it is the paired 95%
+    interval of the mean difference over the neighbouring worlds, which one world can
+    fall outside (:func:`outside_note` says so).
     """
     saved: list[str] = []
     cost: list[str] = []
     other: list[str] = []
     for metric, d in parts:
         good, words = _world_clause(metric, d)
-        if metric == "quality" and evals:
-            words += f" ({evals})"
         if metric in ("schedule_days", "cost_usd"):
             (saved if good else cost).append(words)
         else:
@@ -105,11 +125,10 @@ def body(
     if cost:
         clauses.append("cost " + " and ".join(cost))
     clauses += other
-    text = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
-    text += f" {where}"
+    text = f"{_joined(clauses)} {where}"
     if paired:
-        ranges = "; ".join(_interval_words(m, paired[m], d) for m, d in parts if m in paired)
-        text += f" (paired over {worlds} worlds: {ranges})"
+        ranges = [_interval_words(m, paired[m], d) for m, d in parts if m in paired]
+        text += f"; averaged over {worlds} similar worlds, {_joined(ranges)}"
     return text
 
 
@@ -118,10 +137,25 @@ def sentence(
     parts: Sequence[tuple[str, float]],
     paired: Mapping[str, Interval],
     worlds: int,
-    evals: str = "",
 ) -> str:
-    """``label`` would have saved/cost ... on this world (paired over N worlds: ...)."""
-    return f"{label} would have {body(parts, paired, worlds, evals)}"
+    """``label`` would have saved/cost ... here; averaged over N similar worlds, ...."""
+    return f"{label} would have {body(parts, paired, worlds)}"
+
+
+def outside_note(parts: Sequence[tuple[str, float]], paired: Mapping[str, Interval]) -> str | None:
+    """Why this world's figure can lie outside the range quoted beside it, when it does."""
+    out = [
+        m
+        for m, d in parts
+        if m in paired and not min(paired[m].low, paired[m].high) <= d
+        <= max(paired[m].low, paired[m].high)
+    ]
+    if not out:
+        return None
+    return (
+        "This play's own figure lies outside the range: the range is for the average "
+        "world, and a single world's incidents swing more than an average does."
+    )
 
 
 def _cut_words(m: Measure) -> str:
@@ -130,7 +164,7 @@ def _cut_words(m: Measure) -> str:
 
 
 def scope_note(base: Measure, alt: Measure, budget_usd: float) -> str | None:
-    """Says when the two arms trained different scopes, and whether a scope cut is why.
+    """A sentence on how the two arms' scopes differ and whether a scope cut is why.
 
     Scope is the tokens trained, the post-training rounds and the scope the engine cut to
     fit the budget (the outcome row's ``scope:RESPONSE`` and ``scope_cut_usd``); None when
@@ -149,14 +183,15 @@ def scope_note(base: Measure, alt: Measure, budget_usd: float) -> str | None:
             f"{count(alt.post_training_rounds, 'post-training round')} against "
             f"{base.post_training_rounds}"
         )
+    lead = f"The two plans differ in scope ({_joined(parts)})" if parts else ""
     if cut:
         who = "the counterfactual" if alt.scope_cut_usd > base.scope_cut_usd else "the play"
         why = (
-            f"part of the difference is a scope cut: to fit the budget {who} gave up more "
+            f"part of the difference is a cut to fit the budget, and {who} gave up more "
             f"(counterfactual: {_cut_words(alt)}; play: {_cut_words(base)})"
         )
-        return f"not equal scope: {'; '.join(parts) + '; ' if parts else ''}{why}"
-    return f"not equal scope: {'; '.join(parts)}, by the change itself (no scope cut differs)"
+        return f"{lead}: {why}." if lead else why[:1].upper() + why[1:] + "."
+    return f"{lead}: the change itself did this, not a budget cut."
 
 
 def side_notes(base: Measure, alt: Measure) -> list[str]:
