@@ -121,11 +121,20 @@ STAGE_OF_RISK: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Reading:
-    """One thing read from the answer: the field, what was read, and the sentence."""
+    """One thing read from the answer: the field, what was read, and the sentence.
+
+    ``key`` is the reading in the reader's output vocabulary (``field=value``, e.g.
+    ``reserve=0.12``, ``owner:data_quality=data``, ``playbook:budget=use_reserve>cut_ablations``;
+    docs/interview.md lists them), the form the labelled corpus is scored in. ``unsure``
+    readings are the reader's guesses: ask the candidate to confirm them, never judge on
+    them unconfirmed.
+    """
 
     field: str
     value: str
     sentence: str
+    key: str = ""
+    unsure: bool = False
 
 
 def sentences(text: str) -> list[str]:
@@ -401,8 +410,28 @@ _DIM_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def read_prose(text: str, plan: InterviewPlan | None = None) -> tuple[InterviewPlan, list[Reading]]:
-    """The plan read from a prose answer (on ``plan``'s world), and what was read where."""
+@dataclass(frozen=True)
+class ProseReading:
+    """A prose answer read: the plan, every reading with its sentence, and any messages."""
+
+    plan: InterviewPlan
+    readings: tuple[Reading, ...]
+    messages: tuple[str, ...] = ()
+
+    @property
+    def unsure(self) -> tuple[Reading, ...]:
+        """The readings the candidate must confirm or correct before the plan is judged."""
+        return tuple(r for r in self.readings if r.unsure)
+
+
+def read_answer(text: str, plan: InterviewPlan | None = None) -> ProseReading:
+    """A prose answer read on ``plan``'s world: never raises on any text."""
     base = (plan or InterviewPlan()).model_copy(update={"prose": text})
     reader = _Reader(base, text)
-    return reader.result(), reader.readings
+    return ProseReading(reader.result(), tuple(reader.readings))
+
+
+def read_prose(text: str, plan: InterviewPlan | None = None) -> tuple[InterviewPlan, list[Reading]]:
+    """The plan read from a prose answer (on ``plan``'s world), and what was read where."""
+    read = read_answer(text, plan)
+    return read.plan, list(read.readings)
