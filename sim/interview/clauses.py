@@ -32,7 +32,8 @@ NOT = re.compile(
 )
 NOT_EXCEPT = re.compile(
     r"\b(?:no|not)\s+(?:more|later|less|fewer|earlier|matter)\s+(?:than\b)?|\bnot\s+only\b"
-    r"|\bno\s+(?:later|sooner)\b|\bno\s+doubt\b|\bwhether\s+or\s+not\b|\bif\s+not\b",
+    r"|\bno\s+(?:later|sooner)\b|\bno\s+doubt\b|\bwhether\s+or\s+not\b|\bif\s+not\b"
+    r"|\bno\s+wait\b|\bif\s+that\s+is\s+not\b|\bnot\s+enough\b",
     re.I,
 )
 #: Refusal verbs: negate a lever or a gate ("skip the ablations"), not a playbook option.
@@ -156,6 +157,8 @@ def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> li
 
 AFTER = re.compile(r"\b(?:only\s+after|after|once)\b", re.I)
 BEFORE = re.compile(r"\bbefore\b", re.I)
+#: "after that", "after we …": the next step, not the step before.
+FORWARD = re.compile(r"\s*(?:that|this|which|we|wards|,)", re.I)
 
 
 def ordered(text: str, hits: Sequence[tuple[int, str]]) -> tuple[list[str], bool]:
@@ -172,7 +175,8 @@ def ordered(text: str, hits: Sequence[tuple[int, str]]) -> tuple[list[str], bool
     if len(order) == 2:
         a, b = order
         between = text[seen[a] : seen[b]]
-        if AFTER.search(between):
+        after = AFTER.search(between)
+        if after and not FORWARD.match(between[after.end() :]):
             order = [b, a]
     elif len(order) > 2 and (AFTER.search(text[seen[order[0]] :])):
         sure = False

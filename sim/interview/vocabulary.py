@@ -28,7 +28,8 @@ FUZZY_MIN_LETTERS = 6
 GAP = 2
 TOKEN = re.compile(r"\$|%|[0-9]+(?:[.,][0-9]+)*[a-z]*|[a-z]+(?:'[a-z]+)?")
 NUMBER = re.compile(
-    r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*)\s?(?P<unit>%|k\b|m\b|b\b|million|billion|"
+    r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*(?:\s[0-9]{3}(?![0-9.,]))*)\s?"
+    r"(?P<unit>%|k\b|m\b|b\b|million|billion|"
     r"thousand|percent|days?|weeks?|months?|gpus?|tokens?|t\b)?(?P<usd>\s?(?:dollars|usd))?",
     re.IGNORECASE,
 )
@@ -341,13 +342,23 @@ class Number:
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9}
 
 
+def _value(num: str) -> float | None:
+    """A written number's value: "1,200" and "1 200" are 1200; "2,4" (a decimal comma) is 2.4."""
+    num = num.replace(" ", "")
+    if re.fullmatch(r"[0-9]+,[0-9]{1,2}", num):
+        num = num.replace(",", ".")
+    try:
+        return float(num.replace(",", ""))
+    except ValueError:
+        return None
+
+
 def numbers(text: str) -> list[Number]:
     """Numbers in ``text``: ``$1.2M`` is 1.2e6 with unit ``$``; ``12%`` is 0.12 with ``%``."""
     out = []
     for m in NUMBER.finditer(text):
-        try:
-            value = float(m["num"].replace(",", ""))
-        except ValueError:
+        value = _value(m["num"])
+        if value is None:
             continue
         unit = (m["unit"] or "").lower()
         if unit in ("%", "percent"):
