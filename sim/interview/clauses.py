@@ -63,16 +63,24 @@ MARKERS = re.compile(
 LONG_WORDS = 45
 #: Hard cap on a piece's words when it has no marker at all.
 PIECE_WORDS = 40
+#: Hard cap on a piece's characters (a plan's texts keep at most 2,000).
+PIECE_CHARS = 1_000
 
 
 def normalise(text: str) -> str:
     """``text`` with zero-width and direction marks removed and compatibility forms folded.
 
-    Combining marks stay on their letters (NFC), so "naïve" is one word; emoji and other
-    scripts pass through and simply match nothing.
+    Accents on Latin letters are folded ("réserve" reads as "reserve"); combining marks
+    on other scripts stay. Emoji and other scripts pass through and simply match nothing.
     """
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Co", "Cs"))
+    text = unicodedata.normalize("NFKD", text)
+    out: list[str] = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cf", "Co", "Cs") or (cat == "Mn" and out and out[-1].isascii()):
+            continue
+        out.append(ch)
+    text = unicodedata.normalize("NFKC", "".join(out))
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -187,7 +195,7 @@ def split_long(sentence: str) -> list[str]:
     """A sentence of more than :data:`LONG_WORDS` words cut at its discourse markers."""
     words = sentence.split()
     if len(words) <= LONG_WORDS:
-        return [sentence]
+        return _by_chars(sentence)
     cuts = [m.start() for m in MARKERS.finditer(sentence) if m.start() > 0]
     pieces, start = [], 0
     for c in cuts:
@@ -202,4 +210,11 @@ def split_long(sentence: str) -> list[str]:
             out.append(p)
             continue
         out.extend(" ".join(w[i : i + PIECE_WORDS]) for i in range(0, len(w), PIECE_WORDS))
-    return [p for p in out if p]
+    return [c for p in out for c in _by_chars(p) if c]
+
+
+def _by_chars(piece: str) -> list[str]:
+    """A piece cut into stretches of at most :data:`PIECE_CHARS` characters."""
+    if len(piece) <= PIECE_CHARS:
+        return [piece]
+    return [piece[i : i + PIECE_CHARS].strip() for i in range(0, len(piece), PIECE_CHARS)]

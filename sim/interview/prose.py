@@ -683,6 +683,8 @@ def _sides(a: str, b: str, a_is_chosen: bool) -> tuple[str, str] | None:
         return None
     chosen, avoided = (a, b) if a_is_chosen else (b, a)
     dc, dv = (da, db) if a_is_chosen else (db, da)
+    if NOT.search(NOT_EXCEPT.sub(" ", chosen)):
+        return None  # "we do not protect X rather than Y": no direction can be trusted
     if PROTECT.search(chosen) and not LOSS.search(chosen):
         return dc, dv
     if LOSS.search(chosen):
