@@ -86,7 +86,7 @@ TEAM_WORDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 #: A consequence stated: the risk leads to a cost ("so quality falls short", "-> days lost").
 CAUSE = re.compile(
-    r"->|→|=>|\b(?:so|means?|meaning|costs?|lose|loses|losing|lost|falls?\s+short|spoils?|"
+    r"\s>|->|→|=>|\b(?:so|means?|meaning|costs?|lose|loses|losing|lost|falls?\s+short|spoils?|"
     r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
     r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?)\b"
 )
@@ -320,17 +320,20 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     return (max(found) if nearest else min(found))[1]
 
 
-def _refuses(low: str) -> bool:
-    """Whether a sentence negates or refuses anything (then it states no challenge)."""
-    spared = NOT_EXCEPT.sub(" ", low)
-    return bool(NOT.search(spared) or REFUSE.search(spared))
+def _consequence(low: str) -> bool:
+    """Whether a sentence states a consequence it does not negate or refuse."""
+    cause = CAUSE.search(low)
+    if cause is None or REFUSE.search(NOT_EXCEPT.sub(" ", low)):
+        return False
+    head = NOT_EXCEPT.sub(" ", low[clause_start(low, cause.start()) : cause.start()])
+    return len(NOT.findall(head)) % 2 == 0
 
 
 def _risk_of(t: Text) -> str | None:
     scores = {r: sum(phrases_named(t, c) for c in topic(r)) for r in RISK_KINDS}
     best = max(scores, key=lambda r: scores[r])
-    if scores[best] <= 0:
-        return None
+    if scores[best] <= 0 or sum(v == scores[best] for v in scores.values()) > 1:
+        return None  # nothing, or a tie: no risk can be trusted
     return best
 
 
@@ -406,8 +409,7 @@ class _Reader:
             and risk not in self.challenges
             and not plan_sentence
             and not _has(t, GATE_WORDS)
-            and CAUSE.search(_low(s))
-            and not _refuses(_low(s))
+            and _consequence(_low(s))
         ):
             hits = [k for k, d in DIMENSIONS.items() if d in dims]
             self.challenges[risk] = Challenge(
@@ -480,25 +482,46 @@ class _Reader:
             self._own(risk, team, s, rest, unsure=False)
 
     def _rights(self, s: str) -> None:
+        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what."""
         low = _low(s)
-        colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?:\s*(.+)$", low)
-        m = DECIDE_VERB.search(low)
-        if colon is not None:
-            what, subject = colon.group(1), colon.group(2)
-        elif m is not None and not negated(low, m.start(), refusals=False):
-            subject = low[clause_start(low, m.start()) : m.start()]
-            what = low[m.start() :]
-        else:
+        if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together|group)\b", low):
             return
-        if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together)\b", low):
+        found = self._decider(low)
+        if found is None:
             return
+        subject, what = found
         team = _team_in(subject, self.teams)
         if team is None:
             return
         for kind, words in DECISION_WORDS.items():
-            if kind not in self.rights and any(at >= 0 for at in [_first_at(what, words)]):
+            if kind not in self.rights and _first_at(what, words) >= 0:
                 self.rights[kind] = team
                 self.note(f"decision right: {kind}", team, s, f"right:{kind}={team}")
+
+    def _decider(self, low: str) -> tuple[str, str] | None:
+        """(who, on what) of a sentence that gives a decision right, if it gives one."""
+        colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
+        if colon is not None:
+            return colon.group(2), colon.group(1)
+        passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
+        if passive is not None and not negated(low, passive.start(), refusals=False):
+            return passive.group(1), low[: passive.start()]
+        mine = re.search(
+            r"\b(?:call|decision|say)\s+(?:is|are)\s+(mine|my\s+own)\b|\bmy\s+(?:call|decision)\b|"
+            r"(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b",
+            low,
+        )
+        if mine is not None and not negated(low, mine.start(), refusals=False):
+            who = mine.group(2) or "i"
+            return who, low[: mine.start()] + " " + low[mine.start() : mine.end()]
+        m = DECIDE_VERB.search(low)
+        if m is None or negated(low, m.start(), refusals=False):
+            return None
+        start = clause_start(low, m.start())
+        subject = low[start : m.start()]
+        head = re.match(r"^\W*([a-z\s]+?):", low)
+        what = low[m.start() :] + (" " + head.group(1) if head and head.end() <= start else "")
+        return subject, what
 
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):

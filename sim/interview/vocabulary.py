@@ -272,6 +272,7 @@ CONCEPTS: dict[str, Concept] = {
         _c("topic_contamination", "contamination", "contamination", "contaminated", "leak",
            "benchmark items", "test set", "overlap", "memorise", "memorize"),
         _c("topic_licensing", "licensing and privacy", "licence", "license", "copyright",
+           "unlicensed", "unlicenced",
            "legal", "privacy", "personal", "lawsuit", "takedown", "consent"),
         _c("topic_tokenizer_config", "tokenizer and configuration", "=tokenizer", "=tokeniser",
            "config", "configuration", "hyperparameter", "setting", "precision"),
