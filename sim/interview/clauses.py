@@ -52,7 +52,15 @@ BOUNDARY = re.compile(
 #: "rather than X", "instead of X": X is what is not done.
 PIVOT_NOT = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 #: Where a number's segment ends.
-SEGMENT = re.compile(r"[,;:()\n]|\.(?!\d)|\s[-–—]\s|\band\b|\bwith\b|\bplus\b", re.I)
+SEGMENT = re.compile(r"[,;()\n]|\.(?!\d)|\s[-–—]\s|\band\b|\bwith\b|\bplus\b", re.I)
+#: What may stand between a noun and its number when the two are bound tight
+#: ("reserve: 15%", "compute at $1.8M", "12% reserve", "8% for ablations").
+TIGHT = re.compile(
+    r"^[\s:=~]*(?:(?:at|of|is|are|was|comes?\s+to|to|about|around|roughly|approximately|"
+    r"some|maybe|for|on|in|into|the|a|an|our|share|budget|fraction|get|gets|goes\s+to|"
+    r"go\s+to|takes?|share\s+of)[\s:=~]+)*$",
+    re.I,
+)
 #: Discourse markers a spoken transcript turns on ("so", "okay", "and then the …").
 MARKERS = re.compile(
     r"\b(?:so|okay|ok|um+|uh+|also|anyway|next|right|alright|now|secondly|thirdly|finally|"
@@ -145,12 +153,18 @@ def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> li
     out: list[Bound] = []
     for n in nums:
         seg = next(((a, b) for a, b in _segments(text) if a <= n.span[0] < b), (0, len(text)))
-        near = []
+        near, tight = [], set()
         for a, b, noun in spots:
             if seg[0] <= a < seg[1]:
+                between = text[b : n.span[0]] if b <= n.span[0] else text[n.span[1] : a]
                 gap = n.span[0] - b if b <= n.span[0] else a - n.span[1]
                 near.append((max(gap, 0), noun))
+                if TIGHT.match(between):
+                    tight.add(noun)
         near.sort()
+        if len(tight) == 1:
+            out.append(Bound(n, tight.pop(), True))
+            continue
         if near:
             tie = len(near) > 1 and near[1][0] == near[0][0] and near[1][1] != near[0][1]
             out.append(Bound(n, near[0][1], not tie))

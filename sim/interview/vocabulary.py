@@ -369,4 +369,34 @@ def numbers(text: str) -> list[Number]:
             value *= _SCALE[unit]
             unit = ""
         out.append(Number(value, "$" if m["cur"] or m["usd"] else unit, m.span()))
-    return out
+    for m in WORD_PERCENT.finditer(text):
+        value = _words_value(m["num"])
+        if value is not None:
+            out.append(Number(value / 100.0, "%", m.span()))
+    return sorted(out, key=lambda n: n.span)
+
+
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+#: A percentage in words ("twelve percent", "twenty-five per cent").
+WORD_PERCENT = re.compile(
+    r"\b(?P<num>(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|"
+    r"eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?:percent|per\s+cent)\b",
+    re.IGNORECASE,
+)
+
+
+def _words_value(words: str) -> float | None:
+    """The value of a number in words up to fifty-nine ("twelve", "twenty-five")."""
+    total = 0
+    for part in re.split(r"[\s-]+", words.lower()):
+        if part in _TENS:
+            total += _TENS[part]
+        elif part in _UNITS:
+            total += _UNITS[part]
+        else:
+            return None
+    return float(total)
