@@ -1,23 +1,29 @@
 """Answer in prose: read a spoken answer (written or pasted) into a plan the model can run.
 
-The reader splits the answer into sentences and looks in each, with the same vocabulary
-the rubric uses (:mod:`sim.interview.vocabulary`), for:
+The reader splits the answer into sentences (a transcript without punctuation is cut at
+its discourse markers, :func:`sim.interview.clauses.split_long`) and looks in each, with
+the same vocabulary the rubric uses (:mod:`sim.interview.vocabulary`), for:
 
 - challenges: a sentence about one risk that says what it costs (time, money, quality);
 - why late is expensive: a sentence that gives two of the mechanisms;
-- owners and early warnings: a team named beside a risk, a signal that can reveal it;
-- decision rights: a team that decides, calls or signs off a kind of decision;
+- owners and early warnings: the team that is the *subject* of an owning verb ("the data
+  lead owns data quality", "our eval folks run the overlap scans"; "I" is the candidate,
+  the PM), the risks in its object, and a signal that can reveal them;
+- decision rights: the subject of a deciding verb and the kind of decision in its object;
 - gates: a gate, review or go/no-go after data preparation or the ablations, what it
-  looks for, and the sentence as its experiment;
-- numbers: the reserve and the ablation share (percentages), the compute, people, data
-  licensing and annotation estimates (dollar amounts);
+  looks for, and the sentence as its experiment; never a negated one;
+- numbers: each percentage and dollar amount bound to the noun beside it (reserve,
+  ablations, compute, people, licensing, annotation), never to a noun of another clause,
+  so "at 40% MFU" is no reserve;
 - the playbook: responses to a budget cut, a slip, a spike or a ship call, in the order
-  they are said;
-- levers, roles, the strategy and its reason, trade-offs, and the product use.
+  the sequence words give, leaving out what is refused ("we never reduce tokens");
+- levers (on, or off when refused), roles, the strategy and its reason, trade-offs with
+  their direction from "rather than", "instead of", "over" and "at the cost of", and the
+  product use.
 
-:func:`read_prose` returns the plan it read and one :class:`Reading` per field, with
-the sentence it came from, so the candidate can check it and correct the plan before it
-is run and judged like any structured plan.
+Each :class:`Reading` carries its sentence, its key in the reader's output vocabulary and
+whether the reader is unsure; unsure readings do not enter the plan until confirmed.
+Measured on the labelled corpus in tests/data/prose_corpus (benchmarks/prose_reader.py).
 """
 
 from __future__ import annotations
@@ -26,6 +32,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sim.interview.clauses import (
+    NOT,
+    NOT_EXCEPT,
+    REFUSE,
+    bind_numbers,
+    clause_start,
+    negated,
+    normalise,
+    ordered,
+    split_long,
+)
 from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, topic
 from sim.interview.plan import (
     CATALOGUE,
@@ -40,27 +57,64 @@ from sim.interview.plan import (
     TradeOff,
     base_scenario,
 )
-from sim.interview.vocabulary import Text, find, numbers, phrases_named
+from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
 from sim.scenario.spec import RISK_KINDS
 
 SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 WATCH = re.compile(r"\b(?:with|watch(?:es|ing)?|runs|using|through|via|tracks)\s+", re.I)
 CLAUSE = re.compile(r",\s*and\s+|;\s*")
-#: How people name each team of the shipped scenarios (beside its id and name).
+#: The longest text any plan field keeps (the plan's own limit).
+TEXT_MAX = 2_000
+#: The longest answer read: the plan keeps the prose up to this length.
+PROSE_MAX = 20_000
+#: The candidate's own team when "I" is the subject: the question makes them the PM.
+CANDIDATE_TEAM = "product"
+#: How people name each team of the shipped scenarios, as the subject of a sentence.
 TEAM_WORDS: dict[str, tuple[str, ...]] = {
-    "leadership": ("leadership", "exec", "executive", "vp", "cto", "ceo", "sponsor"),
-    "product": ("product team", "product manager", "pm", "i own", "i decide", "i make",
-                "i hold", "me"),
+    "leadership": ("leadership", "exec", "executive", "vp", "cto", "ceo", "sponsor",
+                   "steering"),
+    "product": ("product team", "product manager", "pm", "product lead"),
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
-                    "research lead", "pretraining lead"),
-    "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team"),
-    "data": ("data team", "data engineer", "data lead"),
-    "post_training": ("post training team", "alignment team", "fine tuning team",
-                      "post training lead"),
-    "evals": ("evals team", "eval team", "evaluation team", "evals lead"),
-    "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel"),
+                    "research lead", "pretraining lead", "pretraining team"),
+    "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
+    "data": ("data team", "data engineer", "data lead", "data people", "data folks"),
+    "post_training": ("post training", "alignment team", "fine tuning team", "alignment"),
+    "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
+              "eval lead", "evaluation"),
+    "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel",
+                     "lawyers", "privacy"),
 }  # fmt: skip
-DECIDES = ("decide", "call", "make the call", "sign off", "approve", "own the call", "has the say")
+#: A consequence stated: the risk leads to a cost ("so quality falls short", "-> days lost").
+CAUSE = re.compile(
+    r"\s>|->|→|=>|\b(?:so|means?|meaning|costs?|lose|loses|losing|lost|falls?\s+short|spoils?|"
+    r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
+    r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?)\b"
+)
+#: Where the object of an owning verb ends and what is watched begins.
+WATCH_AT = re.compile(
+    r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
+    r"making|builds?|sampl\w*|look\w*)\b|[(:]|"
+    r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
+)
+#: A decontamination step (an overlap scan), as opposed to the leak it looks for.
+SCAN = re.compile(
+    r"\b(?:overlap|n\s?grams?|\d+\s?grams?|decontaminat\w*|canar\w*|contamination\s+"
+    r"(?:scan|check)\w*|exact\s+match\w*)\b"
+)
+#: "I" (the candidate) as a subject.
+ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
+OWN_VERB = re.compile(
+    r"\b(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
+    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of)\b",
+    re.I,
+)
+DECIDE_VERB = re.compile(
+    r"\b(?:decides?|deciding|makes?\s+the\s+calls?|make\s+the\s+calls?|calls?\s+the|"
+    r"signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
+    r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
+    re.I,
+)
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
     "rollback": ("rollback", "roll back", "loss spike", "spike"),
     "data_fix": ("data fix", "data defect", "fix the data"),
@@ -70,37 +124,67 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 }
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "budget": {"use_reserve": ("reserve",), "cut_ablations": ("ablation",),
-               "reduce_tokens": ("fewer tokens", "token"),
+    "budget": {"use_reserve": ("reserve", "contingency"), "cut_ablations": ("ablation",),
+               "reduce_tokens": ("fewer tokens", "reduce tokens", "cut tokens", "token"),
                "fewer_post_training_rounds": ("post training round", "fewer round"),
                "accept_overrun": ("overrun",)},
-    "schedule": {"cut_post_training_rounds": ("post training round", "cut round"),
-                 "add_core_staff": ("add staff", "add people", "add core", "hire"),
-                 "accept_slip": ("accept the slip", "move the date", "slip")},
-    "rollback": {"rollback_skip": ("roll back", "rollback", "skip"),
-                 "pause_investigate": ("pause", "investigate"), "continue": ("train on",),
-                 "overreact": ("change the recipe", "new recipe")},
+    "schedule": {"cut_post_training_rounds": ("post training round", "cut round",
+                                              "fewer round"),
+                 "add_core_staff": ("add staff", "add people", "add core", "hire",
+                                    "more staff", "add more people"),
+                 "accept_slip": ("accept the slip", "move the date", "accept a slip",
+                                 "accept the delay", "slip the date")},
+    "rollback": {"rollback_skip": ("roll back", "rollback", "skip the batch",
+                                   "last good checkpoint"),
+                 "pause_investigate": ("pause", "investigate"),
+                 "continue": ("train on", "keep training", "carry on"),
+                 "overreact": ("change the recipe", "new recipe", "from scratch")},
     "ship": {"extra_round": ("another round", "extra round"),
              "fix_data_and_retune": ("fix the data", "retune"), "ship": ("ship",)},
 }  # fmt: skip
-PLAYBOOK_CUES: dict[str, tuple[str, ...]] = {
-    "budget": ("budget is cut", "budget cut", "cut the budget", "over budget", "budget slip"),
-    "schedule": ("schedule slip", "we slip", "late", "behind schedule"),
-    "rollback": ("loss spike", "spike"),
-    "ship": ("lag", "product eval", "below target"),
+PLAYBOOK_CUES: dict[str, re.Pattern[str]] = {
+    "budget": re.compile(
+        r"budget\s+(?:is\s+|gets\s+|was\s+)?cut|cut\s+(?:to\s+)?the\s+budget|over\s+budget|"
+        r"budget\s+slip|cut\s+in\s+the\s+budget"
+    ),
+    "schedule": re.compile(
+        r"schedule\s+(?:is\s+)?slip|we\s+slip|slipping|behind\s+schedule|we\s+run\s+late|"
+        r"we\s+are\s+late|falls?\s+behind"
+    ),
+    "rollback": re.compile(r"loss\s+spike|spikes?\b|diverg"),
+    "ship": re.compile(r"\blag|product\s+evals?\s+(?:are\s+)?below|below\s+target"),
 }
+SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
+
+
+def _exclusive(kind: str, option: str) -> bool:
+    """Whether an option's words belong to this decision kind alone."""
+    words = set(OPTION_WORDS[kind][option])
+    return not any(
+        words & set(ws) for k, opts in OPTION_WORDS.items() if k != kind for ws in opts.values()
+    )
+
+
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
-    "product_manager": ("as pm", "as the pm", "product manager", "i own", "my job", "i am"),
+    "product_manager": ("as pm", "as the pm", "product manager", "my job", "as product"),
     "research": ("research",),
     "engineering": ("engineering", "engineer"),
     "program_management": ("program manag", "tpm", "program lead"),
 }
+#: The scope concept each role's sentence must name twice ("the recipe, the data mix").
+ROLE_SCOPE = {
+    "product_manager": "pm_scope",
+    "research": "research_scope",
+    "engineering": "engineering_scope",
+    "program_management": "program_scope",
+}
 #: A role is read when the sentence starts with it ("Research owns …", "As PM I …").
 ROLE_AT = 24
 GATE_PHASES: dict[str, tuple[str, ...]] = {
-    "prepare": ("data review", "after data prep", "before the ablation", "data gate"),
+    "prepare": ("data review", "after data prep", "before the ablation", "data gate",
+                "after the data prep", "data preparation"),
     "ablations": ("ablation", "proxy run", "scaling law", "before the main run"),
-}
+}  # fmt: skip
 GATE_WORDS = (
     "gate",
     "go no go",
@@ -110,60 +194,177 @@ GATE_WORDS = (
     "milestone",
     "before the main run",
 )
-GIVE_UP_WORDS = ("slip", "spend", "give up", "accept", "sacrifice", "cut", "lose", "trade away")
 STAGE_OF_RISK: dict[str, str] = {
     "data_quality": "data", "contamination": "evaluation", "licensing": "safety_legal",
     "tokenizer_config": "sizing", "loss_spike": "stability", "hardware": "cluster",
     "eval_gap": "post_training", "safety": "safety_legal", "budget": "sizing",
     "staffing": "sizing",
 }  # fmt: skip
+#: Nouns a percentage binds to. Only reserve and ablations are plan fields; the others
+#: hold a number that is no plan field ("40% MFU", "3% of the items leaked").
+PERCENT_NOUNS: dict[str, tuple[str, ...]] = {
+    "reserve": ("reserve", "contingency", "buffer", "held back", "hold back", "holdback",
+                "back\\b"),
+    "ablation": ("ablation", "proxy"),
+    "other": ("mfu", "utili", "efficien", "uptime", "cut\\b", "failure", "leak", "items",
+              "overlap", "contaminat", "per day", "attrition", "accuracy", "score",
+              "target", "duplicate", "dedup", "tokens"),
+}  # fmt: skip
+#: Nouns a dollar amount binds to.
+DOLLAR_NOUNS: dict[str, tuple[str, ...]] = {
+    "compute_usd": ("compute", "gpu", "cluster bill", "main run"),
+    "people_usd": ("people", "salar", "staff", "headcount", "team cost"),
+    "data_licensing_usd": ("licens", "licenc", "data deal"),
+    "annotation_usd": ("annotation", "label", "preference data"),
+    "other": ("total", "budget", "reserve", "per hour", "an hour", "per gpu", "a day"),
+}
+DOLLAR_KEY = {
+    "compute_usd": "compute_usd",
+    "people_usd": "people_usd",
+    "data_licensing_usd": "licensing_usd",
+    "annotation_usd": "annotation_usd",
+}
+#: Words that mark each dimension of a trade-off.
+DIM_WORDS: dict[str, tuple[str, ...]] = {
+    "schedule": ("slip", "late", "week", "day", "month", "date", "deadline", "schedule",
+                 "delay", "launch", "sooner", "time", "speed"),
+    "cost": ("spend", "cost", "budget", "$", "money", "reserve", "dollar", "overrun", "cheap"),
+    "quality": ("quality", "worse", "bar\\b", "score", "capabilit", "accuracy", "weaker",
+                "below"),
+}  # fmt: skip
+#: A side of a trade-off phrased as a loss ("slip two weeks", "spend the reserve").
+LOSS = re.compile(
+    r"\b(?:slip\w*|spend\w*|spent|accept\w*|sacrific\w*|give\s+up|giving\s+up|lose|losing|"
+    r"miss\w*|delay\w*|cut\w*|overrun|go\s+over|below|drop\w*|burn\w*|use\s+the\s+reserve)\b"
+)
+PROTECT = re.compile(
+    r"\b(?:protect\w*|keep\w*|hold\w*|prioriti[sz]\w*|favou?r\w*|guard\w*|preserv\w*|"
+    r"defend\w*|put)\b"
+)
+GIVE = re.compile(r"\b(?:give\s+up|sacrific\w*|trade\s+away|let\s+go|can\s+lose)\b")
+RATHER_THAN = re.compile(r"\brather\s+than\b|\binstead\s+of\b")
+RATHER_X_THAN = re.compile(r"\brather\s+(?!than\b)(.+?)\bthan\b(.+)")
+OVER = re.compile(r"(?<!\bgo\s)(?<!\bgoes\s)(?<!\bwent\s)(?<!\bbe\s)(?<!\bis\s)\bover\b")
+COST_OF = re.compile(r"\bat\s+the\s+(?:cost|expense|price)\s+of\b")
+SCRATCH = re.compile(
+    r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b[^.;]{0,30}\bfrom\s+scratch\b|"
+    r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
+)
+ADAPT = re.compile(r"\badapt(?:s|ing)?\b|\bfine\s+tun(?:e|ing)\b|\bcontinued\s+pretraining\b")
 
 
 @dataclass(frozen=True)
 class Reading:
-    """One thing read from the answer: the field, what was read, and the sentence."""
+    """One thing read from the answer: the field, what was read, and the sentence.
+
+    ``key`` is the reading in the reader's output vocabulary (``field=value``, e.g.
+    ``reserve=0.12``, ``owner:data_quality=data``, ``playbook:budget=use_reserve>cut_ablations``;
+    docs/interview.md lists them), the form the labelled corpus is scored in. ``unsure``
+    readings are the reader's guesses: ask the candidate to confirm them, never judge on
+    them unconfirmed.
+    """
 
     field: str
     value: str
     sentence: str
+    key: str = ""
+    unsure: bool = False
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in SENTENCE.split(text) if len(s.strip().split()) >= 3]
+    """The answer's sentences; a long one without punctuation cut at its discourse markers."""
+    out = []
+    for s in SENTENCE.split(normalise(text)):
+        for piece in split_long(s.strip()):
+            if len(re.findall(r"[^\W\d_]+|\d+", piece)) >= 2:
+                out.append(piece.strip())
+    return out
+
+
+def _low(s: str) -> str:
+    return s.lower().replace("-", " ").replace("’", "'")
+
+
+def _spots(low: str, words: Iterable[str]) -> list[int]:
+    return sorted(m.start() for w in words for m in re.finditer(rf"(?<![a-z]){w}", low))
+
+
+def _first_at(sentence: str, words: Iterable[str]) -> int:
+    hits = _spots(_low(sentence), (re.escape(w) for w in words))
+    return hits[0] if hits else -1
 
 
 def _has(t: Text, words: Iterable[str]) -> bool:
     return any(t.has(w) for w in words)
 
 
-def _first_at(sentence: str, words: Iterable[str]) -> int:
-    low = sentence.lower().replace("-", " ")
-    hits = [low.find(w) for w in words if low.find(w) >= 0]
-    return min(hits) if hits else -1
+def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | None:
+    """The team a stretch of text names, or the candidate for "I".
 
-
-def _team(t: Text, teams: Iterable[str]) -> str | None:
+    ``nearest``: the last named (a subject is the team right before its verb: "so the way
+    I see it the data team owns …"); otherwise the first.
+    """
+    low = _low(part)
+    found = []
     for team in teams:
-        if _has(t, TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)):
-            return team
-    return None
+        words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
+        at = _spots(low, (re.escape(w) + r"(?![a-z])" if len(w) <= 3 else re.escape(w)
+                          for w in words))  # fmt: skip
+        if at:
+            found.append((at[0], team))
+    me = ME.search(low)
+    if me and CANDIDATE_TEAM in teams:
+        found.append((me.start(), CANDIDATE_TEAM))
+    if not found:
+        return None
+    return (max(found) if nearest else min(found))[1]
+
+
+def _consequence(low: str) -> bool:
+    """Whether a sentence states a consequence it does not negate or refuse."""
+    cause = CAUSE.search(low)
+    if cause is None or REFUSE.search(NOT_EXCEPT.sub(" ", low)):
+        return False
+    head = NOT_EXCEPT.sub(" ", low[clause_start(low, cause.start()) : cause.start()])
+    return len(NOT.findall(head)) % 2 == 0
 
 
 def _risk_of(t: Text) -> str | None:
     scores = {r: sum(phrases_named(t, c) for c in topic(r)) for r in RISK_KINDS}
     best = max(scores, key=lambda r: scores[r])
-    return best if scores[best] > 0 else None
+    if scores[best] <= 0 or sum(v == scores[best] for v in scores.values()) > 1:
+        return None  # nothing, or a tie: no risk can be trusted
+    return best
+
+
+def _risks_in(part: str) -> list[str]:
+    """The risks an object names, one per item of a list ("data quality, contamination and …")."""
+    out = []
+    for item in re.split(r",|\band\b|;", part):
+        r = _risk_of(Text.of(item))
+        if r and r not in out:
+            out.append(r)
+    return out
 
 
 def _signal_clause(s: str) -> str:
     """The part of an ownership sentence that says what is watched ("… with loss alerts")."""
     m = WATCH.search(s)
-    return s[m.end() :].strip() if m else s
+    return (s[m.end() :].strip() if m else s)[:TEXT_MAX]
 
 
 def _title(risk: str) -> str:
     stage = STAGE_OF_RISK[risk]
     return next((title for title, r in CATALOGUE[stage] if r == risk), risk.replace("_", " "))
+
+
+def _concept_at(s: str, concept: str) -> int:
+    words = [w.lstrip("=") for w in CONCEPTS[concept].phrases]
+    return _first_at(s, words)
+
+
+def _fraction(x: float) -> str:
+    return f"{round(x, 4):g}"
 
 
 class _Reader:
@@ -184,56 +385,143 @@ class _Reader:
         for s in sentences(text):
             self.sentence(s, Text.of(s))
 
-    def note(self, field: str, value: str, sentence: str) -> None:
-        self.readings.append(Reading(field, value, sentence))
+    def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
+        self.readings.append(Reading(field, value, sentence[:TEXT_MAX], key, unsure))
 
     def sentence(self, s: str, t: Text) -> None:
         risk = _risk_of(t)
         dims = find(t, ("time", "money", "quality")).found
-        team = _team(t, self.teams)
         self._late(s, t)
-        claims = _has(t, DECIDES) or bool(find(t, ("ownership",)).found) or "$" in s
-        if risk and dims and risk not in self.challenges and not claims and not _has(t, GATE_WORDS):
-            hits = [k for k, d in DIMENSIONS.items() if d in dims]
-            self.challenges[risk] = Challenge(
-                stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
-                hits=hits, consequence=s,  # type: ignore[arg-type]
-            )  # fmt: skip
-            self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s)
-        if risk and (team or claims):
-            old = self.risks.get(risk, RiskPlan())
-            owner = old.owner or team
-            warning = old.early_warning or (_signal_clause(s) if find(t, SIGNALS[risk]).found
-                                            else "")  # fmt: skip
-            if (owner, warning) != (old.owner, old.early_warning):
-                self.risks[risk] = RiskPlan(owner=owner, early_warning=warning)  # type: ignore[arg-type]
-                self.note(f"owner of {risk}", f"{owner or '(no team named)'}"
-                          + (" with an early warning" if warning else ""), s)  # fmt: skip
-        if team and _has(t, DECIDES):
-            for kind, words in DECISION_WORDS.items():
-                if _has(t, words) and kind not in self.rights:
-                    self.rights[kind] = team
-                    self.note(f"decision right: {kind}", team, s)
+        before = len(self.readings)
+        self._owners(s)
+        self._rights(s)
         self._gate(s, t)
         self._numbers(s, t)
-        self._playbook(s, t)
+        self._playbook(s)
         self._levers(s, t)
         self._role(s, t)
         self._strategy(s, t)
-        self._tradeoff(s, t, dims)
+        self._tradeoff(s)
+        plan_sentence = len(self.readings) > before or "$" in s or bool(DECIDE_VERB.search(s))
+        if (
+            risk
+            and dims
+            and risk not in self.challenges
+            and not plan_sentence
+            and not _has(t, GATE_WORDS)
+            and _consequence(_low(s))
+        ):
+            hits = [k for k, d in DIMENSIONS.items() if d in dims]
+            self.challenges[risk] = Challenge(
+                stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
+                hits=hits, consequence=s[:TEXT_MAX],  # type: ignore[arg-type]
+            )  # fmt: skip
+            self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
         if (
             "product_use" not in self.update
             and find(t, ("product_use", "product_task")).missing == ()
         ):
             self.update["product_use"] = s
-            self.note("product use", s, s)
+            self.note("product use", s, s, "product_use=yes")
 
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:
             return
         if len(find(t, ("sunk_compute", "redo", "downstream")).found) >= 2:
-            self.update["late_discovery"] = s
-            self.note("why late is expensive", s, s)
+            self.update["late_discovery"] = s[:TEXT_MAX]
+            self.note("why late is expensive", s, s, "late=yes")
+
+    def _own(self, risk: str, team: str, s: str, rest: str, unsure: bool) -> None:
+        old = self.risks.get(risk, RiskPlan())
+        if old.owner is not None:
+            return
+        warning = _signal_clause(s) if find(Text.of(rest), SIGNALS[risk]).found else ""
+        if not unsure:
+            self.risks[risk] = RiskPlan(owner=team, early_warning=warning)  # type: ignore[arg-type]
+        self.note(f"owner of {risk}", team + (" with an early warning" if warning else ""), s,
+                  f"owner:{risk}={team}", unsure)  # fmt: skip
+        if warning:
+            self.note(f"early warning for {risk}", warning, s, f"warning:{risk}=yes", unsure)
+
+    def _owners(self, s: str) -> None:
+        """Owners: the subject of each owning verb, the risks of its object."""
+        low = _low(s)
+        verbs = list(OWN_VERB.finditer(low))
+        colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
+        if not verbs and colon is not None and _team_in(colon.group(1), self.teams):
+            self._owner_of(colon.group(1), colon.group(2), s)
+        for i, m in enumerate(verbs):
+            if negated(low, m.start(), refusals=False):
+                continue
+            start = clause_start(low, m.start())
+            end = len(low)
+            if i + 1 < len(verbs):
+                nxt = clause_start(low, verbs[i + 1].start())
+                end = nxt if nxt > m.end() else verbs[i + 1].start()
+            if m.group(0).startswith("owned by"):
+                self._owner_of(low[m.end() : end], low[start : m.start()], s)
+                continue
+            subject, obj = low[start : m.start()], low[m.end() : end]
+            if _team_in(subject, self.teams) is None:
+                by = re.search(r"\b(?:is|are)\s+(?:the\s+)?(.+)$|\bby\s+(.+)$", obj)
+                inverted = (by.group(1) or by.group(2)) if by else None
+                if by and inverted and _team_in(inverted, self.teams):
+                    subject, obj = inverted, obj[: by.start()]
+            self._owner_of(subject, obj, s)
+
+    def _owner_of(self, subject: str, obj: str, s: str) -> None:
+        team = _team_in(subject, self.teams)
+        if team is None:
+            return
+        if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|maybe)\b", subject):
+            return
+        w = WATCH_AT.search(obj)
+        head = obj[: w.start()] if w else obj
+        rest = _low(s).replace(head, " ", 1) if head.strip() else _low(s)
+        for risk in _risks_in(head):
+            self._own(risk, team, s, rest, unsure=False)
+
+    def _rights(self, s: str) -> None:
+        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what."""
+        low = _low(s)
+        if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together|group)\b", low):
+            return
+        found = self._decider(low)
+        if found is None:
+            return
+        subject, what = found
+        team = _team_in(subject, self.teams)
+        if team is None:
+            return
+        for kind, words in DECISION_WORDS.items():
+            if kind not in self.rights and _first_at(what, words) >= 0:
+                self.rights[kind] = team
+                self.note(f"decision right: {kind}", team, s, f"right:{kind}={team}")
+
+    def _decider(self, low: str) -> tuple[str, str] | None:
+        """(who, on what) of a sentence that gives a decision right, if it gives one."""
+        colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
+        if colon is not None:
+            return colon.group(2), colon.group(1)
+        passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
+        if passive is not None and not negated(low, passive.start(), refusals=False):
+            return passive.group(1), low[: passive.start()]
+        mine = re.search(
+            r"\b(?:call|decision|say)\s+(?:is|are)\s+(mine|my\s+own)\b|\bmy\s+(?:call|decision)\b|"
+            r"(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b",
+            low,
+        )
+        if mine is not None and not negated(low, mine.start(), refusals=False):
+            who = mine.group(2) or "i"
+            return who, low[: mine.start()] + " " + low[mine.start() : mine.end()]
+        m = DECIDE_VERB.search(low)
+        if m is None or negated(low, m.start(), refusals=False):
+            return None
+        start = clause_start(low, m.start())
+        subject = low[start : m.start()]
+        head = re.match(r"^\W*([a-z\s]+?):", low)
+        what = low[m.start() :] + (" " + head.group(1) if head and head.end() <= start else "")
+        return subject, what
 
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
@@ -241,9 +529,14 @@ class _Reader:
         for clause in CLAUSE.split(s):
             self._gate_clause(clause, Text.of(clause), s)
 
-    def _gate_clause(self, s: str, t: Text, sentence: str) -> None:
+    def _gate_clause(self, c: str, t: Text, sentence: str) -> None:
+        low = _low(c)
+        at = _first_at(c, [w.replace("/", " ").replace("-", " ") for w in GATE_WORDS])
+        if at >= 0 and negated(low, at):
+            return
         for phase, cues in GATE_PHASES.items():
-            if not _has(t, cues) or phase in self.gates:
+            cue = _first_at(c, cues)
+            if cue < 0 or phase in self.gates or negated(low, cue):
                 continue
             catches = [k for k, m in METHODS.items() if find(t, m).found]
             if catches:
@@ -251,117 +544,138 @@ class _Reader:
                     id=f"{phase}_gate",
                     after=phase,  # type: ignore[arg-type]
                     catches=catches,
-                    experiment=s,
+                    experiment=c[:TEXT_MAX],
                 )  # type: ignore[arg-type]
-                self.note(f"gate after {phase}", ", ".join(catches), sentence)
+                self.note(f"gate after {phase}", ", ".join(catches), sentence, f"gate:{phase}=yes")
                 return
 
     def _numbers(self, s: str, t: Text) -> None:
-        nums = numbers(s)
-        pct = [n.value for n in nums if n.unit == "%"]
-        usd = [n.value for n in nums if n.unit == "$"]
-        if pct and t.has("reserve") and "reserve_fraction" not in self.budget:
-            self.budget["reserve_fraction"] = min(0.5, pct[0])
-            self.note("reserve", f"{pct[0]:.0%}", s)
-        if pct and t.has("ablation") and "ablation_fraction" not in self.levers:
-            self.levers["ablation_fraction"] = min(0.5, pct[-1] if t.has("reserve") else pct[0])
-            self.note("ablation budget", f"{self.levers['ablation_fraction']:.0%}", s)
-        lines = {"compute_usd": ("compute", "gpu"), "people_usd": ("people", "salar", "staff"),
-                 "data_licensing_usd": ("licens", "licenc", "data deal"),
-                 "annotation_usd": ("annotation", "label", "preference data")}  # fmt: skip
-        for field, words in lines.items():
-            at = _first_at(s, words)
-            if at < 0 or field in self.budget:
+        low = _low(s)
+        for b in bind_numbers(low, PERCENT_NOUNS, "%"):
+            field = {"reserve": "reserve_fraction", "ablation": "ablation_fraction"}.get(
+                b.noun or ""
+            )
+            if field is None or negated(low, b.number.span[0], refusals=False):
                 continue
-            after = [n.value for n in numbers(s[at:]) if n.unit == "$"]
-            if after or len(usd) == 1:
-                value = after[0] if after else usd[0]
-                self.budget[field] = value
-                self.note(f"{field.removesuffix('_usd').replace('_', ' ')} estimate",
-                          f"${value:,.0f}", s)  # fmt: skip
+            store = self.budget if field == "reserve_fraction" else self.levers
+            if field in store:
+                continue
+            value = min(0.5, b.number.value)
+            if b.sure:
+                store[field] = value
+            name = "reserve" if field == "reserve_fraction" else "ablation budget"
+            self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not b.sure)
+        for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
+            if b.noun not in DOLLAR_KEY or b.noun in self.budget:
+                continue
+            if b.sure:
+                self.budget[b.noun] = b.number.value
+            self.note(f"{b.noun.removesuffix('_usd').replace('_', ' ')} estimate",
+                      f"${b.number.value:,.0f}", s,
+                      f"{DOLLAR_KEY[b.noun]}={b.number.value:.0f}", not b.sure)  # fmt: skip
         if (
             find(t, ("burn_forecast",)).found
             and find(t, ("cadence", "owner_role")).found
             and "tracking" not in self.budget
         ):
-            self.budget["tracking"] = s
-            self.note("how spend is tracked", s, s)
+            self.budget["tracking"] = s[:TEXT_MAX]
+            self.note("how spend is tracked", s, s, "tracking=yes")
 
-    def _playbook(self, s: str, t: Text) -> None:
-        for kind, cues in PLAYBOOK_CUES.items():
-            if kind in self.playbook or not _has(t, cues):
+    def _playbook(self, s: str) -> None:
+        low = _low(s)
+        for kind, cue in PLAYBOOK_CUES.items():
+            if kind in self.playbook:
                 continue
-            order = sorted(
-                (at, option)
-                for option, words in OPTION_WORDS[kind].items()
-                if (at := _first_at(s, words)) >= 0
-            )
-            options = [o for _, o in order]
-            if kind == "rollback" and "rollback_skip" not in options:
+            hits, spans = [], []
+            for option, words in OPTION_WORDS[kind].items():
+                for w in words:
+                    for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
+                        spans.append(m.span())
+                        if not negated(low, m.start(), refusals=False):
+                            hits.append((m.start(), option))
+            blank = list(low)
+            for a, b in spans:
+                blank[a:b] = " " * (b - a)
+            cue_at = cue.search("".join(blank))
+            exclusive = {o for _, o in hits if _exclusive(kind, o)}
+            if cue_at is None and not (
+                kind in ("budget", "schedule") and len(exclusive) >= 2 and SEQUENCE.search(low)
+            ):
                 continue
+            refused = {
+                o
+                for o, ws in OPTION_WORDS[kind].items()
+                if any(negated(low, a, False) for a in _spots(low, map(re.escape, ws)))
+            }
+            hits = [(a, o) for a, o in hits if o not in refused]
+            options, sure = ordered(low, hits)
             if len(options) >= (1 if kind in ("rollback", "ship") else 2):
-                self.playbook[kind] = options
-                self.note(f"playbook: {kind}", " → ".join(options), s)
+                if sure:
+                    self.playbook[kind] = options
+                self.note(f"playbook: {kind}", " → ".join(options), s,
+                          f"playbook:{kind}={'>'.join(options)}", not sure)  # fmt: skip
+
+    def _lever(self, name: str, label: str, s: str, at: int) -> None:
+        if name in self.levers:
+            return
+        on = not negated(_low(s), at)
+        self.levers[name] = on
+        self.note(label, "on" if on else "off", s, f"{name}={'on' if on else 'off'}")
 
     def _levers(self, s: str, t: Text) -> None:
-        if find(t, ("overlap_scan",)).found and "decontaminate" not in self.levers:
-            self.levers["decontaminate"] = True
-            self.note("decontaminate", "on", s)
-        early = _has(t, ("early", "before training", "from day one", "from the start", "up front"))
-        if early and find(t, ("product_evals",)).found:
-            self.levers.setdefault("product_evals_early", True)
-            self.note("product evals early", "on", s)
-        if early and _has(t, ("safety", "legal", "privacy")):
-            self.levers.setdefault("safety_from_start", True)
-            self.note("safety from the start", "on", s)
-        if _has(t, ("embed", "embedded", "same team", "sit with")) and _has(
-            t, ("engineer", "infra")
-        ):
-            self.levers.setdefault("engineering_embedded", True)
-            self.note("engineering embedded", "on", s)
+        scan = SCAN.search(_low(s))
+        if scan is not None:
+            self._lever("decontaminate", "decontaminate", s, scan.start())
+        early_words = ("early", "before training", "from day one", "from the start",
+                       "up front", "before the training", "from the beginning")  # fmt: skip
+        early = _first_at(s, early_words)
+        if early >= 0 and find(t, ("product_evals",)).found:
+            at = max(early, _concept_at(s, "product_evals"))
+            self._lever("product_evals_early", "product evals early", s, min(at, early))
+        if early >= 0 and _has(t, ("safety", "legal", "privacy")):
+            self._lever("safety_from_start", "safety from the start", s, early)
+        embed = _first_at(s, ("embed", "same team", "sit with"))
+        if embed >= 0 and _has(t, ("engineer", "infra")):
+            self._lever("engineering_embedded", "engineering embedded", s, embed)
 
     def _role(self, s: str, t: Text) -> None:
-        if not find(t, ("ownership",)).found:
+        if not find(t, ("ownership",)).found or negated(_low(s), len(s) // 2):
             return
         at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
         said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)
-        if said:
+        if said and phrases_named(t, ROLE_SCOPE[said[0][1]]) >= 2:
             role = said[0][1]
-            self.roles[role] = s
-            self.note(f"role: {role.replace('_', ' ')}", s, s)
+            self.roles[role] = s[:TEXT_MAX]
+            self.note(f"role: {role.replace('_', ' ')}", s, s, f"role:{role}=yes")
 
     def _strategy(self, s: str, t: Text) -> None:
         if "strategy" in self.update or not find(t, ("base_model",)).found:
             return
-        low = s.lower()
-        adapt = any(
-            w in low for w in ("we adapt", "adapting", "fine-tune", "fine tune", "we will adapt")
-        )
-        scratch = any(w in low for w in ("from scratch", "we pretrain", "pretrain our own"))
-        if adapt or scratch:
-            self.update["strategy"] = "pretrain" if scratch else "adapt"
-            self.update["strategy_reason"] = s
-            self.note("strategy", str(self.update["strategy"]), s)
-
-    def _tradeoff(self, s: str, t: Text, dims: tuple[str, ...]) -> None:
-        if len(dims) < 2 or not find(t, ("choice",)).found or len(self.tradeoffs) >= 3:
+        low = _low(s)
+        if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
             return
-        by_dim = {d: k for k, d in DIMENSIONS.items()}
-        pivot = _first_at(s, ("rather than", "instead of"))
-        give_at = _first_at(s, GIVE_UP_WORDS)
-        spans = {d: _first_at(s, _DIM_WORDS[d]) for d in dims}
-        placed = sorted((i, d) for d, i in spans.items() if i >= 0)
-        if len(placed) < 2:
-            placed = [(0, d) for d in dims]
-        if pivot >= 0:
-            give = next((d for i, d in placed if i < pivot), placed[0][1])
-        elif give_at >= 0:
-            give = min(placed, key=lambda p: abs(p[0] - give_at))[1]
+        scratch = SCRATCH.search(low)
+        adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
+        if scratch and not negated(low, scratch.start(), refusals=False):
+            self.update["strategy"] = "pretrain"
+        elif adapt:
+            self.update["strategy"] = "adapt"
         else:
-            give = placed[-1][1]
-        protect = next(d for _, d in placed if d != give)
-        self.tradeoffs.append(TradeOff(protect=by_dim[protect], give_up=by_dim[give], text=s))  # type: ignore[arg-type]
-        self.note("trade-off", f"protect {by_dim[protect]}, give up {by_dim[give]}", s)
+            return
+        self.update["strategy_reason"] = s[:TEXT_MAX]
+        said = str(self.update["strategy"])
+        self.note("strategy", said, s, f"strategy={said}")
+
+    def _tradeoff(self, s: str) -> None:
+        if len(self.tradeoffs) >= 3:
+            return
+        found = _direction(_low(s))
+        if found is None:
+            return
+        protect, give = found
+        self.tradeoffs.append(TradeOff(protect=protect, give_up=give, text=s[:TEXT_MAX]))  # type: ignore[arg-type]
+        value = f"protect {protect}, give up {give}"
+        self.note("trade-off", value, s, f"tradeoff={protect}>{give}")
 
     def result(self) -> InterviewPlan:
         p = self.plan
@@ -376,33 +690,97 @@ class _Reader:
             decision_rights=self.rights, gates=list(self.gates.values()),  # type: ignore[arg-type]
             budget=budget, levers=levers, roles=RolesPlan(**self.roles),
             tradeoffs=self.tradeoffs, objective=objective, **rest,  # type: ignore[arg-type]
-        ).model_copy(update={"prose": self.text_of()})  # fmt: skip
-
-    def text_of(self) -> str:
-        return str(self.plan.prose)
+        ).model_copy(update={"prose": self.plan.prose})  # fmt: skip
 
 
-_DIM_WORDS: dict[str, tuple[str, ...]] = {
-    "time": (
-        "slip",
-        "late",
-        "week",
-        "day",
-        "month",
-        "date",
-        "deadline",
-        "schedule",
-        "delay",
-        "sooner",
-        "time",
-    ),
-    "money": ("spend", "cost", "budget", "$", "money", "reserve", "dollar", "overrun"),
-    "quality": ("quality", "worse", "bar", "score", "capabilit", "accuracy", "weaker"),
-}
+def _dim(part: str) -> str | None:
+    """The dimension a side of a trade-off names (the first named), if one."""
+    spots = [(at[0], d) for d, ws in DIM_WORDS.items() if (at := _spots(part, ws))]
+    return min(spots)[1] if spots else None
+
+
+def _sides(a: str, b: str, a_is_chosen: bool) -> tuple[str, str] | None:
+    """(protect, give up) from a chosen side and an avoided side, by how each is phrased."""
+    da, db = _dim(a), _dim(b)
+    if da is None or db is None or da == db:
+        return None
+    chosen, avoided = (a, b) if a_is_chosen else (b, a)
+    dc, dv = (da, db) if a_is_chosen else (db, da)
+    if NOT.search(NOT_EXCEPT.sub(" ", chosen)):
+        return None  # "we do not protect X rather than Y": no direction can be trusted
+    if PROTECT.search(chosen) and not LOSS.search(chosen):
+        return dc, dv
+    if LOSS.search(chosen):
+        return dv, dc
+    return None
+
+
+def _direction(low: str) -> tuple[str, str] | None:
+    """(protect, give up) of a trade-off sentence, or None if it states none clearly."""
+    m = RATHER_X_THAN.search(low)
+    if m is not None:
+        return _sides(m.group(1), m.group(2), a_is_chosen=True)
+    m = RATHER_THAN.search(low)
+    if m is not None:
+        before = low[: m.start()]
+        after = low[m.end() :]
+        if not before.strip(" ,"):
+            avoided, _, chosen = after.partition(",")
+            return _sides(chosen, avoided, a_is_chosen=True)
+        return _sides(before, re.split(r"[,;:]", after)[0], a_is_chosen=True)
+    m = COST_OF.search(low)
+    if m is not None:
+        da, db = _dim(low[: m.start()]), _dim(re.split(r"[,;:]", low[m.end() :])[0])
+        return (da, db) if da and db and da != db else None
+    for m in OVER.finditer(low):
+        before, after = low[: m.start()], low[m.end() :]
+        head = before[clause_start(before, len(before)) :]
+        da, db = _dim(head), _dim(re.split(r"[,;:]", after)[0][:30])
+        if da and db and da != db and not re.search(r"\b(?:go|goes|went|run|running)\s*$", head):
+            return da, db
+    parts = re.split(r"[,;:]", low)
+    kept = [p for p in parts if PROTECT.search(p) and _dim(p)]
+    given = [p for p in parts if GIVE.search(p) and _dim(p)]
+    if kept and given and kept[0] != given[0]:
+        da, db = _dim(kept[0]), _dim(given[0])
+        return (da, db) if da and db and da != db else None
+    return None
+
+
+@dataclass(frozen=True)
+class ProseReading:
+    """A prose answer read: the plan, every reading with its sentence, and any messages."""
+
+    plan: InterviewPlan
+    readings: tuple[Reading, ...]
+    messages: tuple[str, ...] = ()
+
+    @property
+    def unsure(self) -> tuple[Reading, ...]:
+        """The readings the candidate must confirm or correct before the plan is judged."""
+        return tuple(r for r in self.readings if r.unsure)
+
+
+def read_answer(text: str, plan: InterviewPlan | None = None) -> ProseReading:
+    """A prose answer read on ``plan``'s world. Never raises on any text.
+
+    An answer over :data:`PROSE_MAX` characters is read up to there, and a message says so.
+    """
+    messages = []
+    if len(text) > PROSE_MAX:
+        messages.append(
+            f"The answer is {len(text):,} characters long; only the first {PROSE_MAX:,} were "
+            "read and kept. Shorten it, or put the rest in the parts of the form."
+        )
+        text = text[:PROSE_MAX]
+    base = (plan or InterviewPlan()).model_copy(update={"prose": text})
+    reader = _Reader(base, text)
+    if text.strip() and not reader.readings:
+        messages.append("Nothing in it could be read as part of a plan.")
+    return ProseReading(reader.result(), tuple(reader.readings), tuple(messages))
 
 
 def read_prose(text: str, plan: InterviewPlan | None = None) -> tuple[InterviewPlan, list[Reading]]:
     """The plan read from a prose answer (on ``plan``'s world), and what was read where."""
-    base = (plan or InterviewPlan()).model_copy(update={"prose": text})
-    reader = _Reader(base, text)
-    return reader.result(), reader.readings
+    read = read_answer(text, plan)
+    return read.plan, list(read.readings)

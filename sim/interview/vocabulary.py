@@ -28,7 +28,8 @@ FUZZY_MIN_LETTERS = 6
 GAP = 2
 TOKEN = re.compile(r"\$|%|[0-9]+(?:[.,][0-9]+)*[a-z]*|[a-z]+(?:'[a-z]+)?")
 NUMBER = re.compile(
-    r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*)\s?(?P<unit>%|k\b|m\b|b\b|million|billion|"
+    r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*(?:\s[0-9]{3}(?![0-9.,]))*)\s?"
+    r"(?P<unit>%|k\b|m\b|b\b|million|billion|"
     r"thousand|percent|days?|weeks?|months?|gpus?|tokens?|t\b)?(?P<usd>\s?(?:dollars|usd))?",
     re.IGNORECASE,
 )
@@ -271,6 +272,7 @@ CONCEPTS: dict[str, Concept] = {
         _c("topic_contamination", "contamination", "contamination", "contaminated", "leak",
            "benchmark items", "test set", "overlap", "memorise", "memorize"),
         _c("topic_licensing", "licensing and privacy", "licence", "license", "copyright",
+           "unlicensed", "unlicenced",
            "legal", "privacy", "personal", "lawsuit", "takedown", "consent"),
         _c("topic_tokenizer_config", "tokenizer and configuration", "=tokenizer", "=tokeniser",
            "config", "configuration", "hyperparameter", "setting", "precision"),
@@ -341,13 +343,23 @@ class Number:
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9}
 
 
+def _value(num: str) -> float | None:
+    """A written number's value: "1,200" and "1 200" are 1200; "2,4" (a decimal comma) is 2.4."""
+    num = num.replace(" ", "")
+    if re.fullmatch(r"[0-9]+,[0-9]{1,2}", num):
+        num = num.replace(",", ".")
+    try:
+        return float(num.replace(",", ""))
+    except ValueError:
+        return None
+
+
 def numbers(text: str) -> list[Number]:
     """Numbers in ``text``: ``$1.2M`` is 1.2e6 with unit ``$``; ``12%`` is 0.12 with ``%``."""
     out = []
     for m in NUMBER.finditer(text):
-        try:
-            value = float(m["num"].replace(",", ""))
-        except ValueError:
+        value = _value(m["num"])
+        if value is None:
             continue
         unit = (m["unit"] or "").lower()
         if unit in ("%", "percent"):
@@ -357,4 +369,34 @@ def numbers(text: str) -> list[Number]:
             value *= _SCALE[unit]
             unit = ""
         out.append(Number(value, "$" if m["cur"] or m["usd"] else unit, m.span()))
-    return out
+    for m in WORD_PERCENT.finditer(text):
+        value = _words_value(m["num"])
+        if value is not None:
+            out.append(Number(value / 100.0, "%", m.span()))
+    return sorted(out, key=lambda n: n.span)
+
+
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+#: A percentage in words ("twelve percent", "twenty-five per cent").
+WORD_PERCENT = re.compile(
+    r"\b(?P<num>(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|"
+    r"eight|nine))?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?:percent|per\s+cent)\b",
+    re.IGNORECASE,
+)
+
+
+def _words_value(words: str) -> float | None:
+    """The value of a number in words up to fifty-nine ("twelve", "twenty-five")."""
+    total = 0
+    for part in re.split(r"[\s-]+", words.lower()):
+        if part in _TENS:
+            total += _TENS[part]
+        elif part in _UNITS:
+            total += _UNITS[part]
+        else:
+            return None
+    return float(total)

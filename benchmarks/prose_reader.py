@@ -1,0 +1,59 @@
+"""Precision and recall of the prose reader, per field, on the labelled corpus.
+
+Reads every answer of tests/data/prose_corpus/corpus.yaml (and its follow-up answers)
+and prints, for the held-out half and the tuning half apart: per field, the gold
+readings, the sure readings right and wrong, precision and recall, and the unsure
+readings (asked, never guessed) right and wrong. Targets: precision >= 0.95 (a wrong
+reading is worse than a missed one), recall >= 0.85.
+
+Usage: ``PYTHONPATH=. python benchmarks/prose_reader.py [--errors] [--ids]``
+(``--errors`` lists each wrong and missed reading of the tuning half only; ``--ids``
+prints which answers fall in each half).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tests.prose_corpus import Tally, load, score, split_of
+
+
+def table(name: str, t: Tally) -> str:
+    fields = sorted(set(t.gold) | set(t.right) | set(t.wrong) | set(t.unsure_right)
+                    | set(t.unsure_wrong))  # fmt: skip
+    lines = [
+        f"## {name}",
+        f"{'field':<22}{'gold':>5}{'right':>6}{'wrong':>6}{'prec':>7}{'recall':>7}"
+        f"{'unsure ok':>10}{'unsure x':>9}",
+    ]
+    for f in fields:
+        lines.append(
+            f"{f:<22}{t.gold[f]:>5}{t.right[f]:>6}{t.wrong[f]:>6}{t.precision(f):>7.2f}"
+            f"{t.recall(f):>7.2f}{t.unsure_right[f]:>10}{t.unsure_wrong[f]:>9}"
+        )
+    lines.append(
+        f"{'ALL':<22}{sum(t.gold.values()):>5}{sum(t.right.values()):>6}"
+        f"{sum(t.wrong.values()):>6}{t.precision():>7.3f}{t.recall():>7.3f}"
+        f"{sum(t.unsure_right.values()):>10}{sum(t.unsure_wrong.values()):>9}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    answers = load()
+    halves = {h: [a for a in answers if split_of(a["id"]) == h] for h in ("held-out", "tuning")}
+    for h, part in halves.items():
+        print(f"{h}: {len(part)} answers, {sum(len(a['statements']) for a in part)} statements")
+        if "--ids" in argv:
+            print("  " + " ".join(a["id"] for a in part))
+    for h, part in halves.items():
+        t = score(part)
+        print()
+        print(table(h, t))
+        if "--errors" in argv and h == "tuning":
+            print("\n".join(t.errors))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,234 @@
+"""Clause-level reading for the prose reader: negation scope, number binding, order, pivots.
+
+The prose reader (:mod:`sim.interview.prose`) finds *cues* (a concept's words) in a
+sentence; this module says what the sentence does with them:
+
+- :func:`negated`: whether a cue stands in the scope of a negation ("not", "never", "no",
+  "without", "won't", "rather than", and, for levers and gates, the refusal verbs "skip",
+  "avoid", "forgo", "drop"). The scope of a negator runs to the end of its clause; two
+  negators cancel ("we never skip the overlap scan").
+- :func:`bind_numbers`: each number bound to the noun nearest it *within its segment*
+  (a stretch between commas, semicolons and "and"), never to a noun in another segment,
+  so "Ablations 8%, reserve 12%" binds 8% to ablations and "at 40% MFU" binds 40% to MFU.
+- :func:`ordered`: options in the order the sequence words put them ("first …, then …",
+  "only then …", "… after …" reverses the two sides).
+- :func:`split_long`: a transcript without punctuation cut at its discourse markers into
+  pieces short enough to read one claim at a time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sim.interview.vocabulary import Number, numbers
+
+#: Grammatical negators. "no more than", "not only" and "go/no-go" are limits or names.
+NOT = re.compile(
+    r"\b(?:not|never|nor|neither|none|without|cannot)\b|n't\b|\bno\b(?![-\s/]go\b)",
+    re.I,
+)
+NOT_EXCEPT = re.compile(
+    r"\b(?:no|not)\s+(?:more|later|less|fewer|earlier|matter)\s+(?:than\b)?|\bnot\s+only\b"
+    r"|\bno\s+(?:later|sooner)\b|\bno\s+doubt\b|\bwhether\s+or\s+not\b|\bif\s+not\b"
+    r"|\bno\s+wait\b|\bif\s+that\s+is\s+not\b|\bnot\s+enough\b",
+    re.I,
+)
+#: Refusal verbs: negate a lever or a gate ("skip the ablations"), not a playbook option.
+REFUSE = re.compile(
+    r"\b(?:skip(?:s|ping|ped)?|avoid(?:s|ing|ed)?|forgo(?:es|ing)?|forego|drop(?:s|ping|ped)?|"
+    r"refus(?:e|es|ing|ed)|against|no\s+need|waste\s+of\s+time|pointless)\b",
+    re.I,
+)
+#: What ends a negator's scope.
+BOUNDARY = re.compile(
+    r"[,;:.!?()\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|instead|then|because|"
+    r"since|while|so\s+that|so\s+we|unless|otherwise|and\s+(?:we|i|they|the|our)|rather\s+than|"
+    r"instead\s+of)\b",
+    re.I,
+)
+#: "rather than X", "instead of X": X is what is not done.
+PIVOT_NOT = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
+#: Where a number's segment ends.
+SEGMENT = re.compile(r"[,;()\n]|\.(?!\d)|\s[-–—]\s|\band\b|\bwith\b|\bplus\b", re.I)
+#: What may stand between a noun and its number when the two are bound tight
+#: ("reserve: 15%", "compute at $1.8M", "12% reserve", "8% for ablations").
+TIGHT = re.compile(
+    r"^[\s:=~]*(?:(?:at|of|is|are|was|comes?\s+to|to|about|around|roughly|approximately|"
+    r"some|maybe|for|on|in|into|the|a|an|our|share|budget|fraction|get|gets|goes\s+to|"
+    r"go\s+to|takes?|share\s+of)[\s:=~]+)*$",
+    re.I,
+)
+#: Discourse markers a spoken transcript turns on ("so", "okay", "and then the …").
+MARKERS = re.compile(
+    r"\b(?:so|okay|ok|um+|uh+|also|anyway|next|right|alright|now|secondly|thirdly|finally|"
+    r"and\s+(?:the|our|we|i|for|on)|for\s+the|on\s+the)\b",
+    re.I,
+)
+#: Longest piece read as one sentence (words); longer pieces are cut at their markers.
+LONG_WORDS = 45
+#: Hard cap on a piece's words when it has no marker at all.
+PIECE_WORDS = 40
+#: Hard cap on a piece's characters (a plan's texts keep at most 2,000).
+PIECE_CHARS = 1_000
+
+
+def normalise(text: str) -> str:
+    """``text`` with zero-width and direction marks removed and compatibility forms folded.
+
+    Accents on Latin letters are folded ("réserve" reads as "reserve"); combining marks
+    on other scripts stay. Emoji and other scripts pass through and simply match nothing.
+    """
+    text = unicodedata.normalize("NFKD", text)
+    out: list[str] = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cf", "Co", "Cs") or (cat == "Mn" and out and out[-1].isascii()):
+            continue
+        out.append(ch)
+    text = unicodedata.normalize("NFKC", "".join(out))
+    return text.replace("’", "'").replace("‘", "'")
+
+
+def clause_start(text: str, at: int) -> int:
+    start = 0
+    for m in BOUNDARY.finditer(text, 0, at):
+        start = m.end()
+    return start
+
+
+def negated(text: str, at: int, refusals: bool = True) -> bool:
+    """Whether the cue at character ``at`` of ``text`` is in a negation's scope.
+
+    ``refusals`` also counts the refusal verbs ("skip", "avoid", "drop"): right for levers
+    and gates, wrong for playbook options, where "skip the batches" is the option itself.
+    """
+    start = clause_start(text, at)
+    head = text[start:at]
+    pivots = [m.end() for m in PIVOT_NOT.finditer(text, 0, at)]
+    if pivots and not BOUNDARY.search(text[pivots[-1] : at].replace("rather than", "")):
+        # "… rather than X": X is the thing not done.
+        return True
+    spared = NOT_EXCEPT.sub(" ", head)
+    count = len(NOT.findall(spared))
+    if refusals:
+        count += len(REFUSE.findall(spared))
+    return count % 2 == 1
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A number and the noun it belongs to (``None``: no noun near it)."""
+
+    number: Number
+    noun: str | None
+    sure: bool
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for m in SEGMENT.finditer(text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return [(a, b) for a, b in out if b > a]
+
+
+def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> list[Bound]:
+    """Each number of ``unit`` in ``text`` with its noun (a key of ``nouns``).
+
+    A number binds to the noun nearest it in its own segment; a tie is unsure. A number
+    alone in its segment borrows the noun of the whole sentence only when the sentence has
+    exactly one such number and one noun, and that binding is unsure.
+    """
+    low = text.lower().replace("-", " ")
+    spots: list[tuple[int, int, str]] = []
+    for noun, words in nouns.items():
+        for w in words:
+            for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
+                spots.append((m.start(), m.end(), noun))
+    nums = [n for n in numbers(text) if n.unit == unit]
+    out: list[Bound] = []
+    for n in nums:
+        seg = next(((a, b) for a, b in _segments(text) if a <= n.span[0] < b), (0, len(text)))
+        near, tight = [], set()
+        for a, b, noun in spots:
+            if seg[0] <= a < seg[1]:
+                between = text[b : n.span[0]] if b <= n.span[0] else text[n.span[1] : a]
+                gap = n.span[0] - b if b <= n.span[0] else a - n.span[1]
+                near.append((max(gap, 0), noun))
+                if TIGHT.match(between):
+                    tight.add(noun)
+        near.sort()
+        if len(tight) == 1:
+            out.append(Bound(n, tight.pop(), True))
+            continue
+        if near:
+            tie = len(near) > 1 and near[1][0] == near[0][0] and near[1][1] != near[0][1]
+            out.append(Bound(n, near[0][1], not tie))
+            continue
+        nouns_said = {noun for _, _, noun in spots}
+        if len(nums) == 1 and len(nouns_said) == 1:
+            out.append(Bound(n, nouns_said.pop(), False))
+        else:
+            out.append(Bound(n, None, False))
+    return out
+
+
+AFTER = re.compile(r"\b(?:only\s+after|after|once)\b", re.I)
+BEFORE = re.compile(r"\bbefore\b", re.I)
+#: "after that", "after we …": the next step, not the step before.
+FORWARD = re.compile(r"\s*(?:that|this|which|we|wards|,)", re.I)
+
+
+def ordered(text: str, hits: Sequence[tuple[int, str]]) -> tuple[list[str], bool]:
+    """Options (found at character positions) in the order said, and whether that is sure.
+
+    Sequence words in order of appearance give the order; "B after A" and "B once A"
+    put A first. An "after" or "before" the reader cannot place makes the order unsure.
+    """
+    seen: dict[str, int] = {}
+    for at, option in sorted(hits):
+        seen.setdefault(option, at)
+    order = sorted(seen, key=lambda o: seen[o])
+    sure = True
+    if len(order) == 2:
+        a, b = order
+        between = text[seen[a] : seen[b]]
+        after = AFTER.search(between)
+        if after and not FORWARD.match(between[after.end() :]):
+            order = [b, a]
+    elif len(order) > 2 and (AFTER.search(text[seen[order[0]] :])):
+        sure = False
+    return order, sure
+
+
+def split_long(sentence: str) -> list[str]:
+    """A sentence of more than :data:`LONG_WORDS` words cut at its discourse markers."""
+    words = sentence.split()
+    if len(words) <= LONG_WORDS:
+        return _by_chars(sentence)
+    cuts = [m.start() for m in MARKERS.finditer(sentence) if m.start() > 0]
+    pieces, start = [], 0
+    for c in cuts:
+        if len(sentence[start:c].split()) >= 4:
+            pieces.append(sentence[start:c].strip())
+            start = c
+    pieces.append(sentence[start:].strip())
+    out: list[str] = []
+    for p in pieces:
+        w = p.split()
+        if len(w) <= 2 * PIECE_WORDS:
+            out.append(p)
+            continue
+        out.extend(" ".join(w[i : i + PIECE_WORDS]) for i in range(0, len(w), PIECE_WORDS))
+    return [c for p in out for c in _by_chars(p) if c]
+
+
+def _by_chars(piece: str) -> list[str]:
+    """A piece cut into stretches of at most :data:`PIECE_CHARS` characters."""
+    if len(piece) <= PIECE_CHARS:
+        return [piece]
+    return [piece[i : i + PIECE_CHARS].strip() for i in range(0, len(piece), PIECE_CHARS)]

@@ -1,0 +1,157 @@
+"""The three follow-ups answered in prose: the candidate's calls read, then played like the form's.
+
+:func:`read_followup` reads a spoken answer to one follow-up into the calls it makes, in
+the order it makes them ("roll back to the last good checkpoint; if it spikes again,
+pause and investigate" is ``rollback_skip`` then ``pause_investigate``), each with its
+:class:`~sim.interview.prose.Reading` (the sentence it came from, and whether the reader
+is unsure). A negated call is never read as the call ("I would not roll back").
+
+:func:`play_read_followup` plays those calls on the candidate's design exactly as the
+form's follow-up does (:mod:`sim.interview.followups`): the same world search, the same
+game, the candidate's calls taken in order wherever the follow-up's decision waits, the
+playbook for the rest, and the same :class:`~sim.interview.plan.FollowupResult`. Readings
+marked unsure should be confirmed (or corrected) first; pass the confirmed calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sim.interview.clauses import clause_start, negated, normalise, ordered
+from sim.interview.followups import (
+    FOLLOWUPS,
+    find_world,
+    followup_result,
+    followup_scenario,
+    situation,
+    start_followup,
+    unplayable_result,
+)
+from sim.interview.plan import FollowupResult, InterviewPlan
+from sim.interview.prose import Reading, sentences
+
+#: The words for each call a follow-up asks for, by the follow-up's decision kind.
+CALL_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "rollback": {
+        "rollback_skip": ("roll back", "rollback", "rolling back", "revert", "restore the last",
+                          "last good checkpoint", "skip the batch", "skip those batch",
+                          "skip the bad batch", "go back to the checkpoint"),
+        "pause_investigate": ("pause", "investigate", "stop the run", "halt", "diagnose",
+                              "dig into", "look into", "root cause", "stop and look"),
+        "continue": ("keep training", "train through", "train on", "carry on", "continue",
+                     "wait it out", "ride it out", "let it recover", "keep going"),
+        "overreact": ("change the recipe", "new recipe", "restart from scratch",
+                      "rewrite the recipe", "start over"),
+    },
+    "budget": {
+        "use_reserve": ("reserve", "contingency", "buffer"),
+        "cut_ablations": ("ablation", "proxy run"),
+        "reduce_tokens": ("fewer tokens", "less data", "train on fewer", "token budget",
+                          "cut tokens", "smaller token"),
+        "fewer_post_training_rounds": ("post training round", "fewer round",
+                                       "rounds of post training", "fewer rlhf"),
+        "smaller_eval_scope": ("eval scope", "fewer evals", "smaller eval"),
+        "fewer_hires": ("fewer hires", "hiring freeze", "freeze hiring", "not hire"),
+        "smaller_cluster": ("smaller cluster", "fewer gpus", "fewer nodes"),
+        "accept_overrun": ("overrun", "go over budget", "ask for more money", "exceed"),
+    },
+    "ship": {
+        "extra_round": ("another round", "extra round", "one more round", "more post training",
+                        "another post training"),
+        "fix_data_and_retune": ("fix the data", "retune", "fix data", "clean the data",
+                                "better data"),
+        "ship": ("ship", "launch", "release", "go live"),
+    },
+}  # fmt: skip
+#: Words that hold a release without saying how ("not ready", "hold"): read as one more
+#: round, marked unsure.
+HOLD = re.compile(r"\b(?:hold|not\s+ready|wait|delay|postpone|don't\s+ship|no\s+ship|no\b)", re.I)
+#: Verbs that hold a release named after them ("hold the release", "delay the launch").
+HOLD_VERB = re.compile(
+    r"\b(?:hold(?:ing)?|delay(?:ing)?|postpon\w*|wait\w*\s+(?:on|with))\W+(?:\w+\W+)?$"
+)
+
+
+@dataclass(frozen=True)
+class FollowupReading:
+    """A follow-up answered in prose: the calls read in order, and what was read where."""
+
+    id: str
+    calls: tuple[str, ...]
+    readings: tuple[Reading, ...]
+    rationale: str
+
+    @property
+    def unsure(self) -> bool:
+        """Whether any call needs the candidate's confirmation before it is played."""
+        return any(r.unsure for r in self.readings)
+
+
+def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
+    """(position, call, negated) for each call's words found in ``s``."""
+    low = normalise(s).lower().replace("-", " ")
+    out = []
+    for call, words in CALL_WORDS[kind].items():
+        for w in words:
+            for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
+                neg = negated(low, m.start(), refusals=False)
+                head = low[clause_start(low, m.start()) : m.start()]
+                if call == "ship" and HOLD_VERB.search(head):
+                    neg = True
+                out.append((m.start(), call, neg))
+    return out
+
+
+def read_followup(fid: str, text: str) -> FollowupReading:
+    """The calls a prose answer to follow-up ``fid`` makes, in order (negated calls left out)."""
+    kind = FOLLOWUPS[fid].asks
+    calls: list[str] = []
+    readings: list[Reading] = []
+    for s in sentences(text):
+        hits = _hits(kind, s)
+        said = [(at, c) for at, c, neg in hits if not neg and c not in calls]
+        refused = {c for _, c, neg in hits if neg}
+        said = [(at, c) for at, c in said if c not in refused]
+        order, sure = ordered(s.lower(), said)
+        if kind == "ship" and not order and HOLD.search(s) and "ship" in refused | {"ship"}:
+            order, sure = ["extra_round"], False
+        for c in order:
+            calls.append(c)
+            readings.append(Reading(f"call: {fid}", c, s, key=f"call:{fid}={c}", unsure=not sure))
+    return FollowupReading(fid, tuple(calls), tuple(readings), text.strip()[:2_000])
+
+
+def play_read_followup(
+    plan: InterviewPlan, fid: str, calls: Sequence[str], rationale: str = ""
+) -> FollowupResult | None:
+    """The follow-up played on ``plan``'s design with ``calls`` as the candidate's, in order.
+
+    Exactly the form's play: the first world where the situation arises, the candidate's
+    next call wherever the follow-up's decision waits (the first of the remaining calls
+    on offer), the playbook once the calls run out. None when no call was read (the
+    follow-up stays not played); the design's own play when the situation never arises.
+    """
+    if not calls:
+        return None
+    scenario = followup_scenario(plan, fid)
+    seed, _ = find_world(scenario, fid)
+    if seed is None:
+        return unplayable_result(scenario, fid)
+    game = start_followup(scenario, fid, seed)
+    seen = situation(game)
+    left = list(calls)
+    answered: list[str] = []
+    while not game.finished and game.pending is not None and left:
+        point = game.pending
+        choice = next((c for c in left if c in point.options), None)
+        if choice is None:
+            break
+        if len(left) > 1:  # the last call said stands for any later decision
+            left.remove(choice)
+        answered.append(point.key)
+        game.decide(choice)
+        game.advance()
+    game.play_to_end()
+    return followup_result(game, fid, seen, rationale, answered)

@@ -1,0 +1,46 @@
+"""Follow-up answers in prose: the calls read in order, negated calls never read, and the
+read calls played on the design exactly as the form plays them."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.interview.plan import InterviewPlan
+from sim.interview.prose_followups import play_read_followup, read_followup
+
+
+@pytest.mark.parametrize(
+    ("fid", "text", "calls"),
+    [
+        ("loss_spike", "We roll back to the last good checkpoint and skip the batches. "
+         "If it spikes again we pause and investigate.", ("rollback_skip", "pause_investigate")),
+        ("loss_spike", "I would not roll back; we pause the run and investigate first.",
+         ("pause_investigate",)),
+        ("budget_cut", "First use the reserve, then cut ablations, and only then run fewer "
+         "post-training rounds.", ("use_reserve", "cut_ablations", "fewer_post_training_rounds")),
+        ("benchmarks_vs_product", "Not ready: we fix the data and retune before we ship.",
+         ("fix_data_and_retune", "ship")),
+    ],
+)  # fmt: skip
+def test_the_calls_are_read_in_the_order_said(fid: str, text: str, calls: tuple[str, ...]) -> None:
+    read = read_followup(fid, text)
+    assert read.calls == calls
+    assert all(r.sentence in text for r in read.readings)
+
+
+def test_a_hold_without_a_how_is_read_as_unsure() -> None:
+    read = read_followup("benchmarks_vs_product", "No, I would hold the release for now.")
+    assert read.calls == ("extra_round",) and read.unsure
+
+
+def test_nothing_read_means_not_played() -> None:
+    assert read_followup("loss_spike", "The weather is nice today.").calls == ()
+    assert play_read_followup(InterviewPlan(), "loss_spike", ()) is None
+
+
+@pytest.mark.slow
+def test_the_read_calls_are_played_as_the_candidates() -> None:
+    result = play_read_followup(InterviewPlan(), "loss_spike", ("pause_investigate",))
+    assert result is not None and result.id == "loss_spike"
+    assert result.mine and result.mine[0].choice == "pause_investigate"
+    assert all(a.choice != "pause_investigate" for a in result.alternatives)
