@@ -1,6 +1,6 @@
 """A model answer for every rubric item, written for the candidate's own project.
 
-Shown in the debrief only after the attempt is handed in (``plan.judged_at``), so a
+Shown in the debrief only after the attempt is handed in (``RubricReport.revealed``), so a
 second attempt cannot copy it before estimating. The budget answer works the compute
 estimate through 6·N·D on the candidate's design: parameters, tokens, FLOPs, the
 cluster's throughput at its utilisation, interruptions, GPU-hours and price, then the
