@@ -17,10 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from sim.interview.plan import (
-    Alternative,
     BudgetPlan,
     Challenge,
-    FollowupDecision,
     FollowupResult,
     GatePlan,
     InterviewPlan,
@@ -31,6 +29,7 @@ from sim.interview.plan import (
     TradeOff,
     world_plan,
 )
+from sim.interview.replays import play_calls
 from sim.interview.rubric import model_compute_usd
 
 OWNERS: dict[str, tuple[str, str]] = {
@@ -121,8 +120,8 @@ PLAYBOOK: dict[str, list[str]] = {
 RIGHTS = {"rollback": "pretraining", "data_fix": "pretraining", "budget": "leadership",
           "ship": "product", "schedule": "leadership"}  # fmt: skip
 SHIP_REASON = (
-    "The product eval is 0.08 below its target, far beyond the noise of a 400-item eval; "
-    "another round costs two weeks but ships the quality customers need."
+    "The product eval is a point below its target, inside the noise of a 400-item eval; "
+    "another round costs two weeks for almost no quality, so ship with the gap stated."
 )
 FILLER = (
     "lorem ipsum dolor sit amet",
@@ -133,32 +132,15 @@ FILLER = (
 )
 
 
-def _decision(kind: str, owner: str, options: list[str], choice: str) -> FollowupDecision:
-    return FollowupDecision(kind=kind, day=60.0, owner=owner, latency_days=0.1,  # type: ignore[arg-type]
-                            options=options, choice=choice)  # fmt: skip
-
-
-def followups(ship_reason: str = SHIP_REASON) -> list[FollowupResult]:
-    common: dict[str, Any] = {"seed": 1, "schedule_days": 150.0, "cost_usd": 6e6,
-                              "quality": 0.7, "on_time": True, "on_budget": True,
-                              "success": True}  # fmt: skip
-    return [
-        FollowupResult(id="loss_spike", decisions=[_decision(
-            "rollback", "pretraining", ["rollback_skip", "continue"], "rollback_skip")],
-            **common),
-        FollowupResult(id="budget_cut", decisions=[_decision(
-            "budget", "leadership", ["use_reserve", "accept_overrun"], "use_reserve")],
-            quality_given_up=0.01, **common),
-        FollowupResult(
-            id="benchmarks_vs_product",
-            decisions=[_decision("ship", "product", ["extra_round", "ship"], "extra_round")],
-            situation={"ifeval": 0.8, "support_tickets": 0.62},
-            targets={"support_tickets": 0.70, "ifeval": 0.70},
-            eval_noise={"support_tickets": 0.024, "ifeval": 0.017},
-            alternatives=[Alternative(choice="ship", delta_schedule_days=-14.0,
-                                      delta_cost_usd=-2e5, delta_quality=-0.03, success=False)],
-            shipped_with_gap=False, rationale=ship_reason, **common),
-    ]  # fmt: skip
+def followups(design: InterviewPlan, ship_reason: str = SHIP_REASON) -> list[FollowupResult]:
+    """The three follow-ups really played on ``design`` with sound first calls."""
+    out = [
+        play_calls(design, "loss_spike", ("rollback_skip",)),
+        play_calls(design, "budget_cut", ("use_reserve",)),
+        play_calls(design, "benchmarks_vs_product", ("ship",), ship_reason),
+    ]
+    assert all(f is not None for f in out)
+    return [f for f in out if f is not None]
 
 
 def _challenges(texts: list[str] | None = None) -> list[Challenge]:
@@ -200,11 +182,11 @@ def strong() -> InterviewPlan:
         ),  # type: ignore[arg-type]  # fmt: skip
         roles=ROLES,
         tradeoffs=TRADEOFFS,
-        followups=followups(),
     )
     estimate = round(model_compute_usd(plan), -4)  # estimated, so a round figure
-    return plan.model_copy(update={"budget": plan.budget.model_copy(
+    plan = plan.model_copy(update={"budget": plan.budget.model_copy(
         update={"compute_usd": estimate})})  # fmt: skip
+    return plan.model_copy(update={"followups": followups(plan)})
 
 
 def mediocre() -> InterviewPlan:
@@ -335,7 +317,7 @@ def misplaced() -> InterviewPlan:
                                                                         strict=True)],
         "gates": [g.model_copy(update={"experiment": x}) for g, x in zip(GATES, experiments,
                                                                           strict=True)],
-        "followups": followups(ship_reason=ROLES.research),
+        "followups": followups(s, ship_reason=ROLES.research),
     })  # fmt: skip
 
 

@@ -4,13 +4,19 @@ PLAN.json back (a bad one is an error on the page, never an exception)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
 
+from sim.cli import app as cli_app
 from sim.interview.plan import InterviewPlan, plan_json, world_plan
+from sim.interview.risks import DESIGN_REPS
+from sim.interview.rubric import judge
 from sim.scenario.spec import RISK_KINDS
+from tests import interview_plans as plans
 from tests.apptest import open_page
 from ui.interview import common
 
@@ -119,7 +125,8 @@ def test_a_whole_session_to_the_debrief_and_past_sessions(at: AppTest) -> None:
     at.text_input(key=key(at, "tracking")).set_value("weekly burn against the forecast")
     # Keep the scenario's rights, with a reason; change the budget playbook's order.
     at.text_input(key=key(at, "confirm_rights")).set_value(
-        "run calls sit with the core training team, money and dates with leadership")
+        "run calls sit with the core training team, money and dates with leadership"
+    )
     at.selectbox(key=key(at, "pb_budget_0")).set_value("cut_ablations")
     at.selectbox(key=key(at, "pb_budget_1")).set_value("use_reserve")
     at.run()
@@ -237,3 +244,34 @@ def test_a_clarification_with_no_pick_falls_back_to_the_plans_answer() -> None:
     assert page.clarification_answer(q, None, second.id) == second  # a radio gave None
     assert page.clarification_answer(q, None, "withdrawn") == first
     assert page.option_label(q, second.id) == second.label
+
+
+def test_a_forged_file_loads_replayed_and_the_app_and_command_line_agree(
+    at: AppTest, tmp_path
+) -> None:
+    """Same file, same worlds, same verdicts: the app's debrief and ``sim rubric --json``."""
+    honest = plans.strong().model_copy(update={"candidate": ""})
+    doc = json.loads(plan_json(honest))
+    for record in doc["followups"]:
+        record.update(success=True, quality=0.99, seed=9)
+        record["alternatives"] = []
+    at.file_uploader(key="iv_upload").set_value(("PLAN.json", json.dumps(doc).encode(), "json"))
+    at.run()
+    ok(at)
+    assert plan(at).followups == honest.followups  # replayed from the calls on load
+    assert any("replayed from your calls" in s.value for s in at.success)
+    click(at, "iv_step_4")
+    app_outcome = at.session_state[common.OUTCOME][1]
+    shown = next(m.value for m in at.metric if m.label == "Rubric score")
+    path = tmp_path / "PLAN.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["rubric", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert shown == f"{data['score']:.0%}"
+    cli_item = next(i for i in data["items"] if i["id"] == "outcome")
+    app_item = judge(honest, app_outcome).item("outcome")
+    assert (cli_item["status"], tuple(cli_item["evidence"])) == (app_item.status, app_item.evidence)
+    for name, summary in data["outcome"].items():
+        assert summary["p_success"] == app_outcome[name]["p_success"]
+        assert summary["reps"] == app_outcome[name]["reps"] == DESIGN_REPS

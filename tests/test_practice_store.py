@@ -22,8 +22,10 @@ def store(tmp_path, monkeypatch) -> PracticeStore:
     return PracticeStore(make_engine())
 
 
-def _save(store: PracticeStore, plan: InterviewPlan, day: int, simulate: bool) -> int:
-    report = judge(plan, compare_designs(plan, reps=3) if simulate else None)
+def _save(
+    store: PracticeStore, plan: InterviewPlan, day: int, simulate: bool, reveal: bool = False
+) -> int:
+    report = judge(plan, compare_designs(plan, reps=3) if simulate else None, reveal=reveal)
     when = datetime(2026, 1, day, 9, 0, tzinfo=UTC)
     return store.save(plan, report, session_markdown(plan, report), minutes=40.0, saved_at=when)
 
@@ -78,9 +80,13 @@ def test_a_judged_debrief_remembers_the_figure_it_showed(store) -> None:
     plan = plans.strong().model_copy(update={"candidate": "ada"})
     _save(store, plan, 1, simulate=False)
     assert store.revealed_estimates("ada") == []  # not handed in: nothing was shown
-    _save(store, plan.model_copy(update={"judged_at": "2026-01-02T09:00:00+00:00"}), 2, False)
+    handed = plan.model_copy(update={"judged_at": "2026-01-02T09:00:00+00:00"})
+    _save(store, handed, 2, False, reveal=True)
     shown = store.revealed_estimates("ada")
     assert len(shown) == 1 and shown[0] > 0 and store.revealed_estimates("bob") == []
+    # The attempt that showed it is no copy of itself; another attempt of ada's would be.
+    assert store.revealed_estimates("ada", plan) == []
+    assert store.revealed_estimates("ada", plans.weak()) == shown
 
 
 def test_a_second_store_on_the_same_file_sees_the_sessions(store) -> None:

@@ -21,10 +21,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sim.cli import app
+from sim.interview import verdicts as vd
 from sim.interview.content import SIBLING_KINDS, read_texts, slots, with_texts
+from sim.interview.items import Answer
 from sim.interview.markdown import session_markdown
 from sim.interview.plan import (
     PLAN_FORMAT,
+    Alternative,
     FollowupResult,
     InterviewPlan,
     PlanError,
@@ -34,8 +37,9 @@ from sim.interview.plan import (
     plan_json,
     plan_scenario,
 )
+from sim.interview.replays import Replays
 from sim.interview.risks import compare_designs
-from sim.interview.rubric import ITEMS, RubricReport, judge, model_compute_usd
+from sim.interview.rubric import ITEMS, RubricReport, _status, judge, model_compute_usd
 from sim.scenario.spec import RISK_KINDS
 from tests import interview_plans as plans
 
@@ -197,19 +201,18 @@ def test_a_followup_not_played_counts_as_not_done() -> None:
 
 def test_calls_made_by_the_playbook_are_not_the_candidates() -> None:
     strong = plans.strong()
-    cut = strong.followup("budget_cut")
-    assert cut is not None
-    later = cut.decisions[0].model_copy(update={"choice": "accept_overrun", "by": "playbook"})
-    only_auto = cut.model_copy(update={"decisions": [later]})
-    both = cut.model_copy(update={"decisions": [*cut.decisions, later]})
-    item = judge(strong.with_followup(both)).item("followup_budget")
+    item = judge(strong).item("followup_budget")
     assert item.status == "met"
     assert "You pulled: use reserve" in item.evidence
-    assert any("Made by your playbook afterwards, not by you: accept overrun" in e
+    assert any("Made by your playbook afterwards, not by you: fewer post training rounds" in e
                for e in item.evidence)  # fmt: skip
-    assert judge(strong.with_followup(only_auto)).item("followup_budget").status == "not_played"
-    md = session_markdown(strong.with_followup(both), judge(strong.with_followup(both)))
-    assert "You chose **use reserve**; your playbook then chose accept overrun" in md
+    cut = strong.followup("budget_cut")
+    assert cut is not None
+    auto = [d.model_copy(update={"by": "playbook"}) for d in cut.decisions]
+    only_auto = strong.with_followup(cut.model_copy(update={"decisions": auto}))
+    assert judge(only_auto).item("followup_budget").status == "not_played"
+    md = session_markdown(strong, judge(strong))
+    assert "You chose **use reserve**; your playbook then chose fewer post training rounds" in md
 
 
 def _ship(
@@ -220,24 +223,25 @@ def _ship(
     reason: str,
     success: bool = True,
     alt_success: bool = True,
-) -> InterviewPlan:
+) -> str:
+    """The ship call's verdict on a given replay (the judging rule, not the replay)."""
     strong = plans.strong()
     f = strong.followup("benchmarks_vs_product")
     assert f is not None
     other = "ship" if choice != "ship" else "extra_round"
-    alt = f.alternatives[0].model_copy(
-        update={
-            "choice": other,
-            "delta_schedule_days": delta_days,
-            "delta_quality": delta_q,
-            "success": alt_success,
-        }
-    )
-    d = f.decisions[0].model_copy(update={"choice": choice})
-    return strong.with_followup(f.model_copy(update={
+    alt = Alternative(choice=other, delta_schedule_days=delta_days, delta_cost_usd=0.0,
+                      delta_quality=delta_q, success=alt_success)  # fmt: skip
+    d = f.mine[0].model_copy(update={"choice": choice})
+    given = f.model_copy(update={
         "decisions": [d], "alternatives": [alt], "rationale": reason, "success": success,
         "situation": {"support_tickets": gap_score, "ifeval": 0.8},
-        "eval_noise": {"support_tickets": 0.023}}))  # fmt: skip
+        "targets": {"support_tickets": 0.70, "ifeval": 0.70},
+        "eval_noise": {"support_tickets": 0.023}})  # fmt: skip
+    answer = Answer(strong, replays=Replays({"benchmarks_vs_product": given}))
+    j = vd.followup_ship(answer)
+    spec = next(s for s in ITEMS if s.id == "followup_ship")
+    evidence = [e for c in j.checks for e in c.evidence] + list(j.note)
+    return _status(spec, j) + "|" + " ".join(evidence)
 
 
 WITHIN_NOISE = "The gap is 0.006, inside the noise of a 400-item eval; waiting costs 15 days."
@@ -245,18 +249,26 @@ WITHIN_NOISE = "The gap is 0.006, inside the noise of a 400-item eval; waiting c
 
 def test_ship_is_judged_on_the_gap_the_noise_and_the_trade_off() -> None:
     # 0.694 against 0.70 on a 400-item eval: within the noise; holding cost 15 days for 0.006.
-    ship_noise = _ship(0.694, "ship", 15.0, 0.006, WITHIN_NOISE)
-    assert judge(ship_noise).item("followup_ship").status == "met"
+    assert _ship(0.694, "ship", 15.0, 0.006, WITHIN_NOISE).startswith("met|")
     hold_noise = _ship(0.694, "extra_round", -15.0, -0.006, WITHIN_NOISE)
-    item = judge(hold_noise).item("followup_ship")
-    assert item.status == "partly"
-    assert any("Waiting bought little" in e for e in item.evidence)
+    assert hold_noise.startswith("partly|") and "Waiting bought little" in hold_noise
     # A real gap (0.62 against 0.70, 3.5 sd): shipping is the wrong call, holding the right one.
     real = "Support tickets are 0.08 below target, beyond the eval noise; a round costs 2 weeks."
-    assert judge(_ship(0.62, "ship", 14.0, 0.03, real, success=False)).item(
-        "followup_ship").status == "missed"  # fmt: skip
-    assert judge(_ship(0.62, "extra_round", -14.0, -0.03, real, alt_success=False)).item(
-        "followup_ship").status == "met"  # fmt: skip
+    assert _ship(0.62, "ship", 14.0, 0.03, real, success=False).startswith("missed|")
+    assert _ship(0.62, "extra_round", -14.0, -0.03, real, alt_success=False).startswith("met|")
+
+
+def test_the_strong_plans_ship_call_is_judged_on_its_replayed_world() -> None:
+    """Within the noise, and shipping 12 days sooner for almost no quality: ship is sound."""
+    item = judge(plans.strong()).item("followup_ship")
+    assert item.status == "met", item.evidence
+    held = plans.strong()
+    f = held.followup("benchmarks_vs_product")
+    assert f is not None
+    hold = f.model_copy(update={"decisions": [f.mine[0].model_copy(
+        update={"choice": "extra_round"})]})  # fmt: skip
+    item = judge(held.with_followup(hold)).item("followup_ship")
+    assert item.status == "partly" and any("Waiting bought little" in e for e in item.evidence)
 
 
 # --- coherence checks ----------------------------------------------------------------------
@@ -317,13 +329,23 @@ def test_the_model_estimate_is_shown_only_after_the_attempt_is_judged() -> None:
     assert "Model answers are added once the attempt is handed in" in session_markdown(
         strong, before
     )
-    done = strong.model_copy(update={"judged_at": "2026-01-01T09:00:00+00:00"})
-    after = judge(done)
+    after = judge(strong, reveal=True)
     assert figure in " ".join(after.item("budget").evidence)
-    md = session_markdown(done, after)
+    md = session_markdown(strong, after)
     assert "Model answer for this project" in md and "6 × N × D" in md
     assert after.to_dict()["model_compute_usd"] == pytest.approx(model_compute_usd(strong))
     assert "model_compute_usd" not in before.to_dict()
+
+
+def test_a_judged_at_added_to_a_file_unlocks_no_figure() -> None:
+    strong = plans.strong()
+    figure = f"${model_compute_usd(strong):,.0f}"
+    forged = strong.model_copy(update={"judged_at": "2026-01-01T09:00:00+00:00"})
+    report = judge(forged)
+    assert not report.revealed and "model_compute_usd" not in report.to_dict()
+    assert figure not in " ".join(e for i in report.items for e in i.evidence)
+    assert figure not in session_markdown(forged, report)
+    assert report.score == judge(strong).score
 
 
 def test_the_simulation_item_scores_the_design_against_the_reference(simulated) -> None:

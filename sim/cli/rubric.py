@@ -1,4 +1,11 @@
-"""``rubric``: judge an interview plan (PLAN.json) against the question's rubric."""
+"""``rubric``: judge an interview plan (PLAN.json) against the question's rubric.
+
+The verdicts are recomputed from the plan's decisions: the follow-ups are replayed from
+the candidate's calls and the design is simulated on the same worlds the app uses
+(:data:`sim.interview.risks.DESIGN_REPS`, :data:`~sim.interview.risks.DESIGN_SEED`). The
+model's own figures are shown only with ``--hand-in``, which saves the attempt to the
+practice store as the app's hand-in does, so a later attempt copying them is flagged.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +19,17 @@ from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarde
 PlanArgument = Annotated[
     str, typer.Argument(metavar="PLAN.json", help="An interview plan saved by the app.")
 ]
-REPS = typer.Option(40, "--reps", help="Replications of the simulated outcome (0: skip it).")
-SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
+REPS = typer.Option(
+    None, "--reps", show_default="the app's worlds",
+    help="Replications of the simulated outcome (0: skip it).",
+)  # fmt: skip
+SEED = typer.Option(None, "--seed", show_default="the app's seed",
+                    help="Seed of the common random numbers.")  # fmt: skip
+HAND_IN = typer.Option(
+    False, "--hand-in",
+    help="Hand the attempt in: show the model's own figures (its compute estimate) and save "
+    "the attempt to the practice store, as the app's hand-in does.",
+)  # fmt: skip
 LLM = typer.Option(
     False, "--llm",
     help="Also ask the language model named by TRAININGROOM_LLM_BASE_URL and "
@@ -24,17 +40,20 @@ LLM = typer.Option(
 @guarded
 def rubric(
     plan_file: PlanArgument,
-    reps: int = REPS,
-    seed: int = SEED,
+    reps: int | None = REPS,
+    seed: int | None = SEED,
     json_output: bool = JSON_OPTION,
     llm: bool = LLM,
+    hand_in: bool = HAND_IN,
 ) -> None:
     """Judge PLAN.json item by item (met, partly met, missed) beside its simulated outcome."""
     from sim.interview.llm_judge import ENV_BASE_URL, ENV_MODEL, llm_config, llm_notes
     from sim.interview.plan import PlanError, load_plan
-    from sim.interview.risks import compare_designs
+    from sim.interview.risks import DESIGN_REPS, DESIGN_SEED, compare_designs
     from sim.interview.rubric import judge
 
+    reps = DESIGN_REPS if reps is None else reps
+    seed = DESIGN_SEED if seed is None else seed
     if reps < 0:
         raise UserError(f"--reps must be 0 or more, got {reps}")
     config = llm_config() if llm else None
@@ -47,7 +66,9 @@ def rubric(
             typer.echo(str(p), err=True)
         raise typer.Exit(USAGE_EXIT) from None
     outcome = compare_designs(plan, reps, seed) if reps else None
-    report = judge(plan, outcome)
+    report = judge(plan, outcome, _revealed(plan), reveal=hand_in)
+    if hand_in:
+        _save(plan, report)
     data = report.to_dict()
     if config is not None:
         notes = llm_notes(plan, report, config)
@@ -56,6 +77,35 @@ def rubric(
         emit_json(data)
         return
     _print(data)
+
+
+def _revealed(plan: Any) -> list[float]:
+    """The model's figures earlier hand-ins showed this candidate (to flag a copy)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from sim.interview.store import PracticeStore
+
+    if not plan.candidate:
+        return []
+    try:
+        return PracticeStore().revealed_estimates(plan.candidate, plan)
+    except SQLAlchemyError:
+        return []
+
+
+def _save(plan: Any, report: Any) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from sim.interview.markdown import session_markdown
+    from sim.interview.store import PracticeStore
+
+    handed = plan.model_copy(update={"judged_at": datetime.now(UTC).isoformat()})
+    try:
+        PracticeStore().save(handed, report, session_markdown(handed, report))
+    except SQLAlchemyError as exc:
+        typer.echo(f"The attempt was not saved to the practice store: {exc}", err=True)
 
 
 STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "red",

@@ -132,23 +132,9 @@ class Slot:
     kind: str = ""
 
 
-#: What marks a text as an answer to each kind of question (groups of concepts). A text
-#: that names marks from :data:`KIND_MARGIN` more groups of another kind than of its own
-#: slot's kind reads as the answer to another question (a consequence pasted as a gate's
-#: experiment).
-KIND_MARKS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "consequence": tuple((d,) for d in CONSEQUENCE_DIMS),
-    "late_discovery": tuple((m,) for m in MECHANISMS),
-    "warning": tuple((c,) for c in
-                     (*dict.fromkeys(c for v in SIGNALS.values() for c in v), "monitoring")),
-    "experiment": tuple((c,) for c in dict.fromkeys(c for v in METHODS.values() for c in v)),
-    "tracking": (("burn_forecast",), ("cadence",), ("owner_role",)),
-    "role": (tuple(ROLE_SCOPES.values()), ("owns",)),
-    "strategy": (("base_model",), ("adapt_criterion",)),
-    "tradeoff": (("choice",),),
-    "product_use": (("product_use",), ("product_task",)),
-}  # fmt: skip
-KIND_MARGIN = 1
+#: A text reads as the answer to another question only when it answers an item of that
+#: kind by more than this better than its own item.
+KIND_MARGIN = 0.0
 #: Kinds whose answers rightly share their marks, so they are not compared: consequences
 #: and trade-offs both weigh time, money and quality; a consequence may well say why
 #: late is expensive (weeks of training redone); the budget's early warning is how
@@ -159,11 +145,24 @@ SIBLING_KINDS = (
 )  # fmt: skip
 
 
+#: A role text that lists this many things of its scope says what the role owns, with or
+#: without the word ("PM: the objective, the trade-offs and the ship call").
+ROLE_LIST_MIN = 2
+
+
+def _listed_scope(slot: Slot, text: Text) -> tuple[str, ...]:
+    """The ownership concept, when a role text lists enough of its own scope to imply it."""
+    if slot.kind != "role" or not slot.affinity:
+        return ()
+    return ("ownership",) if phrases_named(text, slot.affinity[0]) >= ROLE_LIST_MIN else ()
+
+
 def _judge(slot: Slot, text: Text) -> TextVerdict:
     req = slot.requirement
     got = find(text, req.concepts)
-    met_groups = sum(1 for g in req.groups if set(g) & set(got.found))
-    missing = tuple(c for g in req.groups if not set(g) & set(got.found) for c in g)
+    named = set(got.found) | set(_listed_scope(slot, text))
+    met_groups = sum(1 for g in req.groups if set(g) & named)
+    missing = tuple(c for g in req.groups if not set(g) & named for c in g)
     problem = ""
     if slot.text.strip() and not any(find(text, tuple(CONCEPTS)).found):
         problem = "names nothing a reviewer could check"
@@ -325,20 +324,58 @@ def _misplaced(
             verdicts[s.id] = replace(v, met=False, problem=f"reads as written about {best}")
 
 
-def _marks(text: Text, groups: tuple[tuple[str, ...], ...]) -> int:
-    return sum(1 for g in groups if find(text, g).found)
+def kind_requirements() -> dict[str, tuple[Requirement, ...]]:
+    """Every requirement a text of each kind of question can be held to (one per item)."""
+    pairs = [(a, b) for a in DIMENSIONS.values() for b in DIMENSIONS.values() if a != b]
+    return {
+        "consequence": (Requirement((CONSEQUENCE_DIMS,), 1),),
+        "late_discovery": (Requirement(tuple((m,) for m in MECHANISMS), 2),),
+        "warning": tuple(Requirement((SIGNALS[r],), 1) for r in RISK_KINDS),
+        "experiment": tuple(Requirement((m,), 1) for m in METHODS.values()),
+        "tracking": (Requirement((("burn_forecast",), ("cadence", "owner_role")), 2),),
+        "role": tuple(Requirement(((sc,), ("ownership",)), 2) for sc in ROLE_SCOPES.values()),
+        "strategy": (Requirement((("base_model",), ("adapt_criterion",)), 2),),
+        "tradeoff": tuple(Requirement(((a,), (b,), ("choice",)), 3) for a, b in pairs),
+        "product_use": (Requirement((("product_use",), ("product_task",)), 2),),
+    }
+
+
+def answer_score(text: Text, req: Requirement, extra: Iterable[str] = ()) -> float:
+    """How fully ``text`` answers an item held to ``req``.
+
+    0 unless it meets it, else the share of its groups named (up to 1) plus how many of
+    its concepts it names.
+    """
+    named = set(find(text, req.concepts).found) | set(extra)
+    groups = sum(1 for g in req.groups if set(g) & named)
+    if groups < req.need:
+        return 0.0
+    return groups / len(req.groups) + len(named & set(req.concepts))
+
+
+def _subject(slot: Slot, text: Text) -> int:
+    """Words naming the slot's own subject (the challenge's or warning's risk).
+
+    Each is one more sign that the text answers this item.
+    """
+    return sum(phrases_named(text, c) for c in slot.affinity if c.startswith("topic_"))
 
 
 def _other_question(slot: Slot, text: Text, verdicts: dict[str, TextVerdict]) -> None:
-    """Mark a text that answers another kind of question clearly better than its own."""
+    """Mark a text that answers an item of another kind of question better than its own.
+
+    Scores are compared across items (:func:`answer_score`, plus the words naming this
+    item's own subject): a text met here is set aside only when it would meet another
+    kind's item more fully than it meets this one (by more than :data:`KIND_MARGIN`).
+    """
     v = verdicts[slot.id]
     if not v.met or not slot.kind:
         return
-    own = _marks(text, KIND_MARKS[slot.kind])
-    for kind, marks in KIND_MARKS.items():
+    own = answer_score(text, slot.requirement, _listed_scope(slot, text)) + _subject(slot, text)
+    for kind, reqs in kind_requirements().items():
         if kind == slot.kind or {kind, slot.kind} in SIBLING_KINDS:
             continue
-        if _marks(text, marks) >= own + KIND_MARGIN:
+        if max(answer_score(text, r) for r in reqs) > own + KIND_MARGIN:
             problem = f"reads as the answer to another question ({kind.replace('_', ' ')})"
             verdicts[slot.id] = replace(v, met=False, problem=problem)
             return

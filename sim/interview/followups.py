@@ -164,7 +164,8 @@ class AskOnly:
         return self.auto.decide(point)
 
 
-def _arises(game: Game, fid: str) -> bool:
+def arises(game: Game, fid: str) -> bool:
+    """Whether the follow-up's situation came up in this play."""
     asked = [d for d in game.model.decisions if d.kind == FOLLOWUPS[fid].asks]
     if not asked:
         return False
@@ -188,7 +189,7 @@ def find_world(scenario: Scenario, fid: str, seeds: int = SEARCH_SEEDS) -> tuple
     for seed in range(1, seeds + 1):
         game = Game(scenario, seed, then=reference_decider(scenario.levers.playbook))
         game.play_to_end(reference_decider(scenario.levers.playbook))
-        if _arises(game, fid):
+        if arises(game, fid):
             count += 1
             first = seed if first is None else first
     return first, count

@@ -20,6 +20,7 @@ from sim.interview.checks import Judgement, Status, check, judged, names
 from sim.interview.content import TextVerdict, read_texts
 from sim.interview.plan import (
     EARLY_SIGNALS,
+    FollowupResult,
     InterviewPlan,
     adapt_caps,
     effective_strategy,
@@ -28,6 +29,7 @@ from sim.interview.plan import (
     stated_targets,
 )
 from sim.interview.provenance import reference, scenarios
+from sim.interview.replays import Replays, replay_followups
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
 
 #: The product manager's team in the shipped scenarios.
@@ -62,20 +64,34 @@ AREAS: dict[str, tuple[str, ...]] = {
 
 @dataclass
 class Answer:
-    """One plan ready to judge: its texts read once, and what the judge may reveal."""
+    """One plan ready to judge: texts read once, follow-ups replayed, figures shown or not.
+
+    ``reveal`` is the caller's: true only for an attempt handed in there and then (the app's
+    hand-in button, the command line's ``--hand-in``), never read from the plan, so a
+    ``judged_at`` added to a file unlocks nothing. ``replays`` are the follow-ups recomputed
+    from the plan's calls (:func:`sim.interview.replays.replay_followups` unless given); the
+    follow-up records stored in the plan are never read.
+    """
 
     plan: InterviewPlan
     outcome: dict[str, Any] | None = None
     revealed_estimates: Sequence[float] = ()
+    reveal: bool = False
+    replays: Replays | None = None
     texts: dict[str, TextVerdict] = field(init=False)
 
     def __post_init__(self) -> None:
         self.texts = read_texts(self.plan)
+        if self.replays is None:
+            self.replays = replay_followups(self.plan)
 
-    @property
-    def reveal(self) -> bool:
-        """Whether the attempt was handed in, so the model's own figures may be shown."""
-        return self.plan.judged_at is not None
+    def followup(self, fid: str) -> FollowupResult | None:
+        """The follow-up ``fid`` as replayed from the candidate's calls (None: not played)."""
+        return self.replays.get(fid) if self.replays is not None else None
+
+    def stale(self, fid: str) -> str:
+        """Why the plan's record of ``fid`` was set aside, if it was."""
+        return self.replays.stale.get(fid, "") if self.replays is not None else ""
 
     @cached_property
     def model_compute_usd(self) -> float:
@@ -222,12 +238,12 @@ def rights(a: Answer) -> Judgement:
         check("all_named", not open_, "structure", *lines),
         check("placed", bool(mine) and not misplaced, "structure", *placed),
         spike,
-        note=_spike_note(plan),
+        note=_spike_note(a),
     )
 
 
-def _spike_note(plan: InterviewPlan) -> list[str]:
-    f = plan.followup("loss_spike")
+def _spike_note(a: Answer) -> list[str]:
+    f = a.followup("loss_spike")
     if f is None or not f.mine:
         return []
     d = f.mine[0]
@@ -349,7 +365,7 @@ def levers(a: Answer) -> Judgement:
         if bad:
             line += " (accepting the overrun first agrees no lever at all)"
         out.append(check(kind, bool(responses) and mine and not bad, "structure", line))
-    f = plan.followup("budget_cut")
+    f = a.followup("budget_cut")
     note = []
     if f is not None and f.mine:
         note = ["In the budget-cut follow-up you pulled: "
@@ -436,13 +452,13 @@ def tradeoffs(a: Answer) -> Judgement:
     return judged(
         c_stated,
         c_dims,
-        note=_cut_note(plan),
+        note=_cut_note(a),
         status="met" if full else "partly" if stated else "missed",
     )
 
 
-def _cut_note(plan: InterviewPlan) -> list[str]:
-    f = plan.followup("budget_cut")
+def _cut_note(a: Answer) -> list[str]:
+    f = a.followup("budget_cut")
     if f is None or f.quality_given_up is None or not f.mine:
         return []
     return [f"In the budget-cut follow-up your calls gave up {f.quality_given_up:+.3f} of mean "

@@ -9,11 +9,18 @@ been handed in, like the debrief on the page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sim.interview.answers import model_answers
 from sim.interview.followups import FOLLOWUPS
-from sim.interview.plan import CLARIFICATION_BY_ID, STAGES, InterviewPlan, effective_strategy
+from sim.interview.plan import (
+    CLARIFICATION_BY_ID,
+    STAGES,
+    FollowupResult,
+    InterviewPlan,
+    effective_strategy,
+)
 from sim.interview.provenance import filled_sections
 from sim.interview.rubric import PARTS, STATUS_LABEL, RubricReport
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
@@ -77,9 +84,9 @@ def plan_lines(plan: InterviewPlan) -> list[str]:
     return lines
 
 
-def _followup_lines(plan: InterviewPlan) -> list[str]:
+def _followup_lines(followups: Sequence[FollowupResult]) -> list[str]:
     lines = []
-    for f in plan.followups:
+    for f in followups:
         lines.append(f"### {FOLLOWUPS[f.id].title}")
         lines += ["", f"*{FOLLOWUPS[f.id].question}*", ""]
         if not f.decisions:
@@ -138,8 +145,8 @@ def session_markdown(
     lines += ["", *plan_lines(plan)]
     if report.outcome:
         lines += ["", "## Simulated outcome", "", *_outcome_table(report.outcome)]
-    if plan.followups:
-        lines += ["", "## Follow-ups, played on the design", "", *_followup_lines(plan)]
+    if report.followups:  # as the rubric replayed them, never the plan's stored records
+        lines += ["", "## Follow-ups, played on the design", "", *_followup_lines(report.followups)]
     lines += ["", "## Rubric", ""]
     answers = model_answers(plan) if report.revealed else {}
     for part in PARTS:

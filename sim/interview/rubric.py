@@ -22,7 +22,7 @@ from sim.interview import items as it
 from sim.interview import verdicts as vd
 from sim.interview.checks import POINTS, STATUS_LABEL, Check, Judgement, Status, grade
 from sim.interview.items import Answer, model_compute_usd
-from sim.interview.plan import InterviewPlan
+from sim.interview.plan import FollowupResult, InterviewPlan
 
 __all__ = [
     "ITEMS",
@@ -76,6 +76,8 @@ class RubricReport:
     counts: dict[str, int] = field(default_factory=dict)
     revealed: bool = False
     model_compute_usd: float | None = None
+    #: The follow-ups as the rubric replayed them from the candidate's calls.
+    followups: tuple[FollowupResult, ...] = ()
 
     @property
     def score(self) -> float:
@@ -101,6 +103,7 @@ class RubricReport:
             "items": [asdict(i) for i in self.items],
             "outcome": self.outcome,
             "revealed": self.revealed,
+            "followups": [f.model_dump(mode="json") for f in self.followups],
         }
         if self.revealed:
             out["model_compute_usd"] = self.model_compute_usd
@@ -193,14 +196,17 @@ def judge(
     plan: InterviewPlan,
     outcome: dict[str, Any] | None = None,
     revealed_estimates: Sequence[float] = (),
+    reveal: bool = False,
 ) -> RubricReport:
-    """Judge every rubric item on ``plan`` (and its follow-ups).
+    """Judge every rubric item on ``plan`` (and its follow-ups, replayed from its calls).
 
     ``outcome`` is :func:`sim.interview.risks.compare_designs` (None: the simulation item
     is not run); ``revealed_estimates`` are the model's compute figures earlier debriefs
-    of this candidate showed, so an estimate copied from them is flagged.
+    of this candidate showed, so an estimate copied from them is flagged. ``reveal``: the
+    attempt is being handed in by the caller now, so the model's own figures are shown;
+    nothing in the plan (``judged_at`` included) decides it.
     """
-    answer = Answer(plan, outcome, revealed_estimates)
+    answer = Answer(plan, outcome, revealed_estimates, reveal)
     out = []
     for spec in ITEMS:
         j = spec.judge(answer)
@@ -212,7 +218,9 @@ def judge(
             )
         )  # fmt: skip
     counts = {s: sum(1 for i in out if i.status == s) for s in STATUS_LABEL}
+    replays = answer.replays.results if answer.replays is not None else {}
     return RubricReport(
         tuple(out), outcome, counts, answer.reveal,
         answer.model_compute_usd if answer.reveal else None,
+        tuple(replays[f.id] for f in plan.followups if f.id in replays),
     )  # fmt: skip

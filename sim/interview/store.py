@@ -71,6 +71,13 @@ class SavedSession:
     markdown: str
 
 
+def _attempt(plan_text: str) -> dict[str, Any]:
+    """A saved plan as data, less its hand-in stamp (the same attempt, handed in or not)."""
+    data = json.loads(plan_text)
+    data.pop("judged_at", None)
+    return dict(data)
+
+
 def _summary(row: PracticeSessionRow) -> SessionSummary:
     saved = row.saved_at if row.saved_at.tzinfo else row.saved_at.replace(tzinfo=UTC)
     return SessionSummary(
@@ -150,13 +157,23 @@ class PracticeStore:
             if row is not None:
                 session.delete(row)
 
-    def revealed_estimates(self, candidate: str) -> builtins.list[float]:
-        """The model's compute figures earlier judged debriefs of ``candidate`` showed."""
-        query = select(PracticeSessionRow.report_json).where(
+    def revealed_estimates(
+        self, candidate: str, besides: InterviewPlan | None = None
+    ) -> builtins.list[float]:
+        """The model's compute figures earlier judged debriefs of ``candidate`` showed.
+
+        ``besides``: leave out the sessions of this very attempt (its own figure is no copy).
+        """
+        query = select(PracticeSessionRow.report_json, PracticeSessionRow.plan_json).where(
             PracticeSessionRow.candidate == candidate
         )
+        own = _attempt(besides.model_dump_json()) if besides is not None else None
         with Session(self.engine) as session:
-            shown = [json.loads(text).get("model_compute_usd") for text in session.scalars(query)]
+            shown = [
+                json.loads(report).get("model_compute_usd")
+                for report, plan in session.execute(query)
+                if own is None or _attempt(plan) != own
+            ]
         return [float(x) for x in shown if x]
 
     def item_progress(self, candidate: str | None = None) -> pd.DataFrame:

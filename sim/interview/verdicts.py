@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
 
 from sim.interview.checks import Judgement, check, judged
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
@@ -71,11 +70,12 @@ def outcome(a: Answer) -> Judgement:
     return judged(c, status="met" if not_worse else "partly" if close else "missed")
 
 
-def _played(plan: Any, fid: str) -> FollowupResult | Judgement:
-    f = plan.followup(fid)
+def _played(a: Answer, fid: str) -> FollowupResult | Judgement:
+    """The follow-up as replayed from the candidate's calls, or why it earns nothing."""
+    f = a.followup(fid)
     if f is None:
-        return judged(status="not_played", note=["Not played: a follow-up not played counts "
-                                                 "as not done"])  # fmt: skip
+        why = a.stale(fid) or "Not played: a follow-up not played counts as not done"
+        return judged(status="not_played", note=[why])
     if not f.decisions:
         return judged(
             status="did_not_arise",
@@ -104,7 +104,7 @@ def _alternative_lines(f: FollowupResult) -> list[str]:
 
 
 def followup_spike(a: Answer) -> Judgement:
-    f = _played(a.plan, "loss_spike")
+    f = _played(a, "loss_spike")
     if isinstance(f, Judgement):
         return f
     d = f.mine[0]
@@ -118,7 +118,7 @@ def followup_spike(a: Answer) -> Judgement:
 
 
 def followup_budget(a: Answer) -> Judgement:
-    f = _played(a.plan, "budget_cut")
+    f = _played(a, "budget_cut")
     if isinstance(f, Judgement):
         return f
     first = f.mine[0]
@@ -163,7 +163,7 @@ def _gaps(a: Answer, f: FollowupResult) -> list[tuple[str, float, float]]:
 
 
 def followup_ship(a: Answer) -> Judgement:
-    f = _played(a.plan, "benchmarks_vs_product")
+    f = _played(a, "benchmarks_vs_product")
     if isinstance(f, Judgement):
         return f
     choice = f.mine[0].choice

@@ -14,7 +14,7 @@ from sim.interview.plan import (
     InterviewPlan,
     plan_world,
 )
-from sim.interview.risks import DESIGN_REPS, designs_for, summarize_designs
+from sim.interview.risks import DESIGN_REPS, DESIGN_SEED, designs_for, summarize_designs
 from ui.compare.common import run_designs_live
 from ui.interview import charts
 
@@ -29,6 +29,9 @@ PLAN, STEP, VERSION, STARTED, OUTCOME, SAVED, NOTICE = (
     "iv_notice",
 )
 RUN_KEY = "iv_design_run"
+#: Attempts handed in during this session (their digests), and the model's compute figures
+#: their debriefs showed. Only these unlock the model's figures: nothing a file says does.
+HANDED_IN, SHOWN = "iv_handed_in", "iv_shown_estimates"
 
 
 def plan_now() -> InterviewPlan:
@@ -100,8 +103,10 @@ def run_outcome(plan: InterviewPlan) -> dict[str, dict[str, Any]]:
         st.session_state[OUTCOME] = (digest, cache[digest])
         return cache[digest]  # type: ignore[no-any-return]
     designs = designs_for(plan)
-    state = run_designs_live(RUN_KEY, designs, DESIGN_REPS, 0, "your design and two references")
-    outcome = summarize_designs(state.frames(), designs, 0)
+    state = run_designs_live(
+        RUN_KEY, designs, DESIGN_REPS, DESIGN_SEED, "your design and two references"
+    )
+    outcome = summarize_designs(state.frames(), designs, DESIGN_SEED)
     cache[digest] = outcome
     st.session_state[OUTCOME] = (digest, outcome)
     return outcome
@@ -112,6 +117,16 @@ def outcome_for(plan: InterviewPlan) -> dict[str, dict[str, Any]]:
     if stored is not None and stored[0] == plan_digest(plan):
         return stored[1]  # type: ignore[no-any-return]
     return run_outcome(plan)
+
+
+def attempt_digest(plan: InterviewPlan) -> str:
+    """The whole attempt but its hand-in stamp: what a hand-in in this session covers."""
+    return hashlib.sha256(plan.model_dump_json(exclude={"judged_at"}).encode()).hexdigest()
+
+
+def handed_in_here(plan: InterviewPlan) -> bool:
+    """Whether this very attempt was handed in during this session (never read from a file)."""
+    return attempt_digest(plan) in st.session_state.get(HANDED_IN, set())
 
 
 def locked(plan: InterviewPlan) -> bool:

@@ -26,6 +26,8 @@ from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from sim.interview.answers import model_answers
+from sim.interview.followups import FOLLOWUPS
+from sim.interview.items import model_compute_usd
 from sim.interview.llm_judge import LlmNotes, llm_config, llm_notes
 from sim.interview.markdown import plan_lines, session_markdown
 from sim.interview.plan import (
@@ -47,6 +49,7 @@ from sim.interview.plan import (
     shape_scenario,
 )
 from sim.interview.prose import read_prose
+from sim.interview.replays import replayed_plan
 from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
 from sim.interview.store import PracticeStore
@@ -59,11 +62,15 @@ from ui.common import (
 )
 from ui.interview import charts
 from ui.interview.common import (
+    HANDED_IN,
     NOTICE,
     SAVED,
+    SHOWN,
     STARTED,
     STEP,
+    attempt_digest,
     go,
+    handed_in_here,
     locked,
     minutes_used,
     new_attempt,
@@ -82,8 +89,14 @@ from ui.interview.part1 import render_part1
 from ui.interview.part2 import render_part2
 
 STEPS = ("The question", "Part 1: what is hard", "Part 2: your plan", "Follow-ups", "Debrief")
-ICON = {"met": ":green[●]", "partly": ":orange[◐]", "missed": ":red[○]", "not_played": ":red[–]",
-        "did_not_arise": ":gray[–]", "not_run": ":gray[–]"}
+ICON = {
+    "met": ":green[●]",
+    "partly": ":orange[◐]",
+    "missed": ":red[○]",
+    "not_played": ":red[–]",
+    "did_not_arise": ":gray[–]",
+    "not_run": ":gray[–]",
+}
 #: What the prose reader last read: (the text, the plan, the readings).
 PROSE_READ = "iv_prose_read"
 #: The language model's notes for a plan digest.
@@ -121,7 +134,18 @@ def load_uploaded_plan() -> None:
     except PlanError as exc:
         st.session_state[NOTICE] = "error:" + "\n".join(str(p) for p in exc.problems)
         return
-    replace_plan(plan, f"Loaded {upload.name}: carry on where you left off.")
+    again = replayed_plan(plan)
+    dropped = [FOLLOWUPS[f.id].title for f in plan.followups if again.followup(f.id) is None]
+    notice = f"Loaded {upload.name}: carry on where you left off."
+    if plan.followups:
+        notice += " Its follow-ups were replayed from your calls; the figures a file stores "
+        notice += "are never used."
+    if dropped:
+        notice += " These no longer fit the design, so play them again: " + "; ".join(dropped)
+    if plan.judged_at is not None:
+        notice += " The file says it was handed in, so it is read only; its model answers "
+        notice += "show once you hand it in here, in the debrief."
+    replace_plan(again, notice)
 
 
 def render_question(plan: InterviewPlan) -> InterviewPlan:
@@ -343,7 +367,7 @@ def outcome_table(outcome: dict[str, dict[str, Any]]) -> pd.DataFrame:
 def render_debrief(plan: InterviewPlan) -> None:
     st.markdown("#### Debrief: your answer against the rubric")
     outcome = outcome_for(plan)
-    report = judge(plan, outcome, revealed_for(plan))
+    report = judge(plan, outcome, revealed_for(plan), reveal=handed_in_here(plan))
     mine = outcome.get("Your design", {})
     row = st.columns(5)
     row[0].metric("Rubric score", f"{report.score:.0%}", help="Partly met counts half.")
@@ -405,13 +429,16 @@ def render_debrief(plan: InterviewPlan) -> None:
 
 
 def revealed_for(plan: InterviewPlan) -> list[float]:
-    """Compute figures earlier debriefs showed this candidate (to flag a copied estimate)."""
+    """Compute figures earlier debriefs showed (this session's, and saved ones of this candidate),
+    to flag a copied estimate."""
+    own = attempt_digest(plan)
+    shown = [x for digest, x in st.session_state.get(SHOWN, []) if digest != own]
     if not plan.candidate:
-        return []
+        return shown
     try:
-        return practice_store(database_url()).revealed_estimates(plan.candidate)
+        return shown + practice_store(database_url()).revealed_estimates(plan.candidate, plan)
     except SQLAlchemyError:
-        return []
+        return shown
 
 
 def show_llm(plan: InterviewPlan, report: RubricReport) -> None:
@@ -452,8 +479,10 @@ def show_past_sessions(candidate: str) -> None:
     if not items.empty:
         titles = {spec.id: spec.title for spec in ITEMS}
         st.plotly_chart(charts.item_progress_figure(items, titles), key="iv_item_progress")
-        st.caption("Green: met; orange: partly met; red: missed or not played; grey: left out "
-                   "of that attempt's score (a situation that never arose, no simulation).")
+        st.caption(
+            "Green: met; orange: partly met; red: missed or not played; grey: left out "
+            "of that attempt's score (a situation that never arose, no simulation)."
+        )
     shown = progress.assign(
         saved=progress["saved_at"].dt.strftime("%Y-%m-%d %H:%M"),
         score=progress["score"].map("{:.0%}".format),
@@ -479,8 +508,9 @@ def show_past_sessions(candidate: str) -> None:
 
 def show_locked(plan: InterviewPlan) -> None:
     st.info(
-        "This attempt was handed in and judged, so it is read only: the debrief has shown the "
-        "model's answers. Start another attempt to answer again.", icon=":material/lock:",
+        "This attempt was handed in, so it is read only; the debrief shows the model's "
+        "answers once it is handed in in this session. Start another attempt to answer again.",
+        icon=":material/lock:",
     )  # fmt: skip
     st.button("Start another attempt", key="iv_new_attempt_locked", on_click=new_attempt,
               icon=":material/restart_alt:")  # fmt: skip
@@ -489,9 +519,14 @@ def show_locked(plan: InterviewPlan) -> None:
 
 
 def hand_in() -> None:
+    """Lock the attempt and unlock its model answers, for this session only."""
     plan = plan_now()
     if plan.judged_at is None:
-        set_plan(plan.model_copy(update={"judged_at": datetime.now(UTC).isoformat()}))
+        plan = plan.model_copy(update={"judged_at": datetime.now(UTC).isoformat()})
+        set_plan(plan)
+    digest = attempt_digest(plan)
+    st.session_state.setdefault(HANDED_IN, set()).add(digest)
+    st.session_state.setdefault(SHOWN, []).append((digest, model_compute_usd(plan)))
 
 
 def ask_llm(plan: InterviewPlan, report: RubricReport) -> None:
