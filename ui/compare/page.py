@@ -21,7 +21,7 @@ from sim.engine.org import OrgGraph
 from sim.intervals import TooFewWorlds
 from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import LINK_KINDS, Scenario
 from sim.summary import interval_summary, summarize_runs
 from ui.common import (
     SCENARIO_DIR,
@@ -59,7 +59,6 @@ PRIMARY_METRICS = (
 BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
 TORNADO_METRICS = tuple(m.key for m in HEADLINE if m.key != "effort_person_days")
-LINK_KINDS = ["handoff", "communication", "reporting"]
 # --- the designs ---------------------------------------------------------------------------
 
 
