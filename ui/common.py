@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim.format import usd as usd
 from sim.scenario.catalog import SHIPPED_DIR
 from sim.scenario.levers import LEVERS, Lever
 from sim.scenario.loading import ScenarioError, load_text
@@ -26,15 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR
 SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def usd(value: float) -> str:
-    """Dollars, short: $6.00M, $520k, $950."""
-    if abs(value) >= 1e6:
-        return f"${value / 1e6:,.2f}M"
-    if abs(value) >= 1e4:
-        return f"${value / 1e3:,.0f}k"
-    return f"${value:,.0f}"
 
 
 def scientific(value: float) -> str:

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.compare.inference import Comparison, compare_designs
+from sim.compare.inference import Comparison, compare_designs, margins_for, paired_summary
 from sim.compare.inference import compared_metrics as compared_metrics
 from sim.compare.inference import paired_table as paired_table
-from sim.designs import apply_delta
+from sim.designs import apply_delta, diff
 from sim.distribution import wilson
 from sim.intervals import (
     ALPHA,
@@ -38,6 +38,7 @@ from sim.runner import run_designs
 from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.summary import interval_summary, summarize_runs
 
 # --- objectives ----------------------------------------------------------------------------
 
@@ -375,6 +376,44 @@ def comparison_lines(
     return {
         b: design_verdict(label[a], label[b], frames[a], frames[b], scenario, metrics, table)
         for b, table in comparison.tables.items()
+    }
+
+
+def comparison_json(
+    designs: Mapping[str, Scenario],
+    frames: Mapping[str, pd.DataFrame],
+    comparison: Comparison,
+    seed: int,
+) -> dict[str, Any]:
+    """The comparison as JSON: ``compare --json`` and the compare page's download alike.
+
+    DESIGN.md's keys first (reps, seed, baseline, designs, paired, verdict), then the
+    primary metric, its margins, the error rate and its adjustment, the best design, each
+    design's intervals and what each design changes from the baseline.
+    """
+    names = list(designs)
+    base = names[0]
+    table = next(iter(comparison.tables.values())).to_dict("records")
+    return {
+        "reps": comparison.worlds,
+        "seed": seed,
+        "baseline": base,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": paired_summary(comparison),
+        "verdict": comparison_lines(comparison, frames, designs[base]),
+        "primary": comparison.primary,
+        "margins": margins_for(
+            designs[base], frames[base], {r["metric"]: r["margin"] for r in table}
+        ),
+        "alpha": comparison.alpha,
+        "adjustment": {
+            "method": "holm",
+            **comparison.families,
+            "note": comparison.adjustment_note(),
+        },
+        "best": comparison.best,
+        "intervals": {n: interval_summary(frames[n]) for n in names},
+        "changes": {n: diff(designs[base], designs[n]) for n in names[1:]},
     }
 
 
