@@ -11,6 +11,7 @@ import json
 import pkgutil
 import subprocess
 import sys
+import typing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,12 +20,13 @@ import typer
 
 import sim
 import sim.cli
-from sim import designs
-from sim.cli import COMMANDS, choices, load_command
+from sim import designs, names
+from sim.cli import COMMANDS, load_command
 from sim.compare import inference, search, sequential, space
 from sim.engine import compute, decisions
 from sim.play.lessons import check as lesson_check
 from sim.scenario.loading import ScenarioError, load_scenario, load_text
+from sim.scenario.spec import GpuType
 from sim.tabletop.report import montecarlo
 from tests.cli import run_sim
 
@@ -83,16 +85,19 @@ def test_a_command_imports_only_what_it_needs(args: list[str], allowed: set[str]
 
 
 def test_the_names_help_shows_are_the_models_own() -> None:
-    """``sim.cli.choices`` copies the model's names so --help needs no model: still equal."""
-    assert choices.GPU_NAMES == tuple(compute.GPUS)
-    assert choices.POLICY_NAMES == decisions.POLICY_NAMES
-    assert choices.PRESET_KEYS == tuple(designs.PRESETS_BY_KEY)
-    assert choices.DEFAULT_PRIMARY == inference.DEFAULT_PRIMARY
-    assert choices.SEQUENTIAL_MAX_WORLDS == sequential.MAX_WORLDS
-    assert choices.OBJECTIVES == tuple(search.OBJECTIVE_COLUMNS)
-    assert choices.CHOICE_FAMILIES == tuple(space.CHOICE_FAMILIES)
-    assert choices.NEIGHBOUR_WORLDS == lesson_check.NEIGHBOUR_WORLDS
-    assert choices.TABLETOP_REPS == montecarlo.REPS
+    """``sim.names`` holds the model's defaults and a copy of its catalogues' names."""
+    assert loaded_after("import sim.names") == set()
+    # The defaults: the model reads them from sim.names.
+    assert names.DEFAULT_PRIMARY is inference.DEFAULT_PRIMARY
+    assert names.SEQUENTIAL_MAX_WORLDS is sequential.MAX_WORLDS
+    assert names.NEIGHBOUR_WORLDS is lesson_check.NEIGHBOUR_WORLDS
+    assert names.TABLETOP_REPS is montecarlo.REPS
+    # The names: each catalogue keeps its entries; the lists stay equal to them.
+    assert names.GPU_NAMES == tuple(compute.GPUS) == typing.get_args(GpuType)
+    assert names.POLICY_NAMES == decisions.POLICY_NAMES
+    assert names.PRESET_KEYS == tuple(designs.PRESETS_BY_KEY)
+    assert names.OBJECTIVES == tuple(search.OBJECTIVE_COLUMNS)
+    assert names.CHOICE_FAMILIES == tuple(space.CHOICE_FAMILIES)
 
 
 def test_the_command_table_matches_the_commands_the_modules_register() -> None:

@@ -11,25 +11,37 @@ from pathlib import Path
 
 import pytest
 
+from sim.compare.analysis import LEVER_RANGES
+from sim.compare.sweep import parse_axis
+from sim.designs import apply_delta
 from sim.engine import injects, phases
+from sim.engine.budget import SCOPE_RESPONSES
 from sim.engine.compute import planned_compute_usd
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
+from sim.interview.plan import LeverPlan
 from sim.interview.rubric import model_compute_usd
 from sim.metrics import BY_KEY, FAMILIES, HEADLINE, is_outcome_column
 from sim.play.game import INJECTIONS
+from sim.scenario.levers import BY_NAME, INTERVIEW_LEVERS, LEVERS, STRUCTURED, docs_rows
 from sim.scenario.loading import load_scenario
 from sim.scenario.spec import (
     DECISION_KINDS,
     DECISION_OPTIONS,
+    DEFECT_KINDS,
     INJECT_KINDS,
     INJECTS,
+    LINK_KINDS,
     PHASES,
     RUN_KINDS,
+    Levers,
     ScriptedIncident,
 )
 from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP, decision_title, option_help
 from sim.tabletop.authoring import RAISES
+from ui.common import LEVER_WIDGETS
+from ui.compare.sweep import catalog
+from ui.interview.part2 import PLAN_LEVERS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,6 +119,9 @@ LISTS = (
     ("phases", set(PHASES), 4, {"sim/scenario/spec.py"}),
     ("inject kinds", set(INJECT_KINDS), 3, {"sim/scenario/spec.py"}),
     ("outcome columns", {m.key for m in HEADLINE}, 4, {"sim/metrics.py", "sim/engine/outcome.py"}),
+    ("levers", set(BY_NAME), 3, {"sim/scenario/levers.py"}),
+    # The organisation chart's style per link kind is the one other table of them.
+    ("link kinds", set(LINK_KINDS), 3, {"sim/scenario/spec.py", "sim/engine/org.py"}),
 )
 
 
@@ -145,6 +160,79 @@ def test_no_second_spelling_of_a_registry(
         for line, words in _literals(ast.parse(path.read_text(encoding="utf-8"))):
             if len(words & entries) >= enough:
                 copies.append(f"{rel}:{line}: {sorted(words & entries)}")
-    assert not copies, f"{what} spelled again (read them from the registry):\n" + "\n".join(
-        copies
+    assert not copies, f"{what} spelled again (read them from the registry):\n" + "\n".join(copies)
+
+
+# --- levers: one registry, every surface derived ------------------------------------------
+
+
+def test_every_lever_is_registered_once() -> None:
+    assert [lv.name for lv in LEVERS] == [f for f in Levers.model_fields if f not in STRUCTURED]
+    assert len({lv.label for lv in LEVERS}) == len(LEVERS)
+    for lever in LEVERS:
+        assert lever.help.endswith(".") and lever.why and lever.sweep, lever.name
+        # The sensitivity range lies inside the field's bounds and validates.
+        low, high = lever.bounds
+        for end in (lever.low, lever.high):
+            assert (low is None or end >= low) and (high is None or end <= high), lever.name
+        if lever.options:
+            assert {lever.low, lever.high} <= set(lever.options), lever.name
+        assert lever.needs is None or lever.needs.removeprefix("levers.") in BY_NAME
+
+
+def test_every_lever_reaches_every_surface() -> None:
+    s = load_scenario("assistant_7b")
+    adapts = s.model_copy(update={"model": s.model.model_copy(update={"base_model": "open"})})
+    missing = {
+        "app widgets": set(BY_NAME) - {w.name for w in LEVER_WIDGETS},
+        "sensitivity and optimize": set(BY_NAME) - {r.name for r in LEVER_RANGES},
+        "sweep catalog": {lv.path for lv in LEVERS} - {p for p, _ in catalog(adapts).values()},
+        "interview plan": set(INTERVIEW_LEVERS) - set(LeverPlan.model_fields),
+        "interview form": set(INTERVIEW_LEVERS) - {*PLAN_LEVERS, "ablation_fraction"},
+    }
+    assert not any(missing.values()), {k: v for k, v in missing.items() if v}
+    labels = {label for label in catalog(adapts)}
+    assert {lv.label for lv in LEVERS} <= labels  # the sweep says what the app says
+    for name in INTERVIEW_LEVERS:  # the plan's bounds are the scenario's
+        assert LeverPlan.model_fields[name].metadata == BY_NAME[name].field.metadata, name
+
+
+def test_sweep_values_and_ranges_validate_on_a_scenario() -> None:
+    s = load_scenario("assistant_7b")
+    for lever in LEVERS:
+        if lever.name == "strategy":
+            continue  # needs a base model
+        values = parse_axis(f"{lever.path}={lever.sweep}").values
+        assert len(values) >= 2, lever.name
+        for value in (*values, lever.low, lever.high):
+            apply_delta(s, {lever.path: value})
+
+
+def test_the_docs_table_is_the_registrys() -> None:
+    text = (ROOT / "docs" / "levers.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| [`")]
+    written = [r for r in rows if not r.startswith("| [`playbook`]")]
+    assert written == docs_rows(), "paste sim.scenario.levers.docs_rows() into docs/levers.md"
+
+
+def test_lists_of_the_spec_are_read_from_the_spec() -> None:
+    assert SCOPE_RESPONSES == tuple(
+        o for o in DECISION_OPTIONS["budget"] if o not in ("use_reserve", "accept_overrun")
     )
+    assert LINK_KINDS == ("handoff", "communication", "reporting")
+    assert set(DEFECT_KINDS) == {"data_quality", "contamination", "licensing", "tokenizer_config"}
+
+
+def test_no_copy_of_a_decisions_options() -> None:
+    """A literal listing a kind's options in their order is a copy (a policy ranks them)."""
+    copies = []
+    for path in sorted([*(ROOT / "sim").rglob("*.py"), *(ROOT / "ui").rglob("*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if rel == "sim/scenario/spec.py" or not isinstance(node, ast.Tuple | ast.List):
+                continue
+            words = tuple(e.value for e in node.elts if isinstance(e, ast.Constant))
+            for kind, options in DECISION_OPTIONS.items():
+                if len(options) > 1 and words == options:
+                    copies.append(f"{rel}:{node.lineno}: DECISION_OPTIONS[{kind!r}]")
+    assert not copies, "\n".join(copies)

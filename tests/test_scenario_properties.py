@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from sim.cli.scenarios import scenario_schema
+from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError, load_text, scenario_yaml, with_overrides
 from sim.scenario.spec import (
     DECISION_KINDS,
@@ -94,9 +95,11 @@ def test_budget_overrides_keep_the_total_consistent(
 
 #: Override path, lowest and highest allowed value, whether each end is included.
 RANGES = [
-    ("levers.reserve_fraction", 0.0, 0.5, True, True),
-    ("levers.ablation_fraction", 0.0, 0.5, True, True),
-    ("levers.checkpoint_minutes", 1.0, 1_440.0, True, True),
+    *(  # every bounded float lever, from the lever registry
+        (lever.path, *lever.bounds, True, True)
+        for lever in LEVERS
+        if lever.field.annotation is float and None not in lever.bounds
+    ),
     ("cluster.mfu", 0.0, 1.0, False, True),
     ("incidents.budget_cut.probability", 0.0, 1.0, True, True),
     ("model.novelty", 0.0, 1.0, True, True),

@@ -6,14 +6,15 @@ Nothing here simulates; loading and validation are ``sim.scenario.loading``'s.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from sim.format import usd as usd
 from sim.scenario.catalog import SHIPPED_DIR
+from sim.scenario.levers import LEVERS, Lever
 from sim.scenario.loading import ScenarioError, load_text
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scenario
 
@@ -26,14 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR
 SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-def usd(value: float) -> str:
-    """Dollars, short: $6.00M, $520k, $950."""
-    if abs(value) >= 1e6:
-        return f"${value / 1e6:,.2f}M"
-    if abs(value) >= 1e4:
-        return f"${value / 1e3:,.0f}k"
-    return f"${value:,.0f}"
 
 
 def scientific(value: float) -> str:
@@ -123,69 +116,27 @@ def pick_scenario(key: str = "scenario", prefer: str | None = None) -> tuple[Sce
 # --- set-up widgets: levers, team and playbook as scenario overrides ---
 
 
-@dataclass(frozen=True)
-class LeverWidget:
-    """How one lever is set in the app; ``name`` is its name in docs/levers.md."""
-
-    name: str
-    label: str
-    kind: Literal["radio", "slider", "number", "checkbox"]
-    help: str
-    args: dict[str, Any] = field(default_factory=dict)
-
-
-LEVER_WIDGETS: tuple[LeverWidget, ...] = (
-    LeverWidget("strategy", "Strategy", "radio", "pretrain: train the model from scratch. "
-                "adapt: continue from an open base model: cheaper and faster, capped on some "
-                "capabilities.", {"options": ("pretrain", "adapt")}),
-    LeverWidget("reserve_fraction", "Budget reserve", "slider", "Share of the total budget "
-                "held back for surprises.", {"min_value": 0.0, "max_value": 0.5, "step": 0.01}),
-    LeverWidget("ablation_fraction", "Ablations", "slider", "Compute for small experiments "
-                "before the main run, as a share of the run: catches defects early and narrows "
-                "the loss estimate.", {"min_value": 0.0, "max_value": 0.5, "step": 0.01}),
-    LeverWidget("checkpoint_minutes", "Checkpoint every (minutes)", "number", "Too often "
-                "wastes time writing checkpoints; too rarely loses work at every interruption.",
-                {"min_value": 1.0, "max_value": 1440.0, "step": 5.0}),
-    LeverWidget("eval_focus", "Eval focus", "radio", "balanced: tune for every eval. single: "
-                "over-index on one public benchmark.", {"options": ("balanced", "single")}),
-    LeverWidget("data_investment_usd", "Extra data work (USD)", "number", "Extra spend on "
-                "cleaning, filtering and deduplicating data.",
-                {"min_value": 0.0, "max_value": 1e10, "step": 50_000.0}),
-    LeverWidget("product_evals_early", "Product evals built early", "checkbox", "Build the "
-                "product evals before training, so post-training aims at what the product needs."),
-    LeverWidget("decontaminate", "Decontaminate benchmarks", "checkbox", "Remove benchmark "
-                "items from the training data, so public scores stay honest."),
-    LeverWidget("safety_from_start", "Safety, legal and privacy from the start", "checkbox",
-                "Involve them from day one rather than at release."),
-    LeverWidget("engineering_embedded", "Engineering embedded with training", "checkbox",
-                "Infrastructure engineers sit with the training team instead of in a silo."),
-    LeverWidget("parallel_variants", "Model variants in parallel", "number", "Variants "
-                "trained side by side split compute and attention.",
-                {"min_value": 1, "max_value": 8}),
-    LeverWidget("add_core_staff", "People added to the core", "number", "People who join the "
-                "core teams on a set day; they ramp up slowly.",
-                {"min_value": 0, "max_value": 100}),
-    LeverWidget("add_core_staff_day", "…on day", "number", "The day those people join.",
-                {"min_value": 0.0, "max_value": 10_000.0, "step": 5.0}),
-)  # fmt: skip
+#: The app's lever widgets: the lever registry, in its order (sim/scenario/levers.py).
+LEVER_WIDGETS: tuple[Lever, ...] = LEVERS
 NOBODY = "(nobody)"
 
 
-def lever_input(spec: LeverWidget, value: Any, key: str, disabled: bool = False) -> Any:
+def lever_input(spec: Lever, value: Any, key: str, disabled: bool = False) -> Any:
     """One lever's widget, labelled in words and by its name; returns its value."""
     label = f"{spec.label} · `{spec.name}`"
     common: dict[str, Any] = {"key": key, "help": spec.help, "disabled": disabled}
-    if spec.kind == "radio":
-        options = spec.args["options"]
+    args = spec.widget_args
+    if spec.widget == "radio":
+        options = args["options"]
         return st.radio(label, options, index=options.index(value), horizontal=True, **common)
-    if spec.kind == "checkbox":
+    if spec.widget == "checkbox":
         # The name alone: a checkbox label does not wrap; the words go to the tooltip.
         common["help"] = f"{spec.label}. {spec.help}"
         return st.checkbox(f"`{spec.name}`", bool(value), **common)
-    typed = type(spec.args["min_value"])(value)
-    if spec.kind == "slider":
-        return st.slider(label, value=typed, **spec.args, **common)
-    return st.number_input(label, value=typed, **spec.args, **common)
+    typed = type(args["min_value"])(value)
+    if spec.widget == "slider":
+        return st.slider(label, value=typed, **args, **common)
+    return st.number_input(label, value=typed, **args, **common)
 
 
 def lever_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
@@ -193,10 +144,11 @@ def lever_inputs(scenario: Scenario, prefix: str) -> dict[str, Any]:
     lev, values = scenario.levers, dict[str, Any]()
     columns = st.columns(2)
     for i, spec in enumerate(LEVER_WIDGETS):
+        needs = spec.needs.removeprefix("levers.") if spec.needs else None
         disabled = (spec.name == "strategy" and scenario.model.base_model is None) or (
-            spec.name == "add_core_staff_day" and not values.get("add_core_staff")
+            needs is not None and not values.get(needs)
         )
-        with columns[0 if i < 6 else 1]:
+        with columns[0 if i < len(LEVER_WIDGETS) // 2 else 1]:
             values[spec.name] = lever_input(
                 spec, getattr(lev, spec.name), f"{prefix}{spec.name}", disabled
             )

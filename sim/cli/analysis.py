@@ -12,7 +12,6 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import PRESET_KEYS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
 from sim.cli.runs import (
     EXECUTOR,
@@ -27,6 +26,7 @@ from sim.cli.runs import (
 )
 from sim.cli.tables import Col, difference, money, percent, setting, with_unit
 from sim.metrics import BY_KEY, LABELS
+from sim.names import PRESET_KEYS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario

@@ -13,10 +13,10 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import GPU_NAMES
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, table
 from sim.cli.sizes import PARAMETERS, TOKENS, parse_size, words
 from sim.cli.tables import money, number, percent
+from sim.names import GPU_NAMES
 from sim.scenario.problems import suggestion
 
 

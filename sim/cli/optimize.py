@@ -11,10 +11,10 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import CHOICE_FAMILIES, OBJECTIVES
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
 from sim.cli.runs import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
 from sim.cli.tables import money, percent
+from sim.names import CHOICE_FAMILIES, OBJECTIVES
 from sim.scenario.loading import load_scenario
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import NEIGHBOUR_WORLDS, POLICY_NAMES
 from sim.cli.common import JSON_OPTION, UserError, emit_json, fmt, guarded, stdout, table
 from sim.cli.tables import Col, difference, money, percent, with_unit
 from sim.metrics import HEADLINE, LABELS, label
+from sim.names import NEIGHBOUR_WORLDS, POLICY_NAMES
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario

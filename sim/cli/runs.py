@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import DEFAULT_PRIMARY, POLICY_NAMES, PRESET_KEYS, SEQUENTIAL_MAX_WORLDS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
+from sim.names import DEFAULT_PRIMARY, POLICY_NAMES, PRESET_KEYS, SEQUENTIAL_MAX_WORLDS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario

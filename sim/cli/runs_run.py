@@ -13,15 +13,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from sim.cli.common import UserError, stderr, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
-from sim.compare.analysis import amount, best_line, comparison_lines
-from sim.compare.inference import Comparison, margins_for, paired_summary
+from sim.compare.analysis import amount, best_line, comparison_json
+from sim.compare.inference import Comparison
 from sim.compare.sequential import Sequential
 from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.runner import ExecutorName, default_workers, run_designs
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
-from sim.summary import interval_summary, summarize_runs
 
 
 def check_options(
@@ -160,26 +159,8 @@ def _print_scope(scope: dict[str, Any]) -> None:
 def compare_result(
     designs: dict[str, Scenario], frames: dict[str, Any], comparison: Comparison, seed: int
 ) -> dict[str, Any]:
-    """The ``compare --json`` object (DESIGN.md's keys first, then what this adds)."""
-    names = list(designs)
-    base = names[0]
-    return {
-        "reps": comparison.worlds,
-        "seed": seed,
-        "baseline": base,
-        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
-        "paired": paired_summary(comparison),
-        "verdict": comparison_lines(comparison, frames, designs[base]),
-        "primary": comparison.primary,
-        "margins": margins_for(designs[base], frames[base],
-                               {r["metric"]: r["margin"] for r in
-                                next(iter(comparison.tables.values())).to_dict("records")}),
-        "alpha": comparison.alpha,
-        "adjustment": {"method": "holm", **comparison.families,
-                       "note": comparison.adjustment_note()},
-        "best": comparison.best,
-        "intervals": {n: interval_summary(frames[n]) for n in names},
-    }  # fmt: skip
+    """The ``compare --json`` object: the one the compare page downloads too."""
+    return comparison_json(designs, frames, comparison, seed)
 
 
 def print_comparison(

@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sim.format import usd
+
 #: Narrowest a text column may become before the vertical layout is used instead.
 MIN_TEXT = 14
 
@@ -108,17 +110,8 @@ def _vertical(
 
 
 def money(value: float) -> str:
-    """US dollars: ``$6.18M``, ``$149,821``, ``$2.50``, ``-$24,294``."""
-    if not math.isfinite(value):
-        return "—"
-    sign, v = ("-" if value < 0 else ""), abs(value)
-    if v >= 1e9:
-        return f"{sign}${v / 1e9:.2f}B"
-    if v >= 1e6:
-        return f"{sign}${v / 1e6:.2f}M"
-    if v >= 100:
-        return f"{sign}${v:,.0f}"
-    return f"{sign}${v:.2f}"
+    """US dollars, short as the app writes them: ``$6.18M``, ``$150k``, ``$2.50``, ``-$24k``."""
+    return usd(value)
 
 
 def percent(value: float, digits: int = 1) -> str:

@@ -14,8 +14,8 @@ from typing import Any
 
 import typer
 
-from sim.cli.choices import TABLETOP_REPS
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded
+from sim.names import TABLETOP_REPS
 
 #: Text formats go to stdout; Word and PDF are binary and need ``--output``.
 FORMATS = ("md", "html", "docx", "pdf")

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.compare.inference import Comparison, compare_designs
+from sim.compare.inference import Comparison, compare_designs, margins_for, paired_summary
 from sim.compare.inference import compared_metrics as compared_metrics
 from sim.compare.inference import paired_table as paired_table
-from sim.designs import apply_delta
+from sim.designs import apply_delta, diff
 from sim.distribution import wilson
 from sim.intervals import (
     ALPHA,
@@ -35,8 +35,10 @@ from sim.intervals import (
 )
 from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
 from sim.runner import run_designs
+from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.summary import interval_summary, summarize_runs
 
 # --- objectives ----------------------------------------------------------------------------
 
@@ -377,6 +379,44 @@ def comparison_lines(
     }
 
 
+def comparison_json(
+    designs: Mapping[str, Scenario],
+    frames: Mapping[str, pd.DataFrame],
+    comparison: Comparison,
+    seed: int,
+) -> dict[str, Any]:
+    """The comparison as JSON: ``compare --json`` and the compare page's download alike.
+
+    DESIGN.md's keys first (reps, seed, baseline, designs, paired, verdict), then the
+    primary metric, its margins, the error rate and its adjustment, the best design, each
+    design's intervals and what each design changes from the baseline.
+    """
+    names = list(designs)
+    base = names[0]
+    table = next(iter(comparison.tables.values())).to_dict("records")
+    return {
+        "reps": comparison.worlds,
+        "seed": seed,
+        "baseline": base,
+        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
+        "paired": paired_summary(comparison),
+        "verdict": comparison_lines(comparison, frames, designs[base]),
+        "primary": comparison.primary,
+        "margins": margins_for(
+            designs[base], frames[base], {r["metric"]: r["margin"] for r in table}
+        ),
+        "alpha": comparison.alpha,
+        "adjustment": {
+            "method": "holm",
+            **comparison.families,
+            "note": comparison.adjustment_note(),
+        },
+        "best": comparison.best,
+        "intervals": {n: interval_summary(frames[n]) for n in names},
+        "changes": {n: diff(designs[base], designs[n]) for n in names[1:]},
+    }
+
+
 def criticality_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """How often each team and handoff set the finish date, per design (long table)."""
     rows = []
@@ -409,27 +449,14 @@ class LeverRange:
         return self.path.removeprefix("levers.")
 
 
-#: Each lever's realistic range for sensitivity (docs/scenarios.md gives the hard limits).
+#: Each lever's realistic range for sensitivity and optimize, from the lever registry
+#: (docs/scenarios.md gives the hard limits), and the organisation's politics. Strategy
+#: comes last, as it did before the registry, so optimize's trials keep their order.
 LEVER_RANGES: tuple[LeverRange, ...] = (
-    LeverRange("levers.reserve_fraction", 0.0, 0.25, "no reserve to a quarter of the budget"),
-    LeverRange("levers.ablation_fraction", 0.0, 0.2, "no ablations to a fifth of the run"),
-    LeverRange("levers.checkpoint_minutes", 5.0, 180.0, "every 5 minutes to every 3 hours"),
-    LeverRange("levers.product_evals_early", False, True, "built late or early"),
-    LeverRange("levers.decontaminate", False, True, "off or on"),
-    LeverRange("levers.eval_focus", "single", "balanced", "one eval or all of them"),
-    LeverRange("levers.safety_from_start", False, True, "late or from the start"),
-    LeverRange("levers.engineering_embedded", False, True, "a silo or embedded"),
-    LeverRange("levers.add_core_staff", 0, 6, "nobody to six people added to the core"),
-    LeverRange(
-        "levers.add_core_staff_day",
-        30.0,
-        120.0,
-        "when added people join",
-        needs="levers.add_core_staff",
-    ),  # fmt: skip
-    LeverRange("levers.data_investment_usd", 0.0, 500_000.0, "none to half a million dollars"),
-    LeverRange("levers.parallel_variants", 1, 3, "one model or three at once"),
-    LeverRange("levers.strategy", "pretrain", "adapt", "from scratch or from a base model"),
+    *(
+        LeverRange(lv.path, lv.low, lv.high, lv.why, needs=lv.needs)
+        for lv in sorted(LEVERS, key=lambda lv: lv.name == "strategy")
+    ),
     LeverRange("org.politics_days", 0.0, 2.0, "no politics to two days per decision hop"),
 )
 

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim import names
 from sim.intervals import (
     ALPHA,
     MIN_WORLDS,
@@ -41,7 +42,7 @@ from sim.metrics import BY_KEY, HEADLINE, Metric
 from sim.scenario.spec import Scenario
 
 #: The metric a comparison is about unless the user names another.
-DEFAULT_PRIMARY = "success"
+DEFAULT_PRIMARY = names.DEFAULT_PRIMARY
 #: Verdict words.
 CLEAR, ALIKE, UNKNOWN = "clear", "alike", "not yet known"
 #: Smallest differences that matter, by default: one day, one percentage point, 1% of

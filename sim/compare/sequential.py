@@ -22,13 +22,14 @@ from typing import Any
 
 import pandas as pd
 
+from sim import names
 from sim.compare.inference import Comparison, compare_designs, precision_reached
 from sim.compare.sweep import combine, run_batch
 from sim.intervals import ALPHA, MIN_WORLDS
 from sim.scenario.spec import Scenario
 
 #: Most worlds a sequential comparison runs unless told otherwise.
-MAX_WORLDS = 12_800
+MAX_WORLDS = names.SEQUENTIAL_MAX_WORLDS
 
 Batch = Callable[[int, int], Mapping[str, pd.DataFrame]]
 

@@ -27,7 +27,7 @@ from sim.engine.novelty import expected_ablation_factor
 from sim.engine.project import Project
 from sim.engine.records import PlanState, ScopeCut, SetUpFit, TraceEvent
 from sim.engine.training import Steps
-from sim.scenario.spec import PHASES
+from sim.scenario.spec import DECISION_OPTIONS, PHASES
 from sim.units import USD_TOLERANCE, over_usd
 
 #: The budget plan's lines, and the scenario budget category each is paid from.
@@ -42,13 +42,8 @@ LINES: dict[str, str] = {
 }
 #: Responses that give up scope (the budget decision's other options are the reserve and
 #: accepting the overrun).
-SCOPE_RESPONSES = (
-    "cut_ablations",
-    "reduce_tokens",
-    "fewer_post_training_rounds",
-    "smaller_eval_scope",
-    "fewer_hires",
-    "smaller_cluster",
+SCOPE_RESPONSES = tuple(
+    o for o in DECISION_OPTIONS["budget"] if o not in ("use_reserve", "accept_overrun")
 )
 #: When a cut was made (``ScopeCut.when``): fitting the plan, or a slip in the forecast (a
 #: leadership cut's answer says the cut instead).

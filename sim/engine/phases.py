@@ -21,7 +21,7 @@ from sim.engine.project import Project
 from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import ROLE_CO_DESIGN, Gate
+from sim.scenario.spec import DECISION_OPTIONS, ROLE_CO_DESIGN, Gate
 from sim.units import PersonDays, TeamId, later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
@@ -213,7 +213,7 @@ def _eval_gap(m: Project) -> Steps:
         annotation, compute = round_cost(m)
         affordable = not over_usd(budget_gap(m) + annotation + compute)
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
-            options = ["extra_round", "fix_data_and_retune", "ship"]
+            options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
         choice = yield from m.decide(
             "ship",
@@ -322,7 +322,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
         d.fixed = True
         return
-    options: tuple[str, ...] = ("fix_and_continue", "fix_and_restart", "accept")
+    options: tuple[str, ...] = DECISION_OPTIONS["data_fix"]
     if d.kind == "licensing":
         options = ("fix_and_continue", "fix_and_restart")
     progress = run.tokens / max(run.target_tokens, 1.0)

@@ -10,6 +10,7 @@ ablation share and post-training rounds.
 from __future__ import annotations
 
 from sim.engine.compute import estimate_for_scenario, gpu_model
+from sim.format import usd
 from sim.interview.content import SIGNALS
 from sim.interview.items import model_compute_usd
 from sim.interview.plan import InterviewPlan, adapt_caps, plan_scenario, plan_world
@@ -17,7 +18,7 @@ from sim.interview.vocabulary import CONCEPTS
 
 
 def _usd(x: float) -> str:
-    return f"${x / 1e6:,.2f}M" if abs(x) >= 1e6 else f"${x:,.0f}"
+    return usd(x)
 
 
 def worked_estimate(plan: InterviewPlan) -> str:

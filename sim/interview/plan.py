@@ -32,6 +32,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from sim.scenario.catalog import did_you_mean, shipped_path
+from sim.scenario.levers import interview_fields
 from sim.scenario.loading import (
     MAX_BYTES,
     Problem,
@@ -353,15 +354,22 @@ class TradeOff(PlanSpec):
 
 
 class LeverPlan(PlanSpec):
-    ablation_fraction: Annotated[float, Field(ge=0.0, le=0.5)] = 0.0
-    checkpoint_minutes: Annotated[float, Field(ge=1.0, le=1_440.0)] = 30.0
-    product_evals_early: bool = False
-    decontaminate: bool = False
-    eval_focus: Literal["balanced", "single"] = "balanced"
-    safety_from_start: bool = False
-    engineering_embedded: bool = False
-    data_investment_usd: NonNegative = 0.0
+    """The levers the interview form asks for, and the playbook.
+
+    The lever fields (type, bounds, the form's starting value, order) come from the lever
+    registry's ``interview`` entries (sim/scenario/levers.py); none is written here.
+    """
+
+    __annotations__.update({name: kind for name, (kind, _) in interview_fields().items()})
+    locals().update({name: field for name, (_, field) in interview_fields().items()})
     playbook: dict[DecisionKind, list[str]] = Field(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        super().__init__(**data)
+
+    def __getattr__(self, name: str) -> Any:
+        """Only reached for a name that is no field (type checkers see the levers here)."""
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 FollowupId = Literal["loss_spike", "budget_cut", "benchmarks_vs_product"]
@@ -377,8 +385,11 @@ class FollowupDecision(PlanSpec):
     latency_days: NonNegative
     options: list[str]
     choice: str
-    by: Caller = Field("candidate", description="Who made the call: the candidate or the "
-                       "design's playbook (textbook where it is silent).")
+    by: Caller = Field(
+        "candidate",
+        description="Who made the call: the candidate or the "
+        "design's playbook (textbook where it is silent).",
+    )
 
 
 class Alternative(PlanSpec):

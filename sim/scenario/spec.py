@@ -21,6 +21,7 @@ GpuType = Literal["a100", "h100", "h800", "h200", "b200"]
 Strategy = Literal["pretrain", "adapt"]
 EvalKind = Literal["public_benchmark", "product_eval"]
 LinkKind = Literal["handoff", "communication", "reporting"]
+LINK_KINDS: tuple[str, ...] = LinkKind.__args__  # type: ignore[attr-defined]
 #: The phases of a project, in the order they run (the one list; docs/model.md, "The phases").
 Phase = Literal["prepare", "ablations", "training", "post_training", "evaluation", "release"]
 PHASES: tuple[str, ...] = Phase.__args__  # type: ignore[attr-defined]
@@ -82,6 +83,7 @@ ROLE_CO_DESIGN: dict[str, float] = {
 CO_DESIGN_CORE = 0.75
 
 DefectKind = Literal["data_quality", "contamination", "licensing", "tokenizer_config"]
+DEFECT_KINDS: tuple[str, ...] = DefectKind.__args__  # type: ignore[attr-defined]
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Positive = Annotated[float, Field(gt=0.0)]

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from sim.engine.org import OrgGraph
+from sim.format import usd
 from sim.play.game import INJECTIONS
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
 from sim.scenario.vocabulary import OPTION_HELP
@@ -392,8 +393,8 @@ def inject_list(scenario: Scenario) -> list[InjectSpec]:
 # --- the manuals ----------------------------------------------------------------------------
 
 
-def _money(usd: float) -> str:
-    return f"${usd / 1e6:,.2f}M" if usd >= 1e6 else f"${usd:,.0f}"
+def _money(value: float) -> str:
+    return usd(value)
 
 
 def _objective_blocks(s: Scenario) -> list[Block]:

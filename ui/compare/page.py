@@ -15,14 +15,13 @@ import streamlit as st
 
 from sim import distribution
 from sim.compare import analysis, inference, sequential
-from sim.compare.inference import paired_summary
 from sim.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.engine.org import OrgGraph
 from sim.intervals import TooFewWorlds
-from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES
+from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES, PROBABILITY_KEYS
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import Scenario
-from sim.summary import interval_summary, summarize_runs
+from sim.scenario.spec import LINK_KINDS, Scenario
+from sim.summary import interval_summary
 from ui.common import (
     SCENARIO_DIR,
     lever_inputs,
@@ -59,7 +58,6 @@ PRIMARY_METRICS = (
 BASE_LABEL, OWN_LABEL = "Base scenario as it is", "Your design"
 DEFAULT_PICK = ("small_core", "large_siloed")
 TORNADO_METRICS = tuple(m.key for m in HEADLINE if m.key != "effort_person_days")
-LINK_KINDS = ["handoff", "communication", "reporting"]
 # --- the designs ---------------------------------------------------------------------------
 
 
@@ -205,22 +203,21 @@ def key_numbers(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One column per design, one row per number (designs read side by side), each with
     its 95% interval: order-statistic ones on P10/P50/P90, Wilson ones on chances."""
     columns = {}
-    days = "{:.0f}".format
+    days, pcts = "{:.0f}".format, ("p10", "p50", "p90")
+    sched, cost = BY_KEY["schedule_days"], BY_KEY["cost_usd"]
+    tokens, rounds = BY_KEY["tokens_b"], BY_KEY["post_training_rounds"]
     for name, df in frames.items():
         iv = interval_summary(df)
         s, c, j = iv["schedule_days"], iv["cost_usd"], iv["within_80"]
         columns[name] = {
-            **{f"Schedule {p.upper()} (days)": _range(s[p], days) for p in ("p10", "p50", "p90")},
-            **{f"Cost {p.upper()}": _range(c[p], usd) for p in ("p10", "p50", "p90")},
-            "On time": _range(iv["p_on_time"], "{:.0%}".format),
-            "On budget": _range(iv["p_on_budget"], "{:.0%}".format),
-            "Quality targets met": _range(iv["p_quality_met"], "{:.0%}".format),
-            "All objectives met": _range(iv["p_success"], "{:.0%}".format),
+            **{f"{sched.label} {p.upper()} ({sched.unit})": _range(s[p], days) for p in pcts},
+            **{f"{cost.label} {p.upper()}": _range(c[p], usd) for p in pcts},
+            **{m.label: _range(iv[PROBABILITY_KEYS[m.key]], "{:.0%}".format) for m in OBJECTIVES},
             "80% of worlds finish within": f"{j['days']:.0f} days and {usd(j['usd'])} "
             f"(really {j['share_low']:.0%}–{j['share_high']:.0%} of worlds)",
             # Scope is part of the answer: a design that cannot afford the plan trains less.
-            "Tokens trained (mean)": f"{df['tokens_b'].mean():,.0f}B",
-            "Post-training rounds (mean)": f"{df['post_training_rounds'].mean():.1f}",
+            f"{tokens.label} (mean)": f"{df['tokens_b'].mean():,.0f}B",
+            f"{rounds.label} (mean)": f"{df['post_training_rounds'].mean():.1f}",
         }
     return pd.DataFrame(columns)
 
@@ -438,23 +435,8 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
 
 def summary_json(state: RunState, designs: dict[str, Scenario], seed: int,
                  comparison: inference.Comparison) -> dict[str, Any]:
-    frames = state.frames()
-    names = list(frames)
-    a = names[0]
-    return {
-        "seed": seed,
-        "reps": state.done,
-        "baseline": a,
-        "designs": {n: summarize_runs(frames[n], designs[n], seed) for n in names},
-        "paired": paired_summary(comparison),
-        "verdict": analysis.comparison_lines(comparison, frames, designs[a]),
-        "primary": comparison.primary,
-        "adjustment": {"method": "holm", **comparison.families,
-                       "note": comparison.adjustment_note()},
-        "best": comparison.best,
-        "intervals": {n: interval_summary(frames[n]) for n in names},
-        "changes": {n: diff(designs[a], designs[n]) for n in names[1:]},
-    }  # fmt: skip
+    """The comparison's JSON download: the object ``compare --json`` prints."""
+    return analysis.comparison_json(designs, state.frames(), comparison, seed)
 
 
 def question_controls(base: Scenario, disabled: bool) -> tuple[str, dict[str, float], float | None]:

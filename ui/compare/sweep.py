@@ -13,6 +13,7 @@ import streamlit as st
 from sim.compare.sweep import Axis, grid_designs, parse_axis, sweep_table
 from sim.designs import PRESETS
 from sim.metrics import OBJECTIVES, PROBABILITY_KEYS, QUANTITIES, summary_label
+from sim.scenario.levers import BY_NAME, LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
 from ui.common import pick_scenario, show_problems
@@ -40,14 +41,9 @@ METRICS: dict[str, str] = {
 def catalog(scenario: Scenario) -> dict[str, tuple[str, str]]:
     """Fields worth sweeping: label → (dotted path, suggested values)."""
     gpus = scenario.cluster.gpus
-    out = {
-        "Budget reserve": ("levers.reserve_fraction", "0, 0.1, 0.2"),
-        "Ablation budget": ("levers.ablation_fraction", "0, 0.05, 0.15"),
-        "Checkpoint every (minutes)": ("levers.checkpoint_minutes", "10, 30, 60, 120"),
-        "Extra data work (USD)": ("levers.data_investment_usd", "0, 250000, 500000"),
-        "Model variants in parallel": ("levers.parallel_variants", "1, 2, 3"),
-        "People added to the core": ("levers.add_core_staff", "0, 2, 4"),
-        "Engineering embedded": ("levers.engineering_embedded", "true, false"),
+    adapts = scenario.model.base_model is not None  # else strategy has one value
+    out = {lv.label: (lv.path, lv.sweep) for lv in LEVERS if adapts or lv.name != "strategy"}
+    out |= {
         "Politics (days per decision hop)": ("org.politics_days", "0, 0.5, 1, 2"),
         "GPUs": ("cluster.gpus", f"{max(1, gpus // 2)}, {gpus}, {gpus * 2}"),
     }
@@ -60,7 +56,7 @@ def catalog(scenario: Scenario) -> dict[str, tuple[str, str]]:
 
 def default_axes(options: list[str]) -> list[str]:
     core = next((o for o in options if o.startswith("Core team size")), NONE)
-    return ["Budget reserve", "Ablation budget", core]
+    return [BY_NAME["reserve_fraction"].label, BY_NAME["ablation_fraction"].label, core]
 
 
 def pick_axes(scenario: Scenario) -> list[Axis] | None:

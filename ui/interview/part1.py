@@ -12,6 +12,7 @@ from typing import Any
 
 import streamlit as st
 
+from sim.format import NO_CHANGE, no_change
 from sim.interview.content import DIMENSIONS
 from sim.interview.plan import (
     CATALOGUE,
@@ -48,13 +49,13 @@ def price_of(plan: InterviewPlan, risk: str) -> dict[str, Any]:
 
 
 def _days(value: float) -> str:
-    if abs(value) < 0.5:
+    if no_change(value, "days"):
         return "no change in the finish"
     return f"{abs(value):.1f} days {'later' if value > 0 else 'sooner'}"
 
 
 def _money(value: float) -> str:
-    if abs(value) < 5_000:
+    if no_change(value, "USD"):
         return "no change in cost"
     return f"{usd(abs(value))} {'more' if value > 0 else 'less'}"
 
@@ -68,17 +69,17 @@ def price_line(p: dict[str, Any]) -> str:
             f"**no clear effect on this project** (within the spread of {p['reps']} worlds)."
         )
     parts = [_days(late["schedule_days"]), _money(late["cost_usd"])]
-    if abs(late["quality"]) >= 0.002:
+    if not no_change(late["quality"], "score"):
         parts.append(f"true quality {late['quality']:+.3f}")
-    if abs(late["p_success"]) >= 0.005:
+    if not no_change(late["p_success"], "probability"):
         parts.append(f"chance of meeting every objective {late['p_success'] * 100:+.0f} points")
     text = (
         f":material/monitoring: **The model**, when {p['strikes']} and {p['neglect']}: "
         f"**{', '.join(parts)}**"
     )
-    if owned["schedule_days"] < late["schedule_days"] - 0.5:
+    if owned["schedule_days"] < late["schedule_days"] - NO_CHANGE["days"]:
         text += f". Owned, with an early warning: {_days(owned['schedule_days'])}"
-    if late["schedule_days"] < -0.5 and late["quality"] < -0.002:
+    if late["schedule_days"] < -NO_CHANGE["days"] and late["quality"] < -NO_CHANGE["score"]:
         text += ". Sooner because nobody spends time on a problem nobody measures: it ships worse"
     return text + "."
 

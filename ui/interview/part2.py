@@ -37,7 +37,15 @@ from sim.interview.plan import (
 )
 from sim.interview.provenance import filled_sections
 from sim.interview.risks import DESIGN_REPS
-from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, PHASES, RISK_KINDS, Scenario
+from sim.scenario.levers import INTERVIEW_LEVERS
+from sim.scenario.spec import (
+    DECISION_KINDS,
+    DECISION_OPTIONS,
+    DEFECT_KINDS,
+    PHASES,
+    RISK_KINDS,
+    Scenario,
+)
 from sim.scenario.vocabulary import DECISION_TITLES
 from ui.common import (
     LEVER_WIDGETS,
@@ -59,16 +67,9 @@ from ui.interview.common import (
 NOT_NAMED = "(not named)"
 AD_HOC = "(ad hoc)"
 GATE_PHASES = tuple(p for p in PHASES if p not in ("training", "release"))
-DEFECTS = ("data_quality", "tokenizer_config", "contamination", "licensing")
-PLAN_LEVERS = (
-    "product_evals_early",
-    "decontaminate",
-    "safety_from_start",
-    "engineering_embedded",
-    "eval_focus",
-    "checkpoint_minutes",
-    "data_investment_usd",
-)
+DEFECTS = DEFECT_KINDS
+#: The levers tab's levers: the registry's interview levers but ablations (the budget tab's).
+PLAN_LEVERS = tuple(name for name in INTERVIEW_LEVERS if name != "ablation_fraction")
 
 
 def fill_from_world() -> None:

@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from sim.format import usd_signed
 from sim.play.debrief import DecisionReview
 from sim.scenario.spec import PHASES
 
@@ -51,13 +52,7 @@ def layout(fig: go.Figure, title: str, height: int) -> go.Figure:
 
 
 def _usd(value: float) -> str:
-    sign = "−" if value < 0 else "+"
-    value = abs(value)
-    if value >= 1e6:
-        return f"{sign}${value / 1e6:,.2f}M"
-    if value >= 1e3:
-        return f"{sign}${value / 1e3:,.0f}k"
-    return f"{sign}${value:,.0f}"
+    return usd_signed(value)
 
 
 def _deadline(fig: go.Figure, day: float, color: str, at_top: bool) -> None:

@@ -17,6 +17,7 @@ New mechanisms add their counterfactual by appending an :class:`Intervention` to
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +28,7 @@ from sim.engine.compute import planned_run
 from sim.engine.decisions import POLICIES
 from sim.engine.facts import scenario_facts
 from sim.engine.reliability import best_checkpoint_minutes
+from sim.scenario.levers import BY_NAME
 from sim.scenario.spec import CO_DESIGN_CORE, DECISION_OPTIONS, RISK_KINDS, Scenario
 
 Delta = dict[str, Any]
@@ -297,8 +299,8 @@ def _flag(lever: str, on: str, off: str, p: PlayFacts) -> Change:
     return Change(off if value else on, {f"levers.{lever}": not value})
 
 
-def _share(lever: str, on_value: float, noun: str, p: PlayFacts) -> Change:
-    value = float(getattr(p.scenario.levers, lever))
+def _share(lever: str, on_value: float, p: PlayFacts) -> Change:
+    value, noun = float(getattr(p.scenario.levers, lever)), BY_NAME[lever].label.lower()
     if value > 0:
         return Change(f"No {noun} (0 instead of {value:.0%})", {f"levers.{lever}": 0.0})
     return Change(f"A {noun} of {on_value:.0%}", {f"levers.{lever}": on_value})
@@ -311,7 +313,8 @@ def _checkpoint(p: PlayFacts) -> Change | None:
     spec = scenario_facts(s).run(planned_run(s)[0]).reliability
     if spec.failure_rate == 0:
         return None
-    best = round(min(max(best_checkpoint_minutes(spec), 1.0), 1_440.0), 1)
+    low, high = BY_NAME["checkpoint_minutes"].bounds
+    best = round(min(max(best_checkpoint_minutes(spec), low or 0.0), high or math.inf), 1)
     now = s.levers.checkpoint_minutes
     if abs(best - now) <= CHECKPOINT_NEAR_BEST * now:
         return None
@@ -605,7 +608,7 @@ INTERVENTIONS: tuple[Intervention, ...] = (
     Intervention(
         "ablation_share",
         "ablations",
-        partial(_share, "ablation_fraction", ABLATIONS_ON, "ablation budget"),
+        partial(_share, "ablation_fraction", ABLATIONS_ON),
     ),
     Intervention("checkpoint_best", "checkpointing", _checkpoint, "already at its best interval"),
     *(
@@ -625,9 +628,7 @@ INTERVENTIONS: tuple[Intervention, ...] = (
         )  # fmt: skip
         for risk in WATCHED
     ),
-    Intervention(
-        "reserve", "reserve_playbook", partial(_share, "reserve_fraction", RESERVE_ON, "reserve")
-    ),
+    Intervention("reserve", "reserve_playbook", partial(_share, "reserve_fraction", RESERVE_ON)),
     Intervention(
         "budget_order",
         "reserve_playbook",

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from sim import names
 from sim.designs import apply_delta, fund_full_plan
 from sim.intervals import holm
 from sim.play.game import PlayLog
@@ -69,7 +70,7 @@ MATERIAL_BUDGET_SHARE = 0.005
 #: A difference in the mean measured score of the target evals smaller than this is not.
 MATERIAL_SCORE = 0.005
 #: Neighbouring worlds the noise check replays (the next replications of the play's seed).
-NEIGHBOUR_WORLDS = 30
+NEIGHBOUR_WORLDS = names.NEIGHBOUR_WORLDS
 #: Most neighbouring worlds a caller may ask for.
 MAX_WORLDS = 200
 #: Differences a headline names (the largest); the others go in a note beneath it.

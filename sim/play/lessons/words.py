@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from sim.format import usd
 from sim.play.lessons.measures import Interval, Measure, scope_cut_differs, tokens_differ
 
 
 def short_usd(value: float) -> str:
-    """Dollars, short: $1.20M, $410k, $950."""
-    v = abs(value)
-    if v >= 1e6:
-        return f"${v / 1e6:,.2f}M"
-    if v >= 1e4:
-        return f"${v / 1e3:,.0f}k"
-    return f"${v:,.0f}"
+    """Dollars, short and unsigned (the sentence says more or less): $1.20M, $410k, $950."""
+    return usd(abs(value))
 
 
 def _days(value: float) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sim import names
 from sim.engine.decisions import (
     POLICIES,
     Decider,
@@ -40,7 +41,7 @@ from sim.tabletop.report.hseep import OBJECTIVE_COLUMN
 
 #: Replications per arm in the report: about 4 ms each on this machine, so the default
 #: report (at most seven arms) takes a few seconds.
-REPS = 100
+REPS = names.TABLETOP_REPS
 Progress = Callable[[int, int], None]
 
 

@@ -1,9 +1,11 @@
-"""The names and defaults the commands' options show in ``--help``, without the model.
+"""The names and defaults the model and its commands share, in a module that loads nothing.
 
-Each is the model's own value, written here so that ``CMD --help`` and ``CMD --version``
-need no engine, pandas or SciPy (those load when a command runs). A test
-(``tests/test_cli_forgiving.py``) keeps every one equal to the value it copies; a command
-checks what it is given against the model's value, never against these.
+``CMD --help`` and ``CMD --version`` read them without the engine, pandas or SciPy. The
+defaults (``compare --max-reps``, ``debrief --worlds``, ``report --reps``, what
+``compare`` is about) are the model's own: its modules import them from here. The lists of
+names are the model's catalogues (GPUs, policies, presets, objectives, choice families),
+which live with their entries; tests/test_cli_forgiving.py keeps each list here equal to
+its catalogue, and a command checks what it is given against the catalogue itself.
 """
 
 from __future__ import annotations
