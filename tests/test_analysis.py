@@ -154,14 +154,21 @@ def test_a_verdict_is_clear_alike_or_not_yet_known(base: Scenario) -> None:
     line = analysis.verdict_line(row, "A", "B")
     assert line.startswith("B finishes 1.5 days sooner than A (95% interval 0.73 to 2.3 days")
     assert "clear, p = 0.00" in line and "finishes sooner in 80% of the same worlds" in line
-    # With a margin of 5 days the same difference is alike within ±5 days, and clear.
+    # With a margin of 5 days the whole interval lies inside ±5 days: statistically
+    # clear, but too small to matter, so alike (clear means clear and material).
     wide = analysis.compare_designs({"A": a, "B": b}, base, primary="schedule_days",
                                     margins={"schedule_days": 5.0})  # fmt: skip
     row = wide.row("B", "schedule_days")
-    assert row["verdict"] == "clear" and row["alike"]
-    assert "clear but smaller than the ±5.0 days that matters" in analysis.verdict_line(
-        row, "A", "B"
+    assert row["p_adjusted"] < 0.05 and row["verdict"] == "alike" and not row["significant"]
+    assert analysis.verdict_line(row, "A", "B").startswith(
+        "Alike on schedule within ±5.0 days: B finishes 1.5 days sooner on average"
     )
+    # A margin of 2 days: the interval (0.73 to 2.3 days sooner) crosses it, so clear,
+    # with a note that it is likely smaller than the margin.
+    two = analysis.compare_designs({"A": a, "B": b}, base, primary="schedule_days",
+                                   margins={"schedule_days": 2.0})  # fmt: skip
+    row = two.row("B", "schedule_days")
+    assert row["verdict"] == "clear"
     # Noise around no difference, with a margin too small to show alike: not yet known.
     noisy = frame(base, [x + d for x, d in zip(SCHEDULE_A, [3, -4, 2, -1, 0, 1, -3, 4, -2, 1],
                                                  strict=True)])  # fmt: skip
@@ -184,11 +191,13 @@ def test_chances_carry_discordant_counts_and_an_exact_test(base: Scenario) -> No
     b = frame(base, [100.0] * n, success=b_met)
     row = analysis.compare_designs({"A": a, "B": b}, base).row("B", "success")
     assert (row["b_only"], row["a_only"]) == (9, 3)
-    assert row["p_value"] == pytest.approx(0.146, abs=1e-3)  # exact McNemar: 2 P(X <= 3 | 12)
-    assert row["verdict"] == "not yet known"
+    # Tango's score test at 0, the one its interval inverts: z = (6 - 0.5) / sqrt 12.
+    assert row["p_value"] == pytest.approx(0.1124, abs=1e-3)
+    assert row["p_exact"] == pytest.approx(0.146, abs=1e-3)  # exact McNemar: 2 P(X <= 3 | 12)
+    assert row["low"] < 0 < row["high"] and row["verdict"] == "not yet known"
     line = analysis.verdict_line(row, "A", "B")
     assert "B meets all objectives in 9 worlds where A does not, A in 3 where B does not" in line
-    assert "(exact McNemar p = 0.15)" in line
+    assert "(Tango score test p = 0.11)" in line
 
 
 def test_too_few_worlds_is_refused_not_nan(base: Scenario) -> None:

@@ -61,7 +61,8 @@ def test_compare_json_has_paired_differences_and_a_verdict() -> None:
     other = Path(OTHER).stem
     diff = d["paired"][other]["schedule_days"]
     assert diff["low"] <= diff["mean"] <= diff["high"]
-    assert diff["verdict"] in ("clear", "alike", "not yet known") and diff["method"] == "paired t"
+    assert diff["verdict"] in ("clear", "alike", "not yet known")
+    assert diff["method"].startswith("paired t")
     chance = d["paired"][other]["success"]
     assert {"b_only", "a_only", "p_value", "p_adjusted", "margin"} <= set(chance)
     assert d["primary"] == "success" and d["adjustment"]["method"] == "holm"

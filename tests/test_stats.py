@@ -45,14 +45,22 @@ def test_tango_interval_and_exact_mcnemar_by_known_figures() -> None:
     # The score statistic is +-1.96 at the ends (the interval inverts Tango's test).
     assert stats._tango_z(40, 20, 160, low) == pytest.approx(1.959964, abs=1e-6)
     assert stats._tango_z(40, 20, 160, high) == pytest.approx(-1.959964, abs=1e-6)
-    # Four discordant worlds in 200, all one way: exact p = 2 / 2^4 = 0.125, not "clear".
+    # Four discordant worlds in 200, all one way: the corrected score test at 0 is
+    # (4 - 0.5) / sqrt 4 = 1.75 (p = 0.080), and the interval inverts it, so it holds 0;
+    # exact McNemar p = 2 / 2^4 = 0.125 is kept beside it. Four worlds are too few to be
+    # "clear" in any case.
     d = stats.paired_proportion(np.zeros(200), np.r_[np.ones(4), np.zeros(196)])
-    assert d["p_value"] == pytest.approx(0.125)
-    # No discordant world at all: never a zero-width interval.
+    assert d["p_value"] == pytest.approx(0.0801, abs=1e-4)
+    assert d["p_exact"] == pytest.approx(0.125)
+    assert d["low"] < 0 < d["high"] and d["rough"] and d["worlds_for_t"] == 500
+    # No discordant world at all: never a zero-width interval. Uncorrected, the end solves
+    # n d = z sqrt(n d (1 - d)), d = z^2 / (n + z^2); corrected, n d - 0.5 = z sqrt(...).
+    assert stats.tango_interval(0, 0, 200)[1] == pytest.approx(3.84 / 203.8, abs=1e-3)
     d = stats.paired_proportion(np.zeros(200), np.zeros(200))
-    assert d["high"] == pytest.approx(-d["low"]) and d["high"] == pytest.approx(
-        3.84 / 203.8, abs=1e-3
-    )
+    n, z2 = 200, 1.959964**2
+    qa, qb = n * n + z2 * n, -(n + z2 * n)
+    end = (-qb + np.sqrt(qb * qb - qa)) / (2 * qa)
+    assert d["high"] == pytest.approx(-d["low"]) and d["high"] == pytest.approx(end, abs=1e-6)
 
 
 def test_t_quantiles_not_z_and_refusal_below_the_minimum() -> None:

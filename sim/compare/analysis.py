@@ -18,13 +18,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.compare.inference import Comparison, compare_designs, margins_for, paired_summary
+from sim.compare.inference import (
+    Comparison,
+    compare_designs,
+    margins_for,
+    paired_summary,
+    settle_verdicts,
+)
 from sim.compare.inference import compared_metrics as compared_metrics
 from sim.compare.inference import paired_table as paired_table
 from sim.designs import apply_delta, diff
 from sim.distribution import wilson
 from sim.intervals import (
     ALPHA,
+    MIN_DIFFERING,
     MIN_WORLDS,
     SAME,
     chance_top,
@@ -155,7 +162,7 @@ def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
     bo, ao = int(row["b_only"]), int(row["a_only"])
     return (
         f"{b} {event} in {bo} world{'' if bo == 1 else 's'} where {a} does not, "
-        f"{a} in {ao} where {b} does not (exact McNemar {p_words(float(row['p_value']))})"
+        f"{a} in {ao} where {b} does not (Tango score test {p_words(float(row['p_value']))})"
     )
 
 
@@ -197,12 +204,13 @@ def _needed(row: Mapping[str, Any]) -> str:
 
 
 def row_verdict(row: Mapping[str, Any]) -> str:
-    """clear, alike or not yet known (adjusted where the row carries adjusted p-values)."""
+    """clear, alike or not yet known (adjusted where the row carries adjusted p-values).
+
+    The rule of :func:`sim.compare.inference.settle_verdicts`.
+    """
     if "verdict" in row and isinstance(row["verdict"], str):
         return str(row["verdict"])
-    if float(row["p_value"]) < 0.05:
-        return "clear"
-    return "alike" if float(row.get("p_equivalent", 1.0)) < 0.05 else "not yet known"
+    return str(settle_verdicts(pd.DataFrame([dict(row)]))[0])
 
 
 def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
@@ -220,8 +228,9 @@ def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
         )
     if kind == "clear":
         small = (
-            f" The difference is clear but smaller than the {margin_words(row)} that matters."
-            if row.get("alike")
+            f" The difference is clear, and likely smaller than the {margin_words(row)} "
+            "that matters."
+            if float(row.get("p_equivalent_adjusted", row.get("p_equivalent", 1.0))) < 0.05
             else ""
         )
         return (
@@ -237,9 +246,11 @@ def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
         )
     extra = f" {discordant_words(row, a, b)}." if _has_counts(row) else ""
     if _rough(row):
+        k = int(row.get("worlds_differing", 0) or 0)
         extra += (
-            " The differences are lopsided (a few worlds differ far more than the rest), so "
-            "its interval is rough until there are more worlds."
+            f" Only {k} world{'' if k == 1 else 's'} of {n:,} carry the difference (the rest "
+            f"differ little or not at all), and a clear call needs at least {MIN_DIFFERING}: "
+            "the interval is rough until there are more worlds."
         )
     return (
         f"Not yet known on {label}: {b} {ph.change(mean, unit)}{ph.suffix} on average, but "

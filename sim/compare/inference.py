@@ -2,15 +2,23 @@
 
 Every design is compared with the baseline world by world (common random numbers).
 For each metric the difference B − A gets the interval its kind calls for (Student t
-for quantities, Tango's score interval for chances, :mod:`sim.stats`), a test of "no
-difference" (paired t, or the exact McNemar test) and a test of "alike within ±margin"
-(two one-sided tests), where the margin is the smallest difference that matters.
+for quantities, on the worlds that differ when most do not; Tango's score interval for
+chances, :mod:`sim.intervals`), the test of "no difference" that the interval inverts
+(so the two never disagree) and a test of "alike within ±margin" (two one-sided tests),
+where the margin is the smallest difference that matters.
 
 Verdicts, with several designs or metrics adjusted by Holm's method in two families:
 the **primary** metric over the designs (the question asked), and every other metric
 over designs × metrics (secondary). In each family the chance of any false claim is at
-most 5%. A row is **clear** when its adjusted "no difference" p-value is below 5%,
-**alike** when its adjusted equivalence p-value is, and **not yet known** otherwise.
+most 5%. A row is
+
+- **alike** when its whole interval lies inside ±margin, or its adjusted equivalence
+  p-value is below 5% and it is not clear: a difference inside the margin does not
+  matter, however sure it is;
+- **clear** when its adjusted "no difference" p-value is below 5%, its interval is not
+  entirely inside ±margin (the difference is material), and at least
+  :data:`sim.intervals.MIN_DIFFERING` worlds carry it;
+- **not yet known** otherwise, with the worlds that would settle it.
 
 "Which design is best" on the primary metric is a Bayesian bootstrap over the same
 worlds: the chance each design has the best mean, and the chance it is within the
@@ -30,12 +38,12 @@ from sim import names
 from sim.intervals import (
     ALPHA,
     MIN_WORLDS,
-    SAME,
     chance_best,
     holm,
     paired_mean,
     paired_proportion,
     require_worlds,
+    tolerance,
     worlds_needed,
 )
 from sim.metrics import BY_KEY, HEADLINE, Metric
@@ -76,7 +84,7 @@ def default_margin(metric: Metric, scenario: Scenario, frame: pd.DataFrame | Non
     if metric.unit == "score":
         return DEFAULT_MARGINS["score"]
     mean = float(frame[metric.key].mean()) if frame is not None and metric.key in frame else 1.0
-    return max(DEFAULT_MARGINS["effort_share"] * abs(mean), SAME)
+    return max(DEFAULT_MARGINS["effort_share"] * abs(mean), tolerance([mean]))
 
 
 def margins_for(
@@ -100,14 +108,15 @@ def paired_row(m: Metric, x: np.ndarray, y: np.ndarray, margin: float) -> dict[s
     else:
         d = paired_mean(x, y, margin)
     delta = y - x
+    same = tolerance(x, y)
     gain = -delta if m.better == "lower" else delta
     return {
         "metric": m.key, "label": m.label, "unit": m.unit, "better": m.better, "kind": m.kind,
         "a_mean": float(x.mean()), "b_mean": float(y.mean()),
         **d,
         "margin": margin,
-        "p_b_better": float((gain > SAME).mean()),
-        "p_same": float((np.abs(delta) <= SAME).mean()),
+        "p_b_better": float((gain > same).mean()),
+        "p_same": float((np.abs(delta) <= same).mean()),
         "significant": bool(d["p_value"] < ALPHA),
     }  # fmt: skip
 
@@ -161,6 +170,30 @@ class Comparison:
             + f"; the other metrics are secondary, Holm-adjusted together over {s} comparisons."
         )
         return first
+
+
+def inside_margin(table: pd.DataFrame) -> pd.Series:
+    """Rows whose whole interval lies strictly inside ±margin: a difference too small to matter."""
+    return (table["low"] > -table["margin"]) & (table["high"] < table["margin"])
+
+
+def settle_verdicts(table: pd.DataFrame, alpha: float = ALPHA) -> np.ndarray:
+    """Each row's verdict from its adjusted p-values, its interval and its differing worlds.
+
+    Clear: adjusted "no difference" p below ``alpha``, interval not inside ±margin, and
+    not ``rough`` (at least :data:`sim.intervals.MIN_DIFFERING` worlds carry it). Alike:
+    interval inside ±margin, or adjusted equivalence p below ``alpha`` and not clear.
+    """
+    rough = table["rough"].fillna(False).astype(bool) if "rough" in table else False
+    inside = inside_margin(table)
+    p = table["p_adjusted"] if "p_adjusted" in table else table["p_value"]
+    p_eq = (
+        table["p_equivalent_adjusted"] if "p_equivalent_adjusted" in table
+        else table.get("p_equivalent", pd.Series(1.0, index=table.index))
+    )  # fmt: skip
+    clear = (p < alpha) & ~inside & ~rough
+    alike = inside | ((p_eq < alpha) & ~clear)
+    return np.where(clear, CLEAR, np.where(alike, ALIKE, UNKNOWN))
 
 
 def _settle(table: pd.DataFrame, alpha: float, sizes: Mapping[bool, int]) -> list[int | None]:
@@ -218,13 +251,11 @@ def compare_designs(
                 long.loc[idx, "p_equivalent"].tolist(), alpha
             )
         long["primary"] = is_primary
-        rough = long["rough"].fillna(False).astype(bool) if "rough" in long else False
-        long["significant"] = (long["p_adjusted"] < alpha) & ~rough
-        long["alike"] = (long["p_equivalent_adjusted"] < alpha) & ~rough
-        long["verdict"] = np.where(long["significant"], CLEAR,
-                                   np.where(long["alike"], ALIKE, UNKNOWN))  # fmt: skip
+        long["verdict"] = settle_verdicts(long, alpha)
+        long["significant"] = long["verdict"] == CLEAR
+        long["alike"] = long["verdict"] == ALIKE
         needed = _settle(long, alpha, {True: families["primary"], False: families["secondary"]})
-        if "worlds_for_t" in long:  # a lopsided sample needs enough worlds for its t interval
+        if "worlds_for_t" in long:  # too few differing worlds: enough to bring MIN_DIFFERING
             floor = long["worlds_for_t"].fillna(0).astype(int).tolist()
             needed = [None if n is None else max(n, f) for n, f in zip(needed, floor, strict=True)]
         long["worlds_needed"] = needed
@@ -293,6 +324,7 @@ def paired_json(row: Mapping[str, Any]) -> dict[str, Any]:
         "mean", "low", "high", "n", "level", "method", "p_value", "p_adjusted",
         "p_equivalent", "p_equivalent_adjusted", "margin", "verdict", "primary", "adjustment",
         "worlds_needed", "b_only", "a_only", "p_b_better", "p_same", "rough", "skew",
+        "worlds_differing", "p_exact", "df",
     )  # fmt: skip
     out: dict[str, Any] = {}
     for k in keys:
