@@ -54,14 +54,15 @@ class ScenarioFacts:
             elif w.role == "safety_review" and late_safety:
                 phase = "release"
             self.phase_of[w.id] = phase
+        # Work starts, and upstream work is read, in the order of ids: the order of the
+        # scenario's lists is no part of the world (common random numbers by identity).
+        by_id = sorted(workstreams, key=lambda w: w.id)
         self.in_phase: dict[str, tuple[Workstream, ...]] = {
-            phase: tuple(
-                w for w in workstreams if self.phase_of[w.id] == phase and w.id in self.active
-            )
+            phase: tuple(w for w in by_id if self.phase_of[w.id] == phase and w.id in self.active)
             for phase in PHASES
         }
         self.active_deps: dict[str, tuple[str, ...]] = {
-            w.id: tuple(d for d in w.depends_on if d in self.active) for w in workstreams
+            w.id: tuple(d for d in sorted(w.depends_on) if d in self.active) for w in workstreams
         }
         self.handoffs: dict[str, tuple[Handoff, ...]] = {}
         for w in workstreams:
@@ -79,7 +80,7 @@ class ScenarioFacts:
         self.gate_reviews: dict[str, tuple[tuple[Gate, dict[TeamId, PersonDays]], ...]] = {
             phase: tuple(
                 (g, review_effort(g.strength, reviewers(g, org, legal)))
-                for g in scenario.plan.gates
+                for g in sorted(scenario.plan.gates, key=lambda g: g.id)
                 if g.after == phase
             )
             for phase in PHASES

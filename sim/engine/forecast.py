@@ -119,7 +119,7 @@ def planned_score(m: Project, loss: float | None = None, rounds: int | None = No
     """Mean expected score over the targets' evals for a plan (no noise)."""
     targets = m.scenario.objective.targets
     scores = _planned_scores(m, loss, rounds)
-    return sum(scores[t.eval] for t in targets) / max(1, len(targets))
+    return math.fsum(scores[t.eval] for t in targets) / max(1, len(targets))
 
 
 def loss_at_risk(m: Project, ablation_fraction: float) -> float:
@@ -134,9 +134,9 @@ def measurement_error(m: Project, items_share: float) -> float:
     s = m.scenario
     scores = _planned_scores(m, None, None)
     evals = {e.id: e for e in s.objective.evals}
-    total = 0.0
+    terms = []
     for t in s.objective.targets:
         p = scores[t.eval]
         items = max(1.0, evals[t.eval].items * items_share)
-        total += MEAN_ABS_PER_SD * math.sqrt(max(0.0, p * (1.0 - p)) / items)
-    return total / max(1, len(s.objective.targets))
+        terms.append(MEAN_ABS_PER_SD * math.sqrt(max(0.0, p * (1.0 - p)) / items))
+    return math.fsum(terms) / max(1, len(s.objective.targets))

@@ -67,7 +67,7 @@ def target_score(m: Project, loss_change: float = 0.0, rounds_change: float = 0.
     )
     caps = {t.capability for t in s.objective.targets}
     scores = true_scores([c for c in s.objective.capabilities if c.id in caps], q)
-    return sum(scores.values()) / max(1, len(scores))
+    return math.fsum(scores.values()) / max(1, len(scores))
 
 
 def usd_per_score(m: Project) -> float:

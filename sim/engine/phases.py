@@ -120,7 +120,7 @@ def _research_findings(m: Project) -> Steps:
         for d in m.defects.defects:
             if not d.hidden:
                 continue
-            u = m.streams.entity_uniform("research", f"finding{k}/defect{d.index}")
+            u = m.streams.entity_uniform("research", f"finding{k}/{d.source.key}")
             if u < FINDING_CATCH:
                 m.defects.mark_found(d, now, f"research from {f.team}")
                 yield from handle_defect(m, d)

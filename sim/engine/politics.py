@@ -93,7 +93,8 @@ class ContributionBook:
     @classmethod
     def draw(cls, s: Scenario, streams: Streams) -> ContributionBook:
         book = cls()
-        for c in proposals(s):
+        # In the order of their ids: the list's order is no part of the world.
+        for c in sorted(proposals(s), key=lambda c: c.id):
             rng = entity_stream(streams, "politics", c.id)
             effect = CONTRIBUTION_MEAN + CONTRIBUTION_SIGMA * float(rng.standard_normal())
             error = float(rng.standard_normal())
@@ -114,7 +115,7 @@ class ContributionBook:
 
     def loss_shift(self) -> float:
         """What the contributions kept so far do to the loss."""
-        return sum(c.effect for c in self.items if c.kept)
+        return math.fsum(c.effect for c in self.items if c.kept)
 
     def forced_bugs(self) -> list[ContributionState]:
         """Untested contributions whose integration brought a bug (it skips the ablation gate)."""

@@ -55,7 +55,7 @@ from sim.engine.quality import (
     measure,
 )
 from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, ScopeCut, TraceEvent
-from sim.engine.rng import Streams
+from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
 from sim.engine.teams import TeamState, output_on, seniority_factor, work_item
@@ -112,9 +112,11 @@ class Project(ABC):
         )
         # Co-design teams split their people over the variants; the flagship gets 1 / v.
         attention = 1.0 / lev.parallel_variants
+        # In the order of their ids, so every sum over teams (salaries, effort) is the same
+        # whatever the order of the scenario's list (common random numbers by identity).
         self.teams = {
             t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
-            for t in s.org.teams
+            for t in sorted(s.org.teams, key=lambda t: t.id)
         }
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
@@ -205,22 +207,22 @@ class Project(ABC):
         self.latest_evals: dict[str, EvalResult] = {}
 
     def _add_forced_bugs(self) -> None:
-        """Bugs from folding in untested contributions: defects the ablation gate never sees."""
-        for c in self.contributions.forced_bugs():
-            rng = entity_stream(self.streams, "politics", f"{c.spec.id}/bug")
+        """Bugs from folding in untested contributions: defects the ablation gate never sees.
+
+        Each gate's chance to see a bug is the bug's own draw keyed by the gate's id (as a
+        defect source's), so reordering, adding or removing a gate moves no other draw.
+        """
+        uniform = self.streams.entity_uniform
+        for c in self.contributions.forced_bugs():  # in the order of the contributions' ids
+            key = f"{c.spec.id}_bug"
             draws = {
-                g.id: 1.0 if g.after == "ablations" else float(rng.random())
+                g.id: 1.0 if g.after == "ablations" else uniform("detection", f"{key}@{g.id}")
                 for g in self.scenario.plan.gates
             }
-            source = INTEGRATION_DEFECT.model_copy(update={"id": f"{c.spec.id}_bug"})
+            monitor = standard_exponential(uniform("politics", f"{c.spec.id}/bug"))
+            source = INTEGRATION_DEFECT.model_copy(update={"id": key})
             self.defects.defects.append(
-                Defect(
-                    len(self.defects.defects),
-                    source,
-                    True,
-                    draws,
-                    float(rng.standard_exponential()),
-                )
+                Defect(len(self.defects.defects), source, True, draws, monitor)
             )
 
     # --- responses the processes provide (ProjectModel) ------------------------------------
