@@ -179,10 +179,32 @@ def far_worlds(d: np.ndarray) -> int:
     return int((np.abs(d - np.median(d)) > FAR_SHARE * spread).sum())
 
 
+def _bulk_carries(d: np.ndarray) -> bool:
+    """True when the worlds near the median shift together, clearly, carrying the mean.
+
+    They must move in the mean's direction and carry at least half of the total.
+
+    Then the difference is a shift of most worlds, with a few far ones beside it, not a
+    lump: the far worlds only widen the sample's sd (which makes the plain t interval
+    wider, not narrower), so the plain t holds. A bulk of equal worlds (every near one
+    gives the same difference, often none) carries nothing of its own.
+    """
+    spread = float(d.max() - d.min())
+    near = d[np.abs(d - np.median(d)) <= FAR_SHARE * spread]
+    if near.size < MIN_DIFFERING:
+        return False
+    mean, sd = float(near.mean()), float(near.std(ddof=1))
+    if sd <= 0 or mean * float(d.mean()) <= 0 or abs(near.sum()) < abs(d.sum()) / 2:
+        return False
+    t = abs(mean) / (sd / math.sqrt(near.size))
+    return bool(t > sps.t.ppf(1 - ALPHA / 2, near.size - 1))
+
+
 def lumpy_t(d: np.ndarray) -> tuple[float, int, bool]:
     """The spread and degrees of freedom of a paired t interval on differences ``d``.
 
-    When at least half the worlds are far from the rest, Student t as usual: the sample's
+    When at least half the worlds are far from the rest, or the near ones share a clear
+    shift of the mean's sign (:func:`_bulk_carries`), Student t as usual: the sample's
     sd and n - 1 degrees of freedom. Otherwise the sample is *lumpy* and a plain t
     interval under-covers (its sd and mean come from the few worlds that differ, and a
     sample that lacks some of them looks tight): the degrees of freedom become the number
@@ -193,7 +215,7 @@ def lumpy_t(d: np.ndarray) -> tuple[float, int, bool]:
     n = d.size
     sd = float(d.std(ddof=1))
     far = far_worlds(d)
-    if far >= n / 2:
+    if far >= n / 2 or _bulk_carries(d):
         return sd, n - 1, False
     padded = np.concatenate([d, [d.min(), d.max()]])
     return max(sd, float(padded.std(ddof=1))), max(1, min(n - 1, far)), True
@@ -452,8 +474,10 @@ def worlds_needed(row: dict[str, Any], target: float, level: float = 1 - ALPHA) 
             t = float(sps.t.ppf(1 - (1 - level) / 2, max(need - 1, 1)))
             need = (t * float(row["sd"]) / target) ** 2
     else:
-        scale = (float(row["high"]) - float(row["low"])) / 2 / max(
-            1 - ((1 - level) / 2) ** (1 / n), 1e-15
+        scale = (
+            (float(row["high"]) - float(row["low"]))
+            / 2
+            / max(1 - ((1 - level) / 2) ** (1 / n), 1e-15)
         )
         if target >= scale:
             return 2

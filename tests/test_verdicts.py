@@ -150,3 +150,19 @@ def test_too_few_differing_worlds_are_never_clear(base: Scenario) -> None:
     line = verdict_line(row, "A", "B")
     assert "Only 5 worlds of 50 carry the difference" in line
     assert f"about {int(row['worlds_needed']):,} worlds would settle it" in line
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_shift_of_most_worlds_beside_one_far_world_is_not_lumpy(seed: int) -> None:
+    """79 worlds a little worse and one far off: the bulk carries the difference, so the
+    plain t interval (wider for the far world) is kept, not one with a single degree of
+    freedom; a small shift of the bulk beside far worlds carrying the mean stays lumpy."""
+    rng = np.random.default_rng(seed)
+    shift = np.append(rng.normal(0.001, 0.0003, 79), 0.02)
+    sd, df, lumpy = stats.lumpy_t(shift)
+    assert (df, lumpy) == (79, False)
+    assert stats.paired_mean(np.zeros(80), shift)["low"] > 0
+    carried = np.where(rng.random(50) < 0.1, rng.normal(-15.0, 5.0, 50), -0.02)
+    carried[:3] = -15.0  # at least three far worlds
+    carried += rng.normal(0.0, 0.001, 50)
+    assert stats.lumpy_t(carried)[2]
