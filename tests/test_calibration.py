@@ -171,7 +171,8 @@ def test_cli_json_is_one_object_with_the_rows(rows: list[CalibrationRow]) -> Non
     done = sim("--json", "--reps", "100", "--seed", "0")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert set(result) == {"rows", "reps", "seed"}
+    assert set(result) == {"rows", "summary", "reps", "seed"}
+    assert result["summary"]["test"]["rows"] == sum(r.basis == "test" for r in rows)
     assert len(result["rows"]) == len(rows)
     for got, row in zip(result["rows"], rows, strict=True):
         assert set(got) == {
@@ -182,6 +183,8 @@ def test_cli_json_is_one_object_with_the_rows(rows: list[CalibrationRow]) -> Non
             "unit",
             "tolerance",
             "within",
+            "basis",
+            "basis_why",
             "note",
             "gap",
         }
@@ -192,6 +195,54 @@ def test_cli_json_is_one_object_with_the_rows(rows: list[CalibrationRow]) -> Non
 def test_cli_table_and_bad_input() -> None:
     done = sim("--reps", "3")
     assert done.returncode == 0, done.stderr
-    assert "DeepSeek-V3" in done.stdout and "within tolerance" in done.stdout
+    assert "DeepSeek-V3" in done.stdout and "out-of-sample tests" in done.stdout
     bad = sim("--reps", "0")
     assert bad.returncode == 2 and "--reps" in bad.stderr and not bad.stdout
+
+
+def test_every_row_says_what_it_is_evidence_of(rows: list[CalibrationRow]) -> None:
+    from sim.calibration.figures import BASES
+
+    for row in rows:
+        assert row.basis in BASES and row.basis_why, row.name
+    # Rows the issue named as restating inputs or fitted to their own figure are not tests.
+    for start, basis in (
+        ("Llama 3 MFU on 16,384", "identity"),
+        ("DeepSeek-V3 days per trillion", "identity"),
+        ("Llama 3: unexpected interruptions", "fit"),
+        ("PaLM 540B", "fit"),
+        ("Schedule of a 29-person team", "fit"),
+    ):
+        assert by_name(rows, start).basis == basis, start
+
+
+def test_the_headline_counts_only_tests(rows: list[CalibrationRow]) -> None:
+    from sim.cli.calibration_run import counts, headline
+
+    c = counts(rows)
+    assert sum(v["rows"] for v in c.values()) == len(rows)
+    tests = [r for r in rows if r.basis == "test"]
+    first = headline(rows)[0]
+    assert f"{sum(r.within for r in tests)} of {len(tests)} out-of-sample tests" in first
+    assert c["test"]["rows"] < len(rows) / 2  # most rows are fits or identities, and say so
+
+
+def test_calibrate_and_cluster_give_the_same_llama3_figures() -> None:
+    """`sim calibrate`'s Llama 3 rows are the windows `sim cluster --params 405B` simulates."""
+    from sim.calibration.figures import LLAMA3_CLUSTER_ARGS
+
+    reps, seed = 20, 3
+    done = subprocess.run(
+        [sys.executable, "-m", "sim", "cluster", *LLAMA3_CLUSTER_ARGS.split(), "--reps",
+         str(reps), "--seed", str(seed), "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    cluster = json.loads(done.stdout)
+    rows = calibration_rows(reps=reps, seed=seed)
+    for start, key in (
+        ("Llama 3: effective training time", "effective_training_time"),
+        ("Llama 3: unexpected interruptions", "unexpected_interruptions"),
+        ("Llama 3: planned interruptions", "planned_interruptions"),
+    ):
+        assert by_name(rows, start).model == pytest.approx(cluster[key]["mean"], rel=1e-12), key

@@ -10,7 +10,7 @@ reason, and docs/model.md says what that gap means for a play.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -32,9 +32,8 @@ from sim.engine.quality import (
 )
 from sim.engine.reliability import (
     ReliabilitySpec,
-    best_checkpoint_minutes,
-    operations,
     simulate_cluster,
+    spec_at_scale,
 )
 from sim.engine.rng import Streams
 from sim.engine.teams import CO_DESIGN_COST, coordination_factor, output_on, work_item
@@ -49,6 +48,13 @@ from sim.units import HOURS_PER_DAY
 
 CheckKind = Literal["relative", "absolute", "at_least", "at_most", "range"]
 Published = float | tuple[float, float]
+#: What a row is evidence of: ``fit``, a constant of the model was set from this figure
+#: (meeting it shows the fit took, not that the model predicts); ``identity``, the row
+#: restates an input or the arithmetic of another row (no evidence at all); ``test``,
+#: nothing was set from it, so meeting it is an out-of-sample check. Only tests count
+#: towards the headline of ``sim calibrate``.
+Basis = Literal["fit", "identity", "test"]
+BASES: tuple[str, ...] = Basis.__args__  # type: ignore[attr-defined]
 
 LLAMA3_SOURCE = "Llama 3 paper (2024)"
 DEEPSEEK_SOURCE = "DeepSeek-V3 technical report"
@@ -101,6 +107,9 @@ class CalibrationRow:
     model: float
     unit: str
     tolerance: Tolerance
+    basis: Basis
+    """What meeting this figure shows (:data:`Basis`); ``basis_why`` says what was set."""
+    basis_why: str
     note: str = ""
     gap: str = ""
 
@@ -118,6 +127,8 @@ class CalibrationRow:
             "unit": self.unit,
             "tolerance": self.tolerance.describe(),
             "within": self.within,
+            "basis": self.basis,
+            "basis_why": self.basis_why,
             "note": self.note,
             "gap": self.gap,
         }
@@ -160,6 +171,8 @@ def deepseek_rows() -> list[CalibrationRow]:
             mfu,
             "share of peak",
             Tolerance("absolute", 0.06),
+            basis="test",
+            basis_why="the default MFU (0.40) was set from Llama 3's 38-43%, not from DeepSeek-V3",
             note=(
                 "published column computed from the report; model column is the default "
                 f"cluster MFU; {implied / at_default.effective_training_time:.3f} once the "
@@ -173,6 +186,8 @@ def deepseek_rows() -> list[CalibrationRow]:
             at_default.expected_gpu_hours,
             "GPU-hours",
             Tolerance("relative", 0.15),
+            basis="identity",
+            basis_why="the MFU row again, through 6·N·D and the model's interruption overhead",
             note="expected GPU-hours, interruptions included",
         ),
         CalibrationRow(
@@ -182,6 +197,8 @@ def deepseek_rows() -> list[CalibrationRow]:
             at_default.cost_usd,
             "USD",
             Tolerance("relative", 0.15),
+            basis="identity",
+            basis_why="the GPU-hours row times the published price",
             note="the report's $5.576M also counts context extension and post-training",
         ),
         CalibrationRow(
@@ -191,6 +208,8 @@ def deepseek_rows() -> list[CalibrationRow]:
             at_implied.expected_days / trillions,
             "days",
             Tolerance("relative", 0.05),
+            basis="identity",
+            basis_why="the implied MFU is computed from the same report's GPU-hours",
             note="the model adds its own interruptions on top of hours that already hold them",
         ),
     ]
@@ -210,6 +229,8 @@ def llama3_throughput_rows() -> list[CalibrationRow]:
             400.0 / peak,
             "share of peak",
             Tolerance("absolute", 0.01),
+            basis="identity",
+            basis_why="the published TFLOP/s over the catalogue's peak: arithmetic",
             note="model: 400 TFLOP/s over the catalogue's 989 TFLOP/s dense BF16 peak",
         ),
         CalibrationRow(
@@ -219,6 +240,8 @@ def llama3_throughput_rows() -> list[CalibrationRow]:
             430.0 / peak,
             "share of peak",
             Tolerance("absolute", 0.01),
+            basis="identity",
+            basis_why="the published TFLOP/s over the catalogue's peak: arithmetic",
         ),
         CalibrationRow(
             "Llama 3 405B training compute, 6·N·D on 15.6T tokens",
@@ -227,6 +250,8 @@ def llama3_throughput_rows() -> list[CalibrationRow]:
             training_flops(405e9, 15.6e12),
             "FLOPs",
             Tolerance("relative", 0.05),
+            basis="identity",
+            basis_why="6·N·D of the published size and tokens: arithmetic",
         ),
     ]
 
@@ -247,6 +272,8 @@ def olmo2_rows() -> list[CalibrationRow]:
                 implied,
                 "tokens",
                 Tolerance("relative", 0.20),
+                basis="identity",
+                basis_why="6·N·D against the model card's FLOPs: arithmetic",
                 note=(
                     f"6·N·D reproduces the published FLOPs at {implied / 1e12:.2f}T tokens; the "
                     "stated count is the first pre-training stage only, and the real parameter "
@@ -262,22 +289,18 @@ def olmo2_rows() -> list[CalibrationRow]:
 LLAMA3_GPUS = 16_384
 LLAMA3_PARAMS = 405e9
 LLAMA3_DAYS = 54.0
+#: The ``sim cluster`` arguments that simulate the same windows as the Llama 3 rows.
+LLAMA3_CLUSTER_ARGS = f"--gpus {LLAMA3_GPUS} --days {LLAMA3_DAYS:g} --params 405B"
 
 
 def llama3_spec() -> ReliabilitySpec:
     """Llama 3 405B on 16,384 H100 with the engine's default, scale-dependent operations.
 
     Planned maintenance per node, the checkpoint write from 405B parameters' weights and
-    optimiser state, the restart from the job's size; the best checkpoint interval.
+    optimiser state, the restart from the job's size; the best checkpoint interval
+    (:func:`~sim.engine.reliability.spec_at_scale`, as ``sim cluster --params`` builds it).
     """
-    ops = operations(ClusterSpec(gpus=LLAMA3_GPUS), LLAMA3_PARAMS, LLAMA3_GPUS)
-    spec = ReliabilitySpec(
-        gpus=LLAMA3_GPUS,
-        planned_per_day=ops.planned_per_day,
-        checkpoint_write_minutes=ops.checkpoint_write_minutes,
-        restart_minutes=ops.restart_minutes,
-    )
-    return replace(spec, checkpoint_minutes=best_checkpoint_minutes(spec))
+    return spec_at_scale(ClusterSpec(gpus=LLAMA3_GPUS), LLAMA3_PARAMS)
 
 
 def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
@@ -291,14 +314,24 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
     note = (
         f"mean of {reps} simulated 54-day windows, checkpoint every {every:.1f} min; default "
         f"operations: {spec.planned_per_day:.2f} planned a day, {write_seconds:.0f} s a "
-        f"checkpoint, {spec.restart_minutes:.1f} min a restart"
+        f"checkpoint, {spec.restart_minutes:.1f} min a restart; the same figures as "
+        f"`sim cluster {LLAMA3_CLUSTER_ARGS} --reps {reps} --seed {seed}`"
     )
 
     def simulated(
-        name: str, published: float, field: str, unit: str, tolerance: Tolerance, more: str = ""
+        name: str,
+        published: float,
+        field: str,
+        unit: str,
+        tolerance: Tolerance,
+        basis: Basis,
+        why: str,
+        more: str = "",
     ) -> CalibrationRow:
         mean = float(np.mean([getattr(r, field) for r in runs]))
-        return CalibrationRow(name, source, published, mean, unit, tolerance, note=note + more)
+        return CalibrationRow(
+            name, source, published, mean, unit, tolerance, basis, why, note=note + more
+        )
 
     return [
         simulated(
@@ -307,6 +340,8 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
             "unexpected",
             "count",
             Tolerance("relative", 0.10),
+            "fit",
+            "the default failure rate (3.8 per 1,000 node-days) was set from these 419",
         ),
         simulated(
             "Llama 3: planned interruptions in 54 days",
@@ -314,6 +349,8 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
             "planned",
             "count",
             Tolerance("relative", 0.15),
+            "fit",
+            "the planned maintenance rate per node was set from these 47",
         ),
         simulated(
             "Llama 3: hours between interruptions",
@@ -321,6 +358,8 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
             "mean_hours_between_interruptions",
             "hours",
             Tolerance("relative", 0.10),
+            "fit",
+            "54 days over the two fitted counts",
             "; published: 54 days over 466 interruptions (about 3 hours)",
         ),
         simulated(
@@ -329,6 +368,8 @@ def llama3_reliability_rows(reps: int, seed: int) -> list[CalibrationRow]:
             "effective_training_time",
             "share of wall time",
             Tolerance("at_least"),
+            "fit",
+            "RESTART_MINUTES_PER_1000_NODES was set so that this run keeps over 90%",
             "; the paper says over 90%",
         ),
     ]
@@ -375,6 +416,8 @@ def chinchilla_rows() -> list[CalibrationRow]:
             same_compute,
             "loss",
             Tolerance("at_least"),
+            basis="fit",
+            basis_why="the loss is Chinchilla's parametric fit, made on these runs",
             note=(
                 f"published: Chinchilla beat Gopher; as trained (280B on 300B tokens, 14% less "
                 f"6·N·D) the gap is {as_trained:.3f}"
@@ -387,6 +430,8 @@ def chinchilla_rows() -> list[CalibrationRow]:
             ratio,
             "tokens per parameter",
             Tolerance("relative", 0.5),
+            basis="fit",
+            basis_why="the loss is Chinchilla's parametric fit",
             note=f"numerical optimum of our loss at {flops:.2g} FLOPs: {optimum / 1e9:.0f}B params",
             gap=(
                 "the published parametric fit (rounded) puts the optimum at far more tokens per "
@@ -442,6 +487,8 @@ def spike_rows() -> list[CalibrationRow]:
             rate * tokens,
             "spikes",
             Tolerance("relative", 0.25),
+            basis="fit",
+            basis_why="the spike rate (3 per trillion tokens at 7B) was set from PaLM's ~20",
             note="expected count: 3 per trillion tokens at 7B, times (540/7)^0.5",
         )
     ]
@@ -478,6 +525,8 @@ def team_rows() -> list[CalibrationRow]:
             pairs_in_model,
             "pairs",
             EXACT,
+            basis="identity",
+            basis_why="n(n-1)/2 pairs by construction of the coordination cost",
             note="model: each pair spends c·d of a member's share of the work keeping it in step",
         ),
         CalibrationRow(
@@ -487,6 +536,8 @@ def team_rows() -> list[CalibrationRow]:
             schedule,
             "ratio",
             Tolerance("relative", 0.02),
+            basis="fit",
+            basis_why="the co-design cost c was set from the QSM study",
             note="fully co-designed work (recipe), large enough not to saturate",
         ),
         CalibrationRow(
@@ -496,6 +547,8 @@ def team_rows() -> list[CalibrationRow]:
             effort,
             "ratio",
             Tolerance("relative", 0.05),
+            basis="fit",
+            basis_why="the co-design cost c was set from the QSM study",
         ),
         CalibrationRow(
             "Smallest core within 10% of the fastest a core can go",
@@ -504,6 +557,8 @@ def team_rows() -> list[CalibrationRow]:
             float(near),
             "people",
             IN_RANGE,
+            basis="test",
+            basis_why="c was set from QSM; OPT-175B's and Tülu 3's cores were not used",
             note=f"output n / (1 + c(n - 1)) rises to 1/c = {ceiling:.2f} person-days a day",
         ),
     ]
@@ -522,6 +577,8 @@ def post_training_rows() -> list[CalibrationRow]:
             float(best),
             "rounds",
             Tolerance("absolute", 1.0),
+            basis="fit",
+            basis_why="OPTIMAL_ROUNDS = 6 was set from Llama 3's six rounds",
             note=(
                 f"gain after 6 rounds {post_training_gain(6):.3f}, after {best} "
                 f"{post_training_gain(best):.3f}: the quadratic penalty starts after round 6"
@@ -562,6 +619,8 @@ def benchmark_rows() -> list[CalibrationRow]:
             benchmark_inflation(0.85, default_gain, focus=False),
             "score (0-1)",
             Tolerance("absolute", 0.03),
+            basis="fit",
+            basis_why="the default contamination_gain (0.15) was set from this figure",
             note=(
                 "default contamination_gain; Big-Bench Hard's 26-41 points need about 0.35 on "
                 "that eval, MATH's ~0 needs 0"
@@ -574,6 +633,8 @@ def benchmark_rows() -> list[CalibrationRow]:
             benchmark_inflation(0.30, 0.12, focus=True),
             "score (0-1)",
             IN_RANGE,
+            basis="fit",
+            basis_why="BENCHMARK_OVERFIT_PER_ROUND and the 7B gsm8k leak were sized to it",
             note="contamination as in scenarios/assistant_7b.yaml's gsm8k, decontaminate off",
         ),
     ]

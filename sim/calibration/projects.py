@@ -105,6 +105,8 @@ def tulu3_rows(seed: int) -> list[CalibrationRow]:
             median(rows, "schedule_days"),
             "days",
             Tolerance("relative", 0.20),
+            basis="test",
+            basis_why="nothing was set from its calendar; its team sizes shaped the scenario",
             note=(
                 f"median of {PROJECT_REPS} plays of adapt_open_base_70b ({people} people, 7 core "
                 "in post-training), no deadline pressure"
@@ -117,6 +119,8 @@ def tulu3_rows(seed: int) -> list[CalibrationRow]:
             ratio,
             "ratio",
             Tolerance("range"),
+            basis="test",
+            basis_why="the 10x multiplies research work; the whole project's ratio is an output",
             note=(
                 "mean cost of the Tülu-3-like project (people, compute, data, annotation), "
                 "both funded in full so neither gives up scope"
@@ -160,6 +164,8 @@ def bloom_rows(seed: int) -> list[CalibrationRow]:
             median(rows, "run_wall_days"),
             "days",
             Tolerance("relative", 0.15),
+            basis="test",
+            basis_why="nothing was set from BLOOM; its throughput and cluster are inputs",
             note=f"at the published 150 TFLOP/s per GPU ({BLOOM['tflops'] / 312:.0%} MFU)",
             gap=(
                 f"the published 150 TFLOP/s is the throughput at its best; the GPU-hours imply "
@@ -191,6 +197,8 @@ def opt_rows(seed: int) -> list[CalibrationRow]:
             ratio,
             "ratio",
             Tolerance("relative", 0.25),
+            basis="test",
+            basis_why="its restarts set the probe's failure rate; the wall clock is an output",
             note=(
                 f"failure rate from the logbook's ~105 restarts in 56 days on {nodes} nodes "
                 f"({failure_rate:.1f} per 1,000 node-days), novelty 0.5; {changes:.1f} recipe "
@@ -238,6 +246,8 @@ def deepseek_project_rows(seed: int) -> list[CalibrationRow]:
             post,
             "GPU-hours",
             Tolerance("relative", 0.5),
+            basis="test",
+            basis_why="the post-training recipe was set from Tülu 3, not from DeepSeek-V3",
             note=f"{DSV3_ROUNDS} rounds of {m.round_gpu_hours:,.0f} GPU-hours for 37B active",
         ),
         CalibrationRow(
@@ -247,6 +257,8 @@ def deepseek_project_rows(seed: int) -> list[CalibrationRow]:
             pre_hours + post,
             "GPU-hours",
             Tolerance("relative", 0.15),
+            basis="identity",
+            basis_why="the pre-training share restates the MFU row; post-training is the row above",
             note="expected pre-training hours at the default MFU plus post-training; "
             "context extension (119K) is not modelled",
         ),
@@ -284,6 +296,8 @@ def smollm3_rows(seed: int) -> list[CalibrationRow]:
             float(np.mean(shares)),
             "share of compute",
             Tolerance("relative", 0.5),
+            basis="test",
+            basis_why="its GPU-hours set the probe's MFU; the share off the final run is an output",
             note="a 10% ablation plan at novelty 0.4, reruns and the run's lost hours",
             gap=(
                 "the ablation budget is a plan input: SmolLM3 ran far more ablations (many 1B "

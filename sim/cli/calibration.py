@@ -21,14 +21,17 @@ def calibrate(
 ) -> None:
     """Published figures (DeepSeek-V3, Llama 3, OLMo 2, Chinchilla, PaLM...) beside the model."""
     from sim.calibration import calibration_rows
-    from sim.cli.calibration_run import show
+    from sim.cli.calibration_run import counts, show
 
     try:
         rows = calibration_rows(reps, seed)
     except ValueError as exc:  # the option names are the argument names
         raise UserError(f"--{exc}") from None
     if json_output:
-        emit_json({"rows": [r.as_dict() for r in rows], "reps": reps, "seed": seed})
+        summary = counts(rows)
+        emit_json(
+            {"rows": [r.as_dict() for r in rows], "summary": summary, "reps": reps, "seed": seed}
+        )
     else:
         show(rows)
 

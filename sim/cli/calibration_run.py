@@ -44,10 +44,10 @@ def _show_narrow(rows: list[CalibrationRow]) -> None:
     stdout.print("Calibration: published figures and the model", style="bold", highlight=False)
     for r in rows:
         mark = "ok " if r.within else "OFF"
-        stdout.print(f"{mark} {r.name}", markup=False, highlight=False)
+        stdout.print(f"{mark} {r.name} [{r.basis}]", markup=False, highlight=False)
         stdout.print(
             f"    published {_published(r)}, model {_value(r.model, r.unit)}, tolerance "
-            f"{r.tolerance.describe()} ({r.unit}; {r.source})",
+            f"{r.tolerance.describe()} ({r.unit}; {r.source}); {r.basis}: {r.basis_why}",
             markup=False,
             highlight=False,
             style="dim" if r.within else None,
@@ -63,23 +63,56 @@ def show(rows: list[CalibrationRow]) -> None:
     for r in rows:
         if r.gap:
             stdout.print(f"known gap — {r.name}: {r.gap}", markup=False, highlight=False)
-    met = sum(r.within for r in rows)
-    stdout.print(f"{met} of {len(rows)} figures within tolerance (docs/model.md, 'Calibration').")
+    for line in headline(rows):
+        stdout.print(line, markup=False, highlight=False)
+
+
+#: What each basis means, in the words the summary uses.
+BASIS_WORDS = {
+    "test": "out-of-sample tests (nothing was set from them)",
+    "fit": "fits (a constant was set from the figure: it shows the fit took)",
+    "identity": "identities (they restate an input or another row: no evidence)",
+}
+
+
+def counts(rows: list[CalibrationRow]) -> dict[str, dict[str, int]]:
+    """Rows and rows within tolerance, by basis (``--json``'s ``summary``)."""
+    return {
+        b: {
+            "rows": sum(r.basis == b for r in rows),
+            "within": sum(r.basis == b and r.within for r in rows),
+        }
+        for b in BASIS_WORDS
+    }
+
+
+def headline(rows: list[CalibrationRow]) -> list[str]:
+    """The verdict counts only tests; fits and identities are listed beside it."""
+    c = counts(rows)
+    test = c["test"]
+    lines = [
+        f"Validated: {test['within']} of {test['rows']} {BASIS_WORDS['test']} within tolerance."
+    ]
+    for b in ("fit", "identity"):
+        lines.append(f"Not evidence: {c[b]['within']} of {c[b]['rows']} {BASIS_WORDS[b]} met.")
+    lines.append("Each row's basis and what was set from it: docs/model.md, 'Calibration'.")
+    return lines
 
 
 def _show_table(rows: list[CalibrationRow]) -> None:
     cells = (
         (
-            f"{r.name}\n  {r.unit} · {r.source}",
+            f"{r.name}\n  {r.unit} · {r.source}\n  {r.basis}: {r.basis_why}",
             _published(r),
             _value(r.model, r.unit),
             r.tolerance.describe(),
             "yes" if r.within else "NO",
+            r.basis,
         )
         for r in rows
     )
     table(
         "Calibration: published figures and the model",
         cells,
-        ("figure (unit · source)", "published", "model", "tolerance", "within"),
+        ("figure (unit · source · basis)", "published", "model", "tolerance", "within", "basis"),
     )

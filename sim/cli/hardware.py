@@ -160,23 +160,37 @@ def cluster(
     failure_rate: float = typer.Option(
         3.8, "--failure-rate", help="Unexpected interruptions per 1,000 node-days."
     ),
-    planned_per_day: float = typer.Option(
-        0.87, "--planned-per-day", help="Planned interruptions per day."
+    planned_per_day: float | None = typer.Option(
+        None,
+        "--planned-per-day",
+        help="Planned interruptions per day; default 0.87, or per node with --params.",
     ),
     checkpoint_minutes: float | None = typer.Option(
         None, "--checkpoint-minutes", help="Training between checkpoints; default: the best."
     ),
-    checkpoint_write_minutes: float = typer.Option(
-        0.5, "--checkpoint-write-minutes", help="Time one checkpoint blocks training."
+    checkpoint_write_minutes: float | None = typer.Option(
+        None,
+        "--checkpoint-write-minutes",
+        help="Time one checkpoint blocks training; default 0.5, or sized with --params.",
     ),
-    restart_minutes: float = typer.Option(4.0, "--restart-minutes", help="Downtime per restart."),
+    restart_minutes: float | None = typer.Option(
+        None,
+        "--restart-minutes",
+        help="Downtime per restart; default 4, or from the job's size with --params.",
+    ),
+    params: str | None = typer.Option(
+        None,
+        "--params",
+        help="Parameters of the model trained (405B): operations at scale, as plays use.",
+    ),
     reps: int = typer.Option(100, "--reps", help="Replications."),
     seed: int = typer.Option(1, "--seed", help="Seed; the same seed gives the same numbers."),
     json_output: bool = JSON_OPTION,
 ) -> None:
     """Interruptions, effective training time and lost GPU-hours of a run window."""
-    from sim.cli.hardware_run import cluster_summary, replicate, show_cluster
-    from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes
+    from sim.cli.hardware_run import cluster_summary, replicate, say, show_cluster
+    from sim.engine.reliability import ReliabilitySpec, best_checkpoint_minutes, spec_at_scale
+    from sim.scenario.spec import ClusterSpec
 
     if reps < 1:
         raise UserError(f"--reps must be at least 1, got {reps}")
@@ -185,14 +199,28 @@ def cluster(
     flags = ("gpus", "gpus_per_node", "failure_rate", "planned_per_day", "checkpoint_minutes",
              "checkpoint_write_minutes", "restart_minutes", "days")  # fmt: skip
     with _as_user_errors(flags):
+        # Checked here with the fixed operations whatever --params says: the checks name
+        # the flag (gpus must be at least 1), where the scenario model's would not.
         spec = ReliabilitySpec(
             gpus=gpus,
             gpus_per_node=gpus_per_node,
             failure_rate=failure_rate,
-            planned_per_day=planned_per_day,
-            checkpoint_write_minutes=checkpoint_write_minutes,
-            restart_minutes=restart_minutes,
+            planned_per_day=_or(planned_per_day, FIXED_OPERATIONS["planned_per_day"]),
+            checkpoint_write_minutes=_or(
+                checkpoint_write_minutes, FIXED_OPERATIONS["checkpoint_write_minutes"]
+            ),
+            restart_minutes=_or(restart_minutes, FIXED_OPERATIONS["restart_minutes"]),
         )
+        if params is not None:
+            scale = ClusterSpec(
+                gpus=gpus,
+                gpus_per_node=gpus_per_node,
+                failure_rate=failure_rate,
+                planned_per_day=planned_per_day,
+                checkpoint_write_minutes=checkpoint_write_minutes,
+                restart_minutes=restart_minutes,
+            )
+            spec = spec_at_scale(scale, parse_size(params, "params", PARAMETERS))
         best = best_checkpoint_minutes(spec)
         spec = replace(
             spec, checkpoint_minutes=best if checkpoint_minutes is None else checkpoint_minutes
@@ -203,6 +231,26 @@ def cluster(
         emit_json({**summary, "inputs": {**asdict(spec), "days": days}, "reps": reps, "seed": seed})
     else:
         show_cluster(summary, spec, days, reps)
+        if params is None:
+            say(
+                [
+                    "Operations fixed (no --params): give --params (e.g. 405B) for the "
+                    "planned maintenance, checkpoint write and restart of a job this size, "
+                    "as plays and `sim calibrate` use."
+                ]
+            )
+
+
+#: ``cluster``'s operations without ``--params`` (a job of unknown size): fixed figures.
+FIXED_OPERATIONS = {
+    "planned_per_day": 0.87,
+    "checkpoint_write_minutes": 0.5,
+    "restart_minutes": 4.0,
+}
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 def register(app: typer.Typer) -> None:

@@ -83,8 +83,8 @@ def show_cluster(
         [
             f"Assumed {spec.gpus:,} GPUs in nodes of {spec.gpus_per_node} for {days:g} days; "
             f"{spec.failure_rate:g} unexpected interruptions per 1,000 node-days, "
-            f"{spec.planned_per_day:g} planned per day; {spec.restart_minutes:g} min per "
-            f"restart, {spec.checkpoint_write_minutes:g} min per checkpoint write, a checkpoint "
+            f"{spec.planned_per_day:.3g} planned per day; {spec.restart_minutes:.3g} min per "
+            f"restart, {spec.checkpoint_write_minutes:.3g} min per checkpoint write, a checkpoint "
             f"every {spec.checkpoint_minutes:.3g} min. {reps:,} simulated windows."
         ]
     )

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Generator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -239,6 +239,29 @@ def best_checkpoint_minutes(spec: ReliabilitySpec) -> Minutes:
     best = int(np.argmax([effective(x) for x in grid]))
     left, right = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
     return math.exp(_golden_section_max(effective, float(left), float(right)))
+
+
+def spec_at_scale(
+    cluster: ClusterSpec, params: float, checkpoint_minutes: Minutes | None = None
+) -> ReliabilitySpec:
+    """The reliability of a job on all of ``cluster`` training ``params`` parameters.
+
+    Its operations at scale (:func:`operations`: explicit settings on the cluster win),
+    and the best checkpoint interval unless ``checkpoint_minutes`` is given. ``sim
+    calibrate``'s Llama 3 rows and ``sim cluster --params`` both build their windows here,
+    so the two commands give the same figures for the same run, seed and replications.
+    """
+    ops = operations(cluster, params, cluster.gpus)
+    spec = ReliabilitySpec(
+        gpus=cluster.gpus,
+        gpus_per_node=cluster.gpus_per_node,
+        failure_rate=cluster.failure_rate,
+        planned_per_day=ops.planned_per_day,
+        checkpoint_write_minutes=ops.checkpoint_write_minutes,
+        restart_minutes=ops.restart_minutes,
+    )
+    best = best_checkpoint_minutes(spec) if checkpoint_minutes is None else checkpoint_minutes
+    return replace(spec, checkpoint_minutes=best)
 
 
 def _golden_section_max(f: Callable[[float], float], left: float, right: float) -> float:
