@@ -17,7 +17,13 @@ from sim.tabletop.report.document import to_html as page
 from sim.tabletop.report.document import to_markdown as md
 from sim.tabletop.report.document import to_pdf as pdf_bytes
 from sim.tabletop.report.findings import Finding
-from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS
+from sim.tabletop.report.hseep import (
+    CAPABILITIES,
+    MISSION_AREAS,
+    OBJECTIVES,
+    RATINGS,
+    element_of,
+)
 from sim.tabletop.report.report import (
     AfterActionReport,
     CapabilityAnalysis,
@@ -65,15 +71,25 @@ def _overview(r: AfterActionReport) -> list[Block]:
         f"A discussion-based tabletop exercise of “{r.scenario}”: the room held the roles of "
         "the project's organisation and made its calls as injects arrived. " + _played(r)
     )
+    dates = (
+        f"{r.opened.strftime('%Y-%m-%d %H:%M UTC')} to {ended}"
+        if r.opened
+        else "not opened yet"
+    )
+    used = [CAPABILITIES[c] for c in r.exercised]
+    areas = [a for a in MISSION_AREAS if any(c.mission_area == a for c in used)]
     return [
         Heading(2, "Exercise overview"),
         Table(("item", "details"), (
             ("Exercise name", r.title),
-            ("Exercise dates", f"{r.created.strftime('%Y-%m-%d %H:%M UTC')} to {ended}"),
+            ("Exercise dates", dates),
             ("Scope", scope),
+            ("Mission areas", ", ".join(areas) or "none exercised yet"),
+            ("Threat or hazard", "; ".join(r.hazards) or "no inject delivered yet"),
             ("Scenario", f"{r.scenario} (seed {r.seed}; room {r.room_code}, exercise "
                          f"{r.exercise_id})"),
-            ("Capabilities", "; ".join(c.name for c in CAPABILITIES.values())),
+            ("Scenario narrative", r.narrative or r.scenario),
+            ("Capabilities", "; ".join(c.name for c in used) or "none exercised yet"),
             ("Objectives", "; ".join(name for name, _ in OBJECTIVES.values())),
             ("Sponsor", o.get("sponsor") or "not recorded"),
             ("Participating organisations", ", ".join(orgs) or "not recorded"),
@@ -115,10 +131,37 @@ def _objectives(r: AfterActionReport) -> list[Block]:
     ]
 
 
-def _finding_lines(items: Sequence[Finding]) -> list[Block]:
+def references(r: AfterActionReport) -> dict[tuple[str, str, str], str]:
+    """A reference for each area for improvement: objective.capability.item.
+
+    As HSEEP's improvement plan cites them: 1.2.1 is objective 1, the second capability
+    shown under it, its first area for improvement.
+    """
+    refs: dict[tuple[str, str, str], str] = {}
+    for n, a in enumerate(r.analysis, 1):
+        for m, c in enumerate(_shown(r, a), 1):
+            for k, f in enumerate(c.improvements, 1):
+                refs.setdefault(_key(f.capability, f.source, f.text), f"{n}.{m}.{k}")
+    return refs
+
+
+def _key(capability: str, source: str, text: str) -> tuple[str, str, str]:
+    return (capability, source, text)
+
+
+def _shown(r: AfterActionReport, a: ObjectiveAnalysis) -> list[CapabilityAnalysis]:
+    """The objective's capabilities the exercise exercised (the others are only named)."""
+    return [c for c in a.capabilities if c.id in r.exercised]
+
+
+def _finding_lines(
+    items: Sequence[Finding], refs: dict[tuple[str, str, str], str] | None = None
+) -> list[Block]:
     out: list[Block] = []
     for f in items:
-        out.append(Para(f.text + (f" Owner: {f.owner}." if f.owner else "")))
+        ref = (refs or {}).get(_key(f.capability, f.source, f.text))
+        head = f"{ref} " if ref else ""
+        out.append(Para(head + f.text + (f" Owner: {f.owner}." if f.owner else "")))
         details = []
         if f.root_cause:
             details.append(f"Root cause: {f.root_cause}")
@@ -132,7 +175,9 @@ def _finding_lines(items: Sequence[Finding]) -> list[Block]:
     return out
 
 
-def _capability(c: CapabilityAnalysis) -> list[Block]:
+def _capability(
+    c: CapabilityAnalysis, refs: dict[tuple[str, str, str], str]
+) -> list[Block]:
     rating = f"{c.rating}: {RATINGS[c.rating]}" if c.rating else "not rated"
     out: list[Block] = [
         Heading(4, f"Capability: {c.name}"),
@@ -140,7 +185,7 @@ def _capability(c: CapabilityAnalysis) -> list[Block]:
         Heading(5, "Strengths"),
         *(_finding_lines(c.strengths) or [Para("None recorded.", quiet=True)]),
         Heading(5, "Areas for improvement"),
-        *(_finding_lines(c.improvements) or [Para("None recorded.", quiet=True)]),
+        *(_finding_lines(c.improvements, refs) or [Para("None recorded.", quiet=True)]),
     ]
     if c.decisions:
         out.append(Table(("day", "decision", "role", "by", "chose"), tuple(
@@ -156,36 +201,47 @@ def _capability(c: CapabilityAnalysis) -> list[Block]:
     return out
 
 
-def _analysis(a: ObjectiveAnalysis, n: int, others: Sequence[Finding]) -> list[Block]:
+def _analysis(
+    r: AfterActionReport, a: ObjectiveAnalysis, n: int, others: Sequence[Finding]
+) -> list[Block]:
+    refs = references(r)
     out: list[Block] = [
         Heading(3, f"Objective {n}: {a.name}"),
         Para(f"Met when {a.meaning}. Chance with the room's way of deciding: {a.p_room:.0%}; "
              f"with the playbook: {a.p_playbook:.0%}."),
     ]  # fmt: skip
-    for c in a.capabilities:
-        out += _capability(c)
+    idle = [c.name for c in a.capabilities if c.id not in r.exercised]
+    if idle:
+        out.append(Para("Not exercised: " + "; ".join(idle) + ".", quiet=True))
+    for c in _shown(r, a):
+        out += _capability(c, refs)
     if others:
         out += [Heading(4, "Other observations"), *_finding_lines(others)]
     return out
 
 
 def _plan(r: AfterActionReport) -> list[Block]:
+    refs = references(r)
     rows = tuple(
-        (p.objective, p.issue, p.corrective_action,
+        (refs.get(_key(p.capability, p.source, p.issue), ""), p.objective, p.issue,
+         p.corrective_action,
          CAPABILITIES[p.capability].name if p.capability in CAPABILITIES else "",
-         p.organisation, p.poc, p.start.isoformat() if p.start else "",
+         element_of(p.source), p.organisation, p.poc, p.start.isoformat() if p.start else "",
          p.completion.isoformat(), "in the plan" if p.item_id is not None else "proposed")
         for p in r.plan
     )  # fmt: skip
     return [
         Heading(2, "Improvement plan"),
         Para("Issues the hot wash raised or the facilitator adopted (in the plan), and those the "
-             "report proposes from its findings (proposed): each with its corrective action, "
-             "capability, responsible organisation, point of contact, and start and completion "
-             "dates."),
-        Table(("objective", "issue / area for improvement", "corrective action", "capability",
-               "responsible organisation", "point of contact", "start", "completion", "status"),
-              rows or (("", "no areas for improvement", "", "", "", "", "", "", ""),)),
+             "report proposes from its findings (proposed): each with the reference of its "
+             "area for improvement in the analysis, its corrective action, capability and "
+             "capability element (planning, organization, equipment, training, exercises), "
+             "the primary responsible organisation (the role that owns the capability, with "
+             "its holder's organisation), point of contact, and start and completion dates."),
+        Table(("ref", "objective", "issue / area for improvement", "corrective action",
+               "capability", "capability element", "primary responsible organisation",
+               "point of contact", "start", "completion", "status"),
+              rows or (("", "", "no areas for improvement", "", "", "", "", "", "", "", ""),)),
     ]  # fmt: skip
 
 
@@ -223,7 +279,7 @@ def document(r: AfterActionReport) -> list[Block]:
         Heading(2, "Analysis of objectives and capabilities"),
     ]  # fmt: skip
     for n, a in enumerate(r.analysis, 1):
-        blocks += _analysis(a, n, unplaced if n == len(r.analysis) else ())
+        blocks += _analysis(r, a, n, unplaced if n == len(r.analysis) else ())
     blocks += _plan(r)
     blocks += [
         Heading(2, "Timeline"),
@@ -268,9 +324,15 @@ def to_html(r: AfterActionReport) -> str:
     return page(document(r), _title(r))
 
 
+def author(r: AfterActionReport) -> str:
+    """The document's author: the facilitator's organisation, else the point of contact."""
+    o = r.overview
+    return o.get("poc_organisation") or o.get("poc_name") or "Exercise facilitator"
+
+
 def to_docx(r: AfterActionReport) -> bytes:
-    return docx_bytes(document(r), _title(r))
+    return docx_bytes(document(r), _title(r), author(r))
 
 
 def to_pdf(r: AfterActionReport) -> bytes:
-    return pdf_bytes(document(r), _title(r))
+    return pdf_bytes(document(r), _title(r), author(r))

@@ -129,13 +129,17 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
     )
 
 
-def to_docx(blocks: Sequence[Block], title: str) -> bytes:
+def to_docx(blocks: Sequence[Block], title: str, author: str = "") -> bytes:
     """A Word document: headings, paragraphs, bulleted lists and gridded tables."""
     from docx import Document
     from docx.shared import Pt
 
     doc = Document()
     doc.core_properties.title = title
+    # The template's author is "python-docx"; a report's is whoever ran the exercise.
+    doc.core_properties.author = author
+    doc.core_properties.last_modified_by = author
+    doc.core_properties.comments = ""
     doc.styles["Normal"].font.size = Pt(10)
     for b in blocks:
         if isinstance(b, Heading):
@@ -167,7 +171,7 @@ def _font_files() -> dict[str, Any]:
             "I": ttf / "DejaVuSans-Oblique.ttf"}  # fmt: skip
 
 
-def to_pdf(blocks: Sequence[Block], title: str) -> bytes:
+def to_pdf(blocks: Sequence[Block], title: str, author: str = "") -> bytes:
     """A PDF (A4, DejaVu Sans): headings, paragraphs, lists and tables that break across pages."""
     from fpdf import FPDF
     from fpdf.fonts import FontFace
@@ -175,6 +179,7 @@ def to_pdf(blocks: Sequence[Block], title: str) -> bytes:
     logging.getLogger("fontTools").setLevel(logging.WARNING)
     pdf = FPDF(format="A4")
     pdf.set_title(title)
+    pdf.set_author(author)
     pdf.set_margins(15, 15, 15)
     pdf.set_auto_page_break(True, margin=15)
     for style, path in _font_files().items():

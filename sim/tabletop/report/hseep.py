@@ -15,6 +15,14 @@ from dataclasses import dataclass
 
 from sim.tabletop.authoring import InjectSpec
 
+#: HSEEP's five mission areas (the National Preparedness Goal), in its order.
+MISSION_AREAS = ("Prevention", "Protection", "Mitigation", "Response", "Recovery")
+
+#: HSEEP's capability elements (POETE) for an improvement-plan row, by the kind of gap:
+#: a plan or a pre-agreed lever missing, who holds what, tools and capacity, people's
+#: practice, and exercising itself.
+ELEMENTS = ("Planning", "Organization", "Equipment", "Training", "Exercises")
+
 
 @dataclass(frozen=True)
 class Capability:
@@ -22,6 +30,7 @@ class Capability:
     name: str
     description: str
     objective: str
+    mission_area: str
     kinds: tuple[str, ...] = ()
     incidents: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()
@@ -33,22 +42,23 @@ CAPABILITIES: dict[str, Capability] = {
         Capability("incident_response", "Training-run incident response",
                    "See a loss spike or a failure, get it to whoever owns the call, and answer "
                    "it in proportion: roll back when a rollback cures it.",
-                   "deadline", ("rollback",), ("loss_spike", "hardware_failure")),
+                   "deadline", "Response", ("rollback",), ("loss_spike", "hardware_failure")),
         Capability("reliability", "Cluster reliability",
                    "Keep the run training: checkpoint interval, restarts, spare capacity.",
-                   "deadline", (), (), ("effective_training_time", "run_progress")),
+                   "deadline", "Protection", (), (),
+                   ("effective_training_time", "run_progress")),
         Capability("schedule", "Schedule and staffing",
                    "Re-forecast the finish, and cover departures without adding people late.",
-                   "deadline", ("schedule",), ("departure",)),
+                   "deadline", "Recovery", ("schedule",), ("departure",)),
         Capability("financial", "Financial management",
                    "Close a budget gap with the levers agreed in advance; track the burn.",
-                   "budget", ("budget",), ("budget_cut",), ("spend_share",)),
+                   "budget", "Mitigation", ("budget",), ("budget_cut",), ("spend_share",)),
         Capability("data_quality", "Data quality management",
                    "Find and fix data defects early, weighing a fix against a restart.",
-                   "quality", ("data_fix",), ("data_defect",)),
+                   "quality", "Prevention", ("data_fix",), ("data_defect",)),
         Capability("release", "Release readiness",
                    "Ship only against the product evals agreed in advance, or fund the fix.",
-                   "quality", ("ship",)),
+                   "quality", "Protection", ("ship",)),
     )
 }  # fmt: skip
 
@@ -97,3 +107,19 @@ def worst_rating(ratings: list[str]) -> str | None:
     """The lowest of several ratings (U is worst), or None when nothing was rated."""
     order = list(RATINGS)
     return max(ratings, key=order.index) if ratings else None
+
+
+def element_of(source: str) -> str:
+    """The capability element (:data:`ELEMENTS`) a finding's gap belongs to, by its source.
+
+    A call slow to reach its holder, or that nobody held, is Organization; a better
+    option the room did not take, or an expected action rated below P, is Training; an
+    inject left unanswered or an objective missed is Planning (no pre-agreed answer);
+    the hot wash's own items say nothing of it and count as Planning.
+    """
+    head = source.split(" ", 1)[0]
+    if head in ("slow", "unstaffed"):
+        return "Organization"
+    if head in ("decision", "action"):
+        return "Training"
+    return "Planning"

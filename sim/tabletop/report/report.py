@@ -20,13 +20,14 @@ Rendering lives in :mod:`sim.tabletop.report.aar` (the document) and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
+from sim.scenario.spec import Scenario
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.models import utcnow
 from sim.tabletop.db.room import Room
@@ -137,6 +138,14 @@ class AfterActionReport:
     montecarlo: MonteCarlo
     audit: tuple[LogEntry, ...]
     lessons: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: When the facilitator opened the room (None: never opened); the exercise dates
+    #: start here, not at its creation.
+    opened: datetime | None = None
+    #: The scenario's story in a few sentences, and the threats and hazards the room met.
+    narrative: str = ""
+    hazards: tuple[str, ...] = ()
+    #: Capabilities the exercise exercised (a decision, an expected action or a finding).
+    exercised: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -290,6 +299,66 @@ def _plan(room: Room, improvements: Sequence[Finding], end: date) -> list[PlanRo
     return rows
 
 
+def responsible(room: Room, capability: str) -> str:
+    """The role that owns a capability, and its holder's organisation when recorded.
+
+    The owner holds the decision right the capability's calls need, else owns the risk
+    its incidents strike; a capability neither reaches is the facilitator's.
+    """
+    cap = CAPABILITIES.get(capability)
+    if cap is None:
+        return ""
+    role = next((r for r in room.roles if set(r.rights) & set(cap.kinds)), None) or next(
+        (r for r in room.roles if {_RISK_OF.get(i, i) for i in cap.incidents} & set(r.risks)),
+        None,
+    )
+    if role is None:
+        return "Facilitator"
+    holder = room.holder(role.team)
+    org = holder.organisation if holder is not None and holder.organisation else ""
+    return f"{org} ({role.name})" if org else role.name
+
+
+#: The risk an incident strikes, where their names differ.
+_RISK_OF = {"hardware_failure": "hardware", "data_defect": "data_quality", "departure": "staffing"}
+
+
+def owned(rows: Sequence[PlanRow], room: Room) -> list[PlanRow]:
+    """Plan rows with no organisation get the one of the role that owns the capability."""
+    return [
+        r if r.organisation else replace(r, organisation=responsible(room, r.capability))
+        for r in rows
+    ]
+
+
+def narrative(s: Scenario) -> str:
+    """The scenario's story: what is built, for what, with what, by when and for how much."""
+    o, m = s.objective, s.model
+    budget = sum(v for v in o.budget.model_dump().values() if isinstance(v, int | float))
+    targets = ", ".join(f"{t.eval} at {t.threshold:.2f}" for t in o.targets)
+    how = "adapts an open base model" if s.levers.strategy == "adapt" else "pretrains a model"
+    return (
+        f"An organisation of {sum(t.headcount for t in s.org.teams)} people in "
+        f"{len(s.org.teams)} teams {how} of {m.params_b:g}B parameters on {m.tokens_b:,.0f}B "
+        f"tokens, using {s.cluster.gpus:,} GPUs, for {o.product_use}. It must ship within "
+        f"{o.deadline_days:g} days and about ${budget / 1e6:,.1f}M, meeting {targets}."
+    )
+
+
+def hazards(room: Room) -> tuple[str, ...]:
+    """The threats and hazards the room met: each delivered inject's title, once."""
+    return tuple(dict.fromkeys(room.spec(i).title for i in room.delivered()))
+
+
+def exercised(
+    effects: Sequence[DecisionEffect], expected: Sequence[ExpectedAction], items: Sequence[Finding]
+) -> tuple[str, ...]:
+    """Capabilities with a decision, an expected action or a finding, in the registry's order."""
+    used = {e.capability for e in expected} | {i.capability for i in items}
+    used |= {c.id for c in CAPABILITIES.values() for e in effects if e.kind in c.kinds}
+    return tuple(c for c in CAPABILITIES if c in used)
+
+
 def _analysis(
     objectives: Sequence[Objective],
     effects: Sequence[DecisionEffect],
@@ -366,9 +435,12 @@ def build_report(
         {k: str(v) for k, v in (ex.overview or {}).items()},
         tuple(_participants(room)), tuple(objectives),
         tuple(_analysis(objectives, effects, expected, items, mc)),
-        tuple(_plan(room, improvements, end)), tuple(_timeline(room)), tuple(effects),
+        tuple(owned(_plan(room, improvements, end), room)), tuple(_timeline(room)),
+        tuple(effects),
         strengths, improvements, mc,
         tuple(LogEntry(e.at.strftime("%Y-%m-%d %H:%M:%S"), e.day, e.kind, e.actor, e.summary)
               for e in room.events),
         tuple((title, evidence) for _, title, evidence in debrief.lessons),
+        ex.opened_at, narrative(scenario), hazards(room),
+        exercised(effects, expected, items),
     )  # fmt: skip
