@@ -104,3 +104,21 @@ def test_documents_carry_their_title_and_the_facilitators_organisation(
     assert r.title in word.core_properties.title
     meta = PdfReader(io.BytesIO(to_pdf(r))).metadata
     assert meta is not None and meta.author == "Acme Labs" and r.title in (meta.title or "")
+
+
+def test_the_timeline_keeps_the_order_things_happened_in_within_a_day(db_url: str) -> None:
+    """A call made, then an inject delivered by hand on the same play day: the call first
+    (issue 27: same-day injects were put before decisions that came first)."""
+    svc = TabletopService(make_engine(db_url))
+    table = Table(svc)
+    pending = table.to_spike_decision()
+    svc.decide(table.room, table.ada.seat_key, pending["key"], "rollback_skip", RATIONALE)
+    svc.deliver_inject(table.room, table.key, "late")
+    timeline = svc.report(table.room, reps=4).timeline
+    svc.engine.dispose()
+    call = next(i for i, e in enumerate(timeline) if e.kind == "decision")
+    late = next(i for i, e in enumerate(timeline) if e.kind == "inject" and "never" in e.title)
+    assert timeline[call].day == pytest.approx(timeline[late].day)
+    assert call < late
+    days = [e.day for e in timeline]
+    assert days == sorted(days)

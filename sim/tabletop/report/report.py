@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sim.engine.decisions import reference_decider
@@ -226,30 +226,47 @@ def _objectives(room: Room, outcome: dict[str, Any]) -> list[Objective]:
 
 
 def _timeline(room: Room) -> list[TimelineEntry]:
+    """Everything that happened, by play day and, within a day, in the order it happened.
+
+    Within one play day the wall clock orders things (an inject delivered after a call
+    comes after it), and the kind only breaks exact ties.
+    """
     roles = {r.team: r.name for r in room.roles}
-    entries = [
-        TimelineEntry(i.delivered_day or 0.0, "inject", room.spec(i).title, room.spec(i).message,
-                      "facilitator" + (" (delivered by hand)" if i.manual else ""))
+    timed: list[tuple[TimelineEntry, datetime | None]] = [
+        (TimelineEntry(i.delivered_day or 0.0, "inject", room.spec(i).title, room.spec(i).message,
+                       "facilitator" + (" (delivered by hand)" if i.manual else "")),
+         i.delivered_at)
         for i in room.delivered()
     ]  # fmt: skip
-    entries += [
-        TimelineEntry(d.day, "decision", f"{roles.get(d.team, d.team)}: {_words(d.choice)}",
-                      d.rationale, _decided_by(room, d.participant_id))
+    timed += [
+        (TimelineEntry(d.day, "decision", f"{roles.get(d.team, d.team)}: {_words(d.choice)}",
+                       d.rationale, _decided_by(room, d.participant_id)), d.made_at)
         for d in room.decisions
     ]  # fmt: skip
-    entries += [
-        TimelineEntry(c.day, "comment",
-                      f"Comment on the {_words(c.about.split('#')[0])} call" if c.about
-                      else "Comment", c.body, c.author)
+    timed += [
+        (TimelineEntry(c.day, "comment",
+                       f"Comment on the {_words(c.about.split('#')[0])} call" if c.about
+                       else "Comment", c.body, c.author), c.created_at)
         for c in room.comments
     ]  # fmt: skip
-    entries += [
-        TimelineEntry(e.day, "roster", e.kind, e.summary, e.actor)
+    timed += [
+        (TimelineEntry(e.day, "roster", e.kind, e.summary, e.actor), e.at)
         for e in room.events
         if e.kind in ("removed", "released", "reassigned")
     ]
     order = {"inject": 0, "decision": 1, "comment": 2, "roster": 3}
-    return sorted(entries, key=lambda e: (e.day, order[e.kind]))
+
+    def when(item: tuple[TimelineEntry, datetime | None]) -> tuple[float, float, int]:
+        entry, at = item
+        wall = _epoch(at) if at is not None else float("inf")
+        return (round(entry.day, 6), wall, order[entry.kind])
+
+    return [entry for entry, _ in sorted(timed, key=when)]
+
+
+def _epoch(at: datetime) -> float:
+    """Seconds since the epoch; a naive time (SQLite drops the zone) is UTC."""
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
 
 
 def _expected(room: Room, game: Game) -> list[ExpectedAction]:
