@@ -211,7 +211,7 @@ def _objectives(room: Room, outcome: dict[str, Any]) -> list[Objective]:
     s = scenario_of(room.exercise.scenario_yaml)
     deadline = s.objective.deadline_days
     out = [
-        Objective("Deadline", f"day {deadline:g}", f"day {outcome['schedule_days']:.0f}",
+        Objective("Deadline", f"day {deadline:g}", f"day {outcome['schedule_days']:.1f}",
                   bool(outcome["on_time"]), _right_owner(room, "schedule"), "deadline"),
         Objective("Budget", f"${outcome['budget_usd']:,.0f}", f"${outcome['cost_usd']:,.0f}",
                   bool(outcome["on_budget"]), _right_owner(room, "budget"), "budget"),
