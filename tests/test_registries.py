@@ -33,6 +33,7 @@ from sim.scenario.spec import (
     INJECTS,
     LINK_KINDS,
     PHASES,
+    RISK_KINDS,
     RUN_KINDS,
     Levers,
     ScriptedIncident,
@@ -57,6 +58,7 @@ def test_every_inject_kind_is_registered_once_and_applied() -> None:
     assert RAISES == {k: i.raises for k, i in INJECTS.items()}
     assert {i.raises for i in INJECTS.values()} - {None} <= set(DECISION_KINDS)
     assert RUN_KINDS == ("loss_spike", "hardware_failure", "data_defect")
+    assert {i.risk for i in INJECTS.values()} <= set(RISK_KINDS)
 
 
 def test_run_progress_follows_the_registry() -> None:

@@ -503,6 +503,8 @@ class InjectKind:
     #: What players read when it strikes in an exercise (a scenario's own note on an
     #: incident is an author's remark and goes to the facilitator's side only).
     message: str = ""
+    #: The risk it strikes (the name under ``org.risk_owners``).
+    risk: str = ""
 
 
 #: Every inject kind, by name (the names of :data:`INJECT_KINDS`, a test checks).
@@ -511,23 +513,28 @@ INJECTS: dict[str, InjectKind] = {
         (), during_run=True, raises="rollback",
         message="The training loss has jumped and is not coming back down. The run is still "
         "burning cluster time.",
+        risk="loss_spike",
     ),
     "hardware_failure": InjectKind(
         (), during_run=True, raises=None,
         message="Part of the cluster has failed; the run stopped and must restart from its "
         "last checkpoint.",
+        risk="hardware",
     ),
     "budget_cut": InjectKind(
         ("fraction",), during_run=False, raises="budget",
         message="The budget has been cut, effective today.",
+        risk="budget",
     ),
     "departure": InjectKind(
         ("team",), during_run=False, raises=None,
         message="A senior member of the team has resigned and leaves this week.",
+        risk="staffing",
     ),
     "data_defect": InjectKind(
         ("kind",), during_run=True, raises="data_fix",
         message="A problem has turned up in the training data.",
+        risk="data_quality",
     ),
 }
 RUN_KINDS: tuple[str, ...] = tuple(k for k, i in INJECTS.items() if i.during_run)

@@ -27,7 +27,7 @@ from typing import Any
 from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
-from sim.scenario.spec import Scenario
+from sim.scenario.spec import INJECTS, Scenario
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.models import utcnow
 from sim.tabletop.db.room import Room
@@ -325,19 +325,15 @@ def responsible(room: Room, capability: str) -> str:
     cap = CAPABILITIES.get(capability)
     if cap is None:
         return ""
+    struck = {INJECTS[i].risk if i in INJECTS else i for i in cap.incidents}
     role = next((r for r in room.roles if set(r.rights) & set(cap.kinds)), None) or next(
-        (r for r in room.roles if {_RISK_OF.get(i, i) for i in cap.incidents} & set(r.risks)),
-        None,
+        (r for r in room.roles if struck & set(r.risks)), None
     )
     if role is None:
         return "Facilitator"
     holder = room.holder(role.team)
     org = holder.organisation if holder is not None and holder.organisation else ""
     return f"{org} ({role.name})" if org else role.name
-
-
-#: The risk an incident strikes, where their names differ.
-_RISK_OF = {"hardware_failure": "hardware", "data_defect": "data_quality", "departure": "staffing"}
 
 
 def owned(rows: Sequence[PlanRow], room: Room) -> list[PlanRow]:
