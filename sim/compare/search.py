@@ -412,14 +412,21 @@ def importances(search: Search) -> dict[str, float]:
 
 
 def confirm(
-    search: Search, picked: Sequence[TrialRecord], pool: Executor | None = None
+    search: Search,
+    picked: Sequence[TrialRecord],
+    pool: Executor | None = None,
+    extra: Mapping[str, Delta] | None = None,
 ) -> tuple[dict[str, Scenario], dict[str, pd.DataFrame], int]:
-    """The baseline and ``picked`` on ``confirm_reps`` fresh worlds (the held-out seed)."""
+    """The baseline, ``extra`` and ``picked`` on ``confirm_reps`` fresh worlds (held-out seed)."""
     s = search.settings
-    designs = {"baseline": search.base} | {
-        f"trial {r.number}": apply_delta(search.base, r.delta, name=f"trial {r.number}")
-        for r in picked
-    }
+    designs = (
+        {"baseline": search.base}
+        | {k: apply_delta(search.base, d, name=k) for k, d in (extra or {}).items()}
+        | {
+            f"trial {r.number}": apply_delta(search.base, r.delta, name=f"trial {r.number}")
+            for r in picked
+        }
+    )
     seed = s.seed + CONFIRM_SEED_OFFSET
     frames = run_on(pool, designs, range(s.confirm_reps), seed, workers=s.workers)
     return designs, frames, seed
