@@ -18,17 +18,76 @@ from sim.names import CHOICE_FAMILIES, OBJECTIVES
 from sim.scenario.loading import load_scenario
 
 
-def _save(result: dict[str, Any], base_source: str, folder: Path) -> list[str]:
+def _write(folder: Path, file: str, name: str, base_source: str, changes: Any) -> str:
     from sim.designs import DesignFile, design_yaml
 
     folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file
+    path.write_text(design_yaml(DesignFile(name, base_source, changes)), encoding="utf-8")
+    return str(path)
+
+
+def _save(result: dict[str, Any], base_source: str, folder: Path, cheaper: bool) -> list[str]:
+    """The recommendation and the best designs when one beats the baseline; else nothing.
+
+    ``cheaper`` adds the frontier's designs that cost less than the baseline.
+    """
     out = []
-    for i, d in enumerate(result["top"], start=1):
-        path = folder / f"best-{i}.yaml"
-        name = f"Search best {i} (trial {d['trial']})"
-        path.write_text(design_yaml(DesignFile(name, base_source, d["changes"])), encoding="utf-8")
-        out.append(str(path))
+    rec = result.get("recommended")
+    if rec and rec["beats_baseline"]:
+        out.append(_write(folder, "recommended.yaml", "Search recommendation", base_source,
+                          rec["changes"]))  # fmt: skip
+        for i, d in enumerate(result["top"], start=1):
+            name = f"Search best {i} (trial {d['trial']})"
+            out.append(_write(folder, f"best-{i}.yaml", name, base_source, d["changes"]))
+    if cheaper:
+        for i, p in enumerate(result["cheaper"], start=1):
+            name = f"Search frontier, cheaper {i} (trial {p['trial']})"
+            out.append(_write(folder, f"cheaper-{i}.yaml", name, base_source, p["changes"]))
     return out
+
+
+def _worth(w: dict[str, Any] | None) -> str:
+    if not w:
+        return "not measured"
+    return f"{100 * w['mean']:+.1f} pts ({100 * w['low']:+.1f} to {100 * w['high']:+.1f})"
+
+
+def _print_recommended(result: dict[str, Any], say: Any) -> None:
+    rec = result.get("recommended")
+    if not rec:
+        return
+    p = rec["pruning"]
+    say(
+        f"Recommended: {len(rec['each'])} of the {p['changes_before']} changes of trial "
+        f"{p['from_trial']} pay (pruned on {p['worlds']} fresh worlds, seed {p['seed']}; "
+        "each change's worth below is on the confirmation's worlds):"
+    )
+    for ch in rec["each"]:
+        say(f"  - {ch['what']}: {_worth(ch['worth'])}; {ch['why']}")
+    if rec["dropped"]:
+        say(f"  dropped {len(rec['dropped'])} (worth when dropped): " + "; ".join(
+            f"{d['what']} ({_worth(d['worth'])})" for d in rec["dropped"][:6]
+        ) + ("; ..." if len(rec["dropped"]) > 6 else ""))  # fmt: skip
+    for line in rec.get("verdict", []):
+        say(f"  {line}")
+
+
+def _nothing(result: dict[str, Any], saved: list[str], asked: bool, say: Any) -> None:
+    obj = result["objective"]
+    offers = ", ".join(
+        f"trial {p['trial']} ({obj} {p[obj]:.0%}, {money(p['cost_usd_mean'])})"
+        for p in result["cheaper"][:3]
+    )
+    what = f"saved {len(saved)} cheaper frontier designs" if saved else "saved nothing"
+    if not asked:
+        what = "nothing to save"
+    offer = (
+        f"; cheaper on the frontier: {offers} (--save DIR --save-cheaper writes them)"
+        if offers
+        else "; no cheaper design on the frontier"
+    )
+    say(f"{result['nothing_better']}: {what}{offer}.")
 
 
 def _print(result: dict[str, Any]) -> None:
@@ -51,6 +110,7 @@ def _print(result: dict[str, Any]) -> None:
                 str(len(d.get("changes", {}))),
             )
         )
+    _print_recommended(result, say)
     table(
         "Baseline and the best designs (fresh worlds)",
         rows,
@@ -70,10 +130,18 @@ def _print(result: dict[str, Any]) -> None:
     imp = result["importance"]["params"][:8]
     if imp:
         table(
-            "Which choices mattered most",
-            [(p["choice"], f"{p['importance']:.2f}", p["what"]) for p in imp],
-            ("choice", "importance", "what it is"),
-            text_columns=1,
+            "Which changes mattered (on/off, paired on common worlds)",
+            [
+                (
+                    str(p["rank"]),
+                    p["what"],
+                    f"{100 * p['importance']:+.1f} pts",
+                    f"{100 * p['low']:+.1f} to {100 * p['high']:+.1f}",
+                )
+                for p in imp
+            ],
+            ("rank", "change", "worth", "95% interval"),
+            text_columns=2,
         )
         say(f"Importance: {result['importance']['method']}.")
 
@@ -147,7 +215,14 @@ def optimize(
         None,
         "--save",
         metavar="DIR",
-        help="Write the best designs as design files best-1.yaml... into DIR.",
+        help="Write the recommendation (recommended.yaml) and the best designs "
+        "(best-1.yaml...) into DIR, when one beats the baseline.",
+    ),
+    save_cheaper: bool = typer.Option(
+        False,
+        "--save-cheaper",
+        help="With --save: also write the frontier's designs that cost less than the "
+        "baseline (cheaper-1.yaml...).",
     ),
     overrides: list[str] | None = SET,
     as_json: bool = JSON_OPTION,
@@ -194,14 +269,17 @@ def optimize(
     except ValueError as exc:
         raise UserError(str(exc)) from None
     result = report(found, confirmed(found))
-    if save is not None:
-        result["saved"] = _save(result, scenario.name, save)
+    saved = _save(result, scenario.name, save, save_cheaper) if save is not None else []
+    result["saved"] = saved
     if as_json:
         emit_json(result)
         return
     _print(result)
-    for path in result.get("saved", []):
-        stdout.print(f"saved {path}", markup=False, highlight=False)
+    say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
+    if result["nothing_better"]:
+        _nothing(result, saved, save is not None, say)
+    for path in saved:
+        say(f"saved {path}")
 
 
 def register(app: typer.Typer) -> None:

@@ -283,9 +283,9 @@ def prune(
     current = list(everything)
     steps: list[Step] = []
     rnd = 0
-    while current:
+    while True:
         rnd += 1
-        loo = _leave_one_out(w, current)
+        loo = _leave_one_out(w, current) if current else {}
         order = sorted(current, key=lambda c: _order(loo[c.key]))
         dropped_any = False
         for c in order:
@@ -309,8 +309,11 @@ def prune(
             steps.append(Step(rnd, c, wv, True, why))
             current = without
             dropped_any = True
-        if not dropped_any:
-            break
+        if not dropped_any or not current:
+            back = _re_add(w, everything, current, rnd, steps)
+            if back is None:
+                break
+            current = back
     final = _leave_one_out(w, current) if current else {}
     pruned = Pruned(
         kept=current,
@@ -323,6 +326,41 @@ def prune(
         final={k: (v if isinstance(v, Worth) else None) for k, v in final.items()},
     )
     return pruned, on_off(w, everything)
+
+
+#: How many times a dropped change may come back (stepwise selection, both ways).
+RE_ADD_ROUNDS = 3
+
+
+def _re_add(
+    w: _Worlds, everything: list[Change], current: list[Change], rnd: int, steps: list[Step]
+) -> list[Change] | None:
+    """A dropped change that pays once the changes masking it are gone, added back; or None.
+
+    A change can look worthless beside a harmful one that is dropped after it, so the
+    elimination is followed by a forward step: the dropped change that adds most, when it
+    pays at its bar, comes back and the elimination runs again.
+    """
+    if sum(1 for st in steps if st.why.startswith("kept: added back")) >= RE_ADD_ROUNDS:
+        return None
+    out = [c for c in everything if c not in current]
+    sets = [current] + [[*current, c] for c in out]
+    played = w.play(sets)
+    now = played[_key(current)]
+    if isinstance(now, str):
+        return None
+    best: tuple[float, Change, Worth] | None = None
+    for c in out:
+        on = played[_key([*current, c])]
+        if isinstance(on, str):
+            continue
+        wv = worth(on, now)
+        if wv.pays(_bar(c)) and (best is None or wv.mean > best[0]):
+            best = (wv.mean, c, wv)
+    if best is None:
+        return None
+    steps.append(Step(rnd, best[1], best[2], False, "kept: added back, it pays without the rest"))
+    return [c for c in everything if c in current or c is best[1]]
 
 
 def _order(v: Worth | str) -> float:
