@@ -191,8 +191,12 @@ def show(saved: dict[str, Any], source: str) -> None:
         f"worlds (seed {result['confirm_seed']}), not the worlds the search chose on."
     )
     st.plotly_chart(live_chart(trial_rows(search), obj), key=f"{KEY}_final_live")
+    if result["nothing_better"]:
+        st.info(result["nothing_better"] + ". Nothing to save; the cheaper designs on the "
+                "frontier are offered below.")  # fmt: skip
+        offer_cheaper(result, source)
+    show_recommended(result, source)
     if not result["top"]:
-        st.info("No candidate did as well as the baseline on the search's worlds. Try more trials.")
         return
     frames, designs = conf.frames, conf.designs
     show_verdicts(frames, designs, conf.comparison)
@@ -220,22 +224,66 @@ def show(saved: dict[str, Any], source: str) -> None:
             )
     st.subheader("Trade-off frontier")
     st.plotly_chart(frontier_chart(result), key=f"{KEY}_frontier")
-    st.subheader("Which choices mattered most")
+    st.subheader("Which changes mattered (on/off, paired on common worlds)")
     st.caption(result["importance"]["method"] + ".")
-    imp = pd.DataFrame(result["importance"]["params"][:12])
+    imp = pd.DataFrame(
+        [
+            {
+                "rank": p["rank"],
+                "change": p["what"],
+                "worth (pts)": 100 * p["importance"],
+                "low": 100 * p["low"],
+                "high": 100 * p["high"],
+            }
+            for p in result["importance"]["params"][:12]
+        ]
+    )
     if not imp.empty:
-        st.dataframe(
-            imp,
-            hide_index=True,
-            width="stretch",
-            column_config={
-                "importance": st.column_config.ProgressColumn(
-                    "importance", min_value=0.0, max_value=1.0, format="%.2f"
-                )
-            },
-        )
+        st.dataframe(imp, hide_index=True, width="stretch")
     with st.expander("S-curves of the baseline and the best designs"):
         show_distributions(frames, designs)
+
+
+def _download(label: str, name: str, source: str, changes: Any, key: str) -> None:
+    text = design_yaml(DesignFile(name, source.removeprefix("scenarios/"), changes))
+    st.download_button(
+        label, text, f"{key}.yaml", "application/x-yaml", key=f"{KEY}_{key}",
+        icon=":material/download:",
+    )  # fmt: skip
+
+
+def offer_cheaper(result: dict[str, Any], source: str) -> None:
+    """The frontier's designs that cost less than the baseline, each to save."""
+    obj = result["objective"]
+    for p in result["cheaper"]:
+        st.markdown(
+            f"**trial {p['trial']}**: {obj} {p[obj]:.0%}, mean cost {usd(p['cost_usd_mean'])}"
+        )
+        _download("Save this cheaper design", f"Search frontier (trial {p['trial']})", source,
+                  p["changes"], f"cheaper-{p['trial']}")  # fmt: skip
+
+
+def show_recommended(result: dict[str, Any], source: str) -> None:
+    """The best design pruned to the changes that pay, each with its own worth."""
+    rec = result["recommended"]
+    if not rec or not rec["each"]:
+        return
+    st.subheader("Recommended: the changes that pay")
+    p = rec["pruning"]
+    st.caption(
+        f"{len(rec['each'])} of the {p['changes_before']} changes of trial {p['from_trial']}, "
+        f"pruned on {p['worlds']} fresh paired worlds; each change's worth is on the "
+        "confirmation's worlds (the recommendation with and without it)."
+    )
+    for ch in rec["each"]:
+        w = ch["worth"]
+        worth = f"{100 * w['mean']:+.1f} pts ({100 * w['low']:+.1f} to {100 * w['high']:+.1f})"
+        st.markdown(f"- {ch['what']}: {worth}; {ch['why']}")
+    for line in rec.get("verdict", []):
+        st.markdown(line)
+    if rec["beats_baseline"]:
+        _download("Save the recommendation", "Search recommendation", source, rec["changes"],
+                  "recommended")  # fmt: skip
 
 
 def render() -> None:
