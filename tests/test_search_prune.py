@@ -55,3 +55,25 @@ def test_nothing_better_says_so_and_saves_nothing(tmp_path):
     lines = [ln for ln in out.stdout.splitlines() if "did as well as the baseline" in ln]
     assert len(lines) == 1 and "saved nothing" in lines[0], out.stdout
     assert not (tmp_path / "best").exists()
+
+
+def test_changes_a_team_lead_would_question_are_named_and_the_playbook_comes_apart():
+    from sim.compare.prune import changes_of, combine
+
+    base = load_scenario("scenarios/assistant_7b.yaml")
+    delta = {
+        "org.teams.product.headcount": 1,
+        "org.risk_owners.hardware": None,
+        "org.decision_rights.rollback": "product",
+        "levers.reserve_fraction": 0.2,
+        "levers.playbook": {**{str(k): list(v) for k, v in base.levers.playbook.items()},
+                            "rollback": ["pause_investigate", "rollback_skip"]},
+    }  # fmt: skip
+    changes = changes_of(base, delta)
+    doubts = {c.key: c.doubt for c in changes}
+    assert "one person" in doubts["org.teams.product.headcount"]
+    assert "unowned" in doubts["org.risk_owners.hardware"]
+    assert "rollback right" in doubts["org.decision_rights.rollback"]
+    assert doubts["levers.reserve_fraction"] is None
+    assert "levers.playbook:rollback" in doubts and len(changes) == 5
+    assert apply_delta(base, combine(base, changes)) == apply_delta(base, delta)
