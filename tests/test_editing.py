@@ -161,3 +161,14 @@ def test_an_edited_design_file_runs_in_sim_compare(base, tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "Edited" in out.stdout
+
+
+def test_a_large_number_reads_whole_in_the_changes() -> None:
+    from sim.compare.editing import readable_changes
+    from sim.designs import apply_delta
+    from sim.scenario.loading import load_scenario
+
+    base = load_scenario("assistant_7b")
+    design = apply_delta(base, {"levers.data_investment_usd": 76_700.0})
+    (line,) = readable_changes(base, design)
+    assert "76,700" in line and "e+" not in line

@@ -397,8 +397,8 @@ def _value_words(value: Any) -> str:
         return "nobody"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:,.4g}"
+    if isinstance(value, float):  # 76,700 rather than 7.67e+04; 0.12 as it is
+        return f"{value:,.0f}" if abs(value) >= 1_000 else f"{value:,.4g}"
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " > ".join(value) if value else "(none)"
     if isinstance(value, dict) and all(isinstance(v, list) for v in value.values()):
