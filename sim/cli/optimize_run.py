@@ -56,4 +56,9 @@ def search(base: Any, s: Settings, quiet: bool) -> Search:
             lead = f"best {s.objective} {max(best):.0%}" if best else "trials"
             bar.update(task, completed=done, description=lead)
 
-        return run_search(base, s, on_trial)
+        screening = bar.add_task("each change alone", total=None)
+
+        def on_screen(done: int, total: int) -> None:
+            bar.update(screening, completed=done, total=total)
+
+        return run_search(base, s, on_trial, on_screen)

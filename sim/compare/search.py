@@ -34,6 +34,7 @@ from optuna.samplers import BaseSampler, TPESampler
 from optuna.study import Study
 from optuna.trial import FrozenTrial, Trial, TrialState
 
+from sim.compare.screen import screen, seeds
 from sim.compare.space import (
     Choice,
     Constraints,
@@ -46,7 +47,7 @@ from sim.compare.space import (
 from sim.designs import Delta, apply_delta
 from sim.intervals import MIN_WORLDS
 from sim.metrics import PROBABILITY_KEYS
-from sim.runner import ExecutorName, open_executor, run_on
+from sim.runner import ExecutorName, Progress, open_executor, run_on
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
 
@@ -64,6 +65,11 @@ STARTUP_TRIALS = 10
 CONFIRM_SEED_OFFSET = 1_000_003
 #: The outcome columns a trial keeps of its worlds (for the frontier and the chart).
 KEPT = (*PROBABILITY_KEYS, "cost_usd", "schedule_days")
+
+
+def screen_limit(trials: int) -> int:
+    """How many of a search's trials the screen may fill: a third, so TPE keeps the rest."""
+    return max(1, trials // 3)
 
 
 def rungs(reps: int, eta: int = ETA) -> list[int]:
@@ -152,6 +158,8 @@ class Settings:
     scheduler: str | None = None
     storage: str | None = None
     study_name: str | None = None
+    #: Screen every single change on paired worlds first and enqueue those that pay alone.
+    screen: bool = True
 
     def fingerprint(self, base: Scenario) -> dict[str, Any]:
         """What a stored study must share with this search to be resumed by it."""
@@ -161,6 +169,7 @@ class Settings:
             "reps": self.reps,
             "seed": self.seed,
             "constraints": self.constraints.as_json(),
+            "screen": self.screen,
         }
 
 
@@ -298,8 +307,16 @@ def _objective(
 OnTrial = Callable[[TrialRecord, int, int], None]
 
 
-def run_search(base: Scenario, s: Settings, on_trial: OnTrial | None = None) -> Search:
-    """Search the design space of ``base`` under ``s.constraints``; resume a stored study."""
+def run_search(
+    base: Scenario,
+    s: Settings,
+    on_trial: OnTrial | None = None,
+    on_screen: Progress | None = None,
+) -> Search:
+    """Search the design space of ``base`` under ``s.constraints``; resume a stored study.
+
+    ``on_screen(done, total)`` follows the screen's worlds (each stage counts afresh).
+    """
     if s.objective not in OBJECTIVE_COLUMNS:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVE_COLUMNS)}")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -307,8 +324,7 @@ def run_search(base: Scenario, s: Settings, on_trial: OnTrial | None = None) -> 
     space = search_space(base, s.constraints)
     study = _study(base, s)
     counted = (TrialState.COMPLETE, TrialState.PRUNED)
-    if not study.trials:
-        study.enqueue_trial(base_params(space), user_attrs={"baseline": True})
+    fresh = not study.trials
     done = len(study.get_trials(deepcopy=False, states=counted))
     remaining = max(0, s.trials - done)
 
@@ -318,6 +334,24 @@ def run_search(base: Scenario, s: Settings, on_trial: OnTrial | None = None) -> 
             on_trial(_record(base, trial), finished, s.trials)
 
     with open_executor(s.executor, s.workers, s.scheduler) as pool:
+        if fresh and s.screen:
+            found = screen(
+                base,
+                space,
+                OBJECTIVE_COLUMNS[s.objective],
+                seed=s.seed,
+                reps=s.reps,
+                constraints=s.constraints,
+                pool=pool,
+                workers=s.workers,
+                progress=on_screen,
+            )
+        else:
+            found = []
+        if fresh:  # after the screen: a search stopped during it starts afresh when resumed
+            study.enqueue_trial(base_params(space), user_attrs={"baseline": True})
+            for params, attrs in seeds(found, base_params(space), screen_limit(s.trials)):
+                study.enqueue_trial(params, user_attrs=attrs)
         objective = _objective(base, space, s, pool)
         while remaining > 0:
             study.optimize(objective, n_trials=1, callbacks=[callback], catch=())

@@ -166,8 +166,14 @@ def run(base: Scenario, s: Settings) -> None:
         bar.progress(min(1.0, done / total), text=f"Trial {done} of {total}")
         chart.plotly_chart(live_chart(rows, s.objective), key=f"{KEY}_live_{len(rows)}")
 
+    def on_screen(done: int, total: int) -> None:
+        bar.progress(
+            min(1.0, done / max(total, 1)),
+            text=f"Trying each change alone: {done:,} of {total:,} worlds",
+        )
+
     try:
-        search = run_search(base, s, on_trial)
+        search = run_search(base, s, on_trial, on_screen)
     except ValueError as error:
         st.error(str(error))
         return
