@@ -224,6 +224,12 @@ def optimize(
         help="With --save: also write the frontier's designs that cost less than the "
         "baseline (cheaper-1.yaml...).",
     ),
+    screen: bool = typer.Option(
+        True,
+        "--screen/--no-screen",
+        help="First try each change alone on the baseline's worlds and start the search "
+        "from those that pay (default on).",
+    ),
     overrides: list[str] | None = SET,
     as_json: bool = JSON_OPTION,
 ) -> None:
@@ -263,6 +269,7 @@ def optimize(
         scheduler=scheduler,
         storage=url,
         study_name=study,
+        screen=screen,
     )
     try:
         found = search(base, s, as_json)

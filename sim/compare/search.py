@@ -187,6 +187,9 @@ class TrialRecord:
     schedule_days: float | None
     violation: float
     delta: Delta = field(default_factory=dict)
+    #: Where the candidate came from: "baseline", the screen's words for a change that
+    #: paid alone ("levers.x alone", "the 2 single changes that paid, together"), or "TPE".
+    origin: str = "TPE"
 
 
 @dataclass
@@ -231,6 +234,7 @@ def _record(base: Scenario, t: FrozenTrial) -> TrialRecord:
         attrs.get("schedule_days"),
         v,
         delta,
+        "baseline" if attrs.get("baseline") else str(attrs.get("screen", "TPE")),
     )
 
 
@@ -492,6 +496,7 @@ def trial_rows(search: Search) -> list[dict[str, Any]]:
             "schedule_days": r.schedule_days,
             "violation": r.violation,
             "changes": len(r.delta),
+            "origin": r.origin,
         }
         for r in search.records
     ]

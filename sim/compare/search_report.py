@@ -26,6 +26,7 @@ from sim.compare.prune import (
     prune,
     worth,
 )
+from sim.compare.screen import T_MIN
 from sim.compare.search import (
     IMPORTANCE_METHOD,
     OBJECTIVE_COLUMNS,
@@ -179,6 +180,13 @@ def report(search: Search, c: Confirmed) -> dict[str, Any]:
         },
         "search": {
             "sampler": "TPE, re-seeded from (seed, trial number) at each trial",
+            "screen": (
+                "each choice alone on the baseline's worlds, paired; those paying at "
+                f"t >= {T_MIN:g} are the first trials"
+                if search.settings.screen
+                else "off"
+            ),
+            "screened": [r.origin for r in search.records if r.origin not in ("TPE", "baseline")],
             "pruner": f"successive halving, rungs of {search.rungs} worlds, the best third go on",
             "counts": summary_counts(search),
             "best_trial": best.number if best else None,
