@@ -28,9 +28,9 @@ from typing import Any
 import yaml
 from scipy.stats import spearmanr
 
+from sim.interview import rubric
 from sim.interview.plan import InterviewPlan
 from sim.interview.replays import play_calls
-from sim.interview import rubric
 from sim.interview.rubric import RubricReport, judge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,11 +119,29 @@ GRID = {
 }
 
 
+def _orders_known_plans(combo: tuple[float, float, float]) -> bool:
+    """Whether the grade puts the test suite's plans of known quality in their order."""
+    from tests import interview_plans as plans
+
+    g = {n: _grade(judge(getattr(plans, n)()), *combo) for n in KNOWN}
+    return bool(g["strong"] > g["mediocre"] > g["weak"] > g["filler"]
+                and g["mediocre"] > g["misplaced"])  # fmt: skip
+
+
+KNOWN = ("strong", "mediocre", "weak", "filler", "misplaced")
+
+
 def tune(sets: dict[str, tuple[list[float], list[RubricReport]]]) -> None:
-    """The grid's best constants by the tuning half's Spearman; held-out shown, not used."""
+    """The grid's best constants by the tuning half's Spearman; held-out shown, not used.
+
+    Only constants that also order the plans of known quality (tests/interview_plans.py:
+    strong, mediocre, weak, filler; misplaced below mediocre) are eligible.
+    """
     grades, reps = sets["tuning"]
     rows = []
     for combo in itertools.product(*GRID.values()):
+        if not _orders_known_plans(combo):
+            continue
         rho = spearman(grades, [_grade(r, *combo) for r in reps])
         rows.append((rho, combo))
     rows.sort(key=lambda row: -row[0])
