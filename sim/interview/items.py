@@ -166,7 +166,8 @@ def breadth(a: Answer) -> Judgement:
     )
     c = check("areas", len(covered) >= 3, "content", line)
     status: Status = "met" if not missing else ("partly" if len(covered) >= 3 else "missed")
-    return judged(c, status=status, claims=[claim(f"area {x}", True) for x in covered])
+    # No claims of its own: the challenges it counts are the consequences item's claims.
+    return judged(c, status=status)
 
 
 def consequences(a: Answer) -> Judgement:
@@ -250,8 +251,13 @@ CALL_RISK = {"rollback": "loss_spike", "data_fix": "data_quality"}
 
 
 def _owns_the_risk(plan: InterviewPlan, kind: str, team: str) -> bool:
-    """Whether ``team`` owns the risk the call ``kind`` answers (and is no business team)."""
-    return team not in BUSINESS_TEAMS and plan.owner(CALL_RISK[kind]) == team
+    """Whether ``team`` owns the risk the call ``kind`` answers (and is no business team).
+
+    The risk's owner in the plan or in the scenario's own design: the data team for a
+    data fix is at the work it concerns.
+    """
+    risk = CALL_RISK[kind]
+    return team not in BUSINESS_TEAMS and team in (plan.owner(risk), reference(plan).owner(risk))
 
 
 def rights(a: Answer) -> Judgement:
@@ -570,9 +576,8 @@ def safety(a: Answer) -> Judgement:
     from_start = ("from the start" if plan.levers.safety_from_start else "only at release") + (
         "" if a.mine("levers", "safety_from_start") else " (the scenario's lever)"
     )
+    # The licence gate and the safety challenge are claims of the gates and consequences.
     claims = a.practices("safety")
-    claims += [claim(f"licence gate {g}", True) for g in legal]
-    claims += [claim(f"challenge {t}", True) for t in named]
     return judged(
         check("from_start", start, "structure", f"Safety, legal and privacy engaged {from_start}"),
         check("licence_gate", bool(legal), "structure",

@@ -36,11 +36,11 @@ __all__ = [
 
 #: What one unsound claim takes away, against the one point a sound claim earns (tuned on
 #: the prose corpus's tuning half only; docs/interview.md, "How well the score ranks").
-UNSOUND_PENALTY = 1.5
+UNSOUND_PENALTY = 3.0
 #: Net sound claims at which the grade's soundness part is half way to full.
-CREDIT_HALF = 3.0
+CREDIT_HALF = 10.0
 #: The coverage score's share of the grade; the rest is the net sound claims.
-COVERAGE_WEIGHT = 0.1
+COVERAGE_WEIGHT = 0.3
 
 P1, P2, STRONG, SIMULATION, FOLLOW = (
     "Part 1", "Part 2", "Strong answer", "Simulation", "Follow-ups",
