@@ -500,7 +500,8 @@ def roles(a: Answer) -> Judgement:
     )
     full = len(described) == len(verdicts) and not held
     claims = [c for r in plan.roles.model_dump() for c in a.text_claim(f"role {r}", f"role.{r}")]
-    claims += [claim(f"PM holds {k}", False, c_apart.evidence[0]) for k in held]
+    claims += [claim(f"PM holds {k}", False, f"The product team also holds the {k} call")
+               for k in held]  # fmt: skip
     claims += a.practices("roles")
     status: Status = "met" if full else "partly" if c_described.passed else "missed"
     return judged(c_described, c_apart, status=status, claims=claims)

@@ -80,12 +80,12 @@ class RubricItem:
 
     @property
     def soundness(self) -> float | None:
-        """(sound - UNSOUND_PENALTY x unsound) / claims; None when the item was not taken on."""
+        """(sound - unsound) / claims, -1 to 1; None when the item was not taken on."""
         if not self.claims:
             return None
         sound = sum(c.stance == "sound" for c in self.claims)
         wrong = sum(c.stance == "unsound" for c in self.claims)
-        return (sound - UNSOUND_PENALTY * wrong) / len(self.claims)
+        return (sound - wrong) / len(self.claims)
 
 
 @dataclass(frozen=True)
@@ -123,9 +123,9 @@ class RubricReport:
     def soundness(self) -> float | None:
         """Mean soundness of the items the answer takes on (None: it takes on none).
 
-        Each item's is (sound - UNSOUND_PENALTY x unsound) / its claims, so 1 when all it
-        says is right and below 0 when more of it is wrong than right; items it says nothing
-        about are left out, so a terse sound answer scores as high as a long sound one.
+        Each item's is (sound - unsound) / its claims, so 1 when all it says is right, -1
+        when all is wrong, 0 when it says nothing creditable; items it says nothing about
+        are left out, so a terse sound answer scores as high as a long sound one.
         """
         s = [x for i in self.items if (x := i.soundness) is not None]
         return sum(s) / len(s) if s else None
