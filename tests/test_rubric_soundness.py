@@ -102,6 +102,23 @@ def test_what_is_never_said_is_no_claim() -> None:
     assert judge(InterviewPlan()).claims == () and judge(InterviewPlan()).soundness is None
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We don't need a reserve; the estimate is solid.", "reserve"),
+        ("Reserve we don't keep, it is not necessary.", "reserve"),
+        ("I would skip the ablations entirely.", "ablation"),
+        ("We will not spend time on overlap scans.", "decontaminate"),
+        ("After a single loss spike we restart from scratch with a new recipe.", "spike response"),
+    ],
+)
+def test_a_refused_practice_is_an_unsound_claim(text: str, name: str) -> None:
+    """Refusing a practice is said, and wrong: it ranks below saying nothing at all."""
+    report = _judged(text)
+    assert name in _unsound(report) and not _sound(report)
+    assert report.grade < _judged("The weather is fine.").grade
+
+
 @pytest.mark.parametrize(("reserve", "stance"), [(0.0, "unsound"), (0.4, "unsound"),
                                                  (0.12, "sound")])  # fmt: skip
 def test_a_reserve_the_form_states_is_judged_whatever_its_value(
@@ -157,8 +174,8 @@ def test_a_negated_statement_never_earns_the_statements_claims(
 def test_the_benchmark_ranks_both_sets_the_coachs_way_round() -> None:
     """benchmarks/rubric_ranking.py: the grade ranks better than coverage on every part.
 
-    Measured 2026-12-03: tuning 0.562, held-out 0.576, graded 0.875 (coverage alone 0.267,
-    0.447, 0.686). The 0.85 target is not reached on the corpus.
+    Measured 2026-12-03: tuning 0.677, held-out 0.584, graded 0.895 (coverage alone 0.305,
+    0.493, 0.686). The 0.85 target is not reached on the corpus.
     """
     bench = _bench()
     for path in (CORPUS, GRADED):
