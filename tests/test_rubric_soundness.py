@@ -109,6 +109,7 @@ def test_what_is_never_said_is_no_claim() -> None:
         ("Reserve we don't keep, it is not necessary.", "reserve"),
         ("I would skip the ablations entirely.", "ablation"),
         ("We will not spend time on overlap scans.", "decontaminate"),
+        ("Engineering works from a ticket queue, separate from research.", "engineering_embedded"),
         ("After a single loss spike we restart from scratch with a new recipe.", "spike response"),
     ],
 )
@@ -174,7 +175,7 @@ def test_a_negated_statement_never_earns_the_statements_claims(
 def test_the_benchmark_ranks_both_sets_the_coachs_way_round() -> None:
     """benchmarks/rubric_ranking.py: the grade ranks better than coverage on every part.
 
-    Measured 2026-12-03: tuning 0.677, held-out 0.584, graded 0.895 (coverage alone 0.305,
+    Measured 2026-12-03: tuning 0.677, held-out 0.591, graded 0.895 (coverage alone 0.305,
     0.493, 0.686). The 0.85 target is not reached on the corpus.
     """
     bench = _bench()

@@ -172,6 +172,11 @@ REFUSED_SHARE: dict[str, re.Pattern[str]] = {
         r"\bablations?\s+are\s+(?:a\s+luxury|a\s+waste|pointless)"
     ),
 }
+#: Engineering kept apart from training: a ticket queue, a team separate from research.
+SILO = re.compile(
+    r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
+    r"\bover\s+the\s+wall\b"
+)
 SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
 
 
@@ -663,6 +668,15 @@ class _Reader:
         embed = _first_at(s, ("embed", "same team", "sit with"))
         if embed >= 0 and _has(t, ("engineer", "infra")):
             self._lever("engineering_embedded", "engineering embedded", s, embed)
+        silo = SILO.search(_low(s))
+        if (
+            silo is not None
+            and "engineering_embedded" not in self.levers
+            and _has(t, ("engineer", "infra"))
+            and not negated(_low(s), silo.start())
+        ):
+            self.levers["engineering_embedded"] = False
+            self.note("engineering embedded", "off", s, "engineering_embedded=off")
 
     def _role(self, s: str, t: Text) -> None:
         if not find(t, ("ownership",)).found or negated(_low(s), len(s) // 2):
