@@ -180,8 +180,8 @@ def consequences(a: Answer) -> Judgement:
     c = check("consequences", len(done) >= (n + 1) // 2, "content", *lines)
     status: Status = "met" if len(done) == n and n >= 3 else ("partly" if c.passed else "missed")
     claims = [
-        claim(f"challenge {c.title}", i in done, a.text(f"challenge.{i}").evidence(), wrong=False)
-        for i, c in enumerate(a.plan.challenges)
+        claim(f"challenge {ch.title}", i in done, a.text(f"challenge.{i}").evidence(), wrong=False)
+        for i, ch in enumerate(a.plan.challenges)
     ]
     return judged(c, status=status, claims=claims)
 
