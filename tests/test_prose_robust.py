@@ -158,6 +158,8 @@ def test_negating_a_statement_never_earns_its_reading(
         ("We skip the data review gate after data prep with sampled audits.",
          "gate:prepare=yes"),
         ("Rather than keep a 10% reserve, we put it all in the run.", "reserve=0.1"),
+        ("Engineering works from a ticket queue, separate from research.",
+         "engineering_embedded=on"),
     ],
 )  # fmt: skip
 def test_refusals_never_earn_the_reading(text: str, key: str) -> None:

@@ -104,8 +104,8 @@ def test_the_graded_set_is_big_enough_and_graded_1_to_5() -> None:
 
 
 def test_the_ranking_benchmark_ranks_the_graded_set_the_coachs_way_round() -> None:
-    """benchmarks/rubric_ranking.py on our graded set: a positive rank correlation (0.63 with
-    the current reader; the 0.85 target is measured on the reader's corpus)."""
+    """benchmarks/rubric_ranking.py on our graded set: the rubric's grade ranks it 0.895 (the
+    coverage score alone 0.686; the 0.85 target is measured on the corpus's held-out half)."""
     spec = importlib.util.spec_from_file_location("rubric_ranking", BENCH)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
@@ -113,4 +113,4 @@ def test_the_ranking_benchmark_ranks_the_graded_set_the_coachs_way_round() -> No
     path, answers = bench.graded_set(GRADED)
     assert path == GRADED
     rho = bench.spearman([a["grade"] for a in answers], bench.rubric_scores(answers))
-    assert rho > 0.5
+    assert rho > 0.8

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+Stance = Literal["sound", "thin", "unsound"]
 Status = Literal["met", "partly", "missed", "not_played", "did_not_arise", "not_run"]
 CheckKind = Literal["content", "structure", "simulation"]
 STATUS_LABEL: dict[str, str] = {
@@ -43,16 +44,42 @@ def check(name: str, passed: bool, kind: CheckKind, *evidence: str) -> Check:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """One thing the candidate said that an item's checks judge, and how it stands.
+
+    *sound*: what was said is right; *unsound*: it is wrong (no reserve, a recipe change
+    after one spike, shipping over a real product-eval gap, a right held far from the work,
+    a practice refused); *thin*: it was said but says too little to credit. What the
+    candidate did not say is no claim at all: it counts for coverage, never for soundness.
+    """
+
+    name: str
+    stance: Stance
+    evidence: str = ""
+
+
+def claim(name: str, sound: bool, evidence: str = "", *, wrong: bool = True) -> Claim:
+    """A claim: sound when ``sound``, else unsound (``wrong``) or thin (not ``wrong``)."""
+    return Claim(name, "sound" if sound else "unsound" if wrong else "thin", evidence)
+
+
+@dataclass(frozen=True)
 class Judgement:
-    """An item's status (None: grade from the checks) and its checks."""
+    """An item's status (None: grade from the checks), its checks, and the claims they judge."""
 
     checks: tuple[Check, ...]
     status: Status | None = None
     note: tuple[str, ...] = ()
+    claims: tuple[Claim, ...] = ()
 
 
-def judged(*checks: Check, status: Status | None = None, note: Sequence[str] = ()) -> Judgement:
-    return Judgement(tuple(checks), status, tuple(note))
+def judged(
+    *checks: Check,
+    status: Status | None = None,
+    note: Sequence[str] = (),
+    claims: Sequence[Claim] = (),
+) -> Judgement:
+    return Judgement(tuple(checks), status, tuple(note), tuple(claims))
 
 
 def grade(checks: Sequence[Check], partly_from: int = 1) -> Status:

@@ -151,8 +151,13 @@ ROLE_LIST_MIN = 2
 
 
 def _listed_scope(slot: Slot, text: Text) -> tuple[str, ...]:
-    """The ownership concept, when a role text lists enough of its own scope to imply it."""
-    if slot.kind != "role" or not slot.affinity:
+    """The ownership concept, when a role text lists enough of its own scope to imply it.
+
+    Not when the text says what something costs in time, money or quality: that is a
+    consequence naming the scope in passing ("a finding at sign-off delays the launch"),
+    not a list of what the role owns.
+    """
+    if slot.kind != "role" or not slot.affinity or find(text, CONSEQUENCE_DIMS).found:
         return ()
     return ("ownership",) if phrases_named(text, slot.affinity[0]) >= ROLE_LIST_MIN else ()
 

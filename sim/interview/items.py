@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from sim.engine.compute import planned_compute_usd
-from sim.interview.checks import Judgement, Status, check, judged, names
+from sim.interview.checks import Claim, Judgement, Status, check, claim, judged, names
 from sim.interview.content import TextVerdict, read_texts
 from sim.interview.plan import (
     EARLY_SIGNALS,
@@ -53,6 +53,16 @@ GATE_STRENGTH_MIN = 0.3
 PRE_RUN_CATCHES = ("data_quality", "tokenizer_config", "contamination")
 #: Sound first responses to a loss spike (a recipe change or training on is not).
 SOUND_SPIKE_CALLS = ("rollback_skip", "pause_investigate")
+#: The sound setting of each practice lever no item's checks read (the seeds' lessons:
+#: decontaminate, build product evals early, spread eval effort, embed engineering with
+#: training, bring safety in from the start); the item whose claims judge it.
+PRACTICES: dict[str, tuple[str, object]] = {
+    "decontaminate": ("gates", True),
+    "product_evals_early": ("objective", True),
+    "eval_focus": ("objective", "balanced"),
+    "engineering_embedded": ("roles", True),
+    "safety_from_start": ("safety", True),
+}
 AREAS: dict[str, tuple[str, ...]] = {
     "data": ("data",),
     "compute and infrastructure": ("sizing", "cluster"),
@@ -104,6 +114,33 @@ class Answer:
     def text(self, slot: str) -> TextVerdict:
         return self.texts[slot]
 
+    def said(self, section: str, key: str | None = None) -> bool:
+        """Whether the candidate stated this value: set in the plan, and theirs.
+
+        A value the plan holds only as its default (a prose answer that never mentions the
+        reserve) was not said, so it is no claim; one the form asked for always was.
+        """
+        model, name = {
+            "reserve": (self.plan.budget, "reserve_fraction"),
+            "ablation": (self.plan.levers, "ablation_fraction"),
+            "levers": (self.plan.levers, key or ""),
+        }[section]
+        return name in model.model_fields_set and self.mine(section, key)
+
+    def text_claim(self, name: str, slot: str) -> list[Claim]:
+        """A written text as a claim: sound when it says what its slot needs, else thin."""
+        v = self.texts[slot]
+        return [claim(name, v.met, v.evidence(), wrong=False)] if v.text.strip() else []
+
+    def practices(self, item: str) -> list[Claim]:
+        """The practice levers stated for ``item``: sound at their sound setting, else wrong."""
+        out = []
+        for name, (where, good) in PRACTICES.items():
+            if where == item and self.said("levers", name):
+                value = getattr(self.plan.levers, name)
+                out.append(claim(name, value == good, f"{name}: {value}"))
+        return out
+
 
 def model_compute_usd(plan: InterviewPlan) -> float:
     """The model's compute bill for the design: main run, ablations and post-training rounds."""
@@ -129,6 +166,7 @@ def breadth(a: Answer) -> Judgement:
     )
     c = check("areas", len(covered) >= 3, "content", line)
     status: Status = "met" if not missing else ("partly" if len(covered) >= 3 else "missed")
+    # No claims of its own: the challenges it counts are the consequences item's claims.
     return judged(c, status=status)
 
 
@@ -141,7 +179,11 @@ def consequences(a: Answer) -> Judgement:
     lines += [a.text(f"challenge.{i}").evidence() for i in range(n) if i not in done]
     c = check("consequences", len(done) >= (n + 1) // 2, "content", *lines)
     status: Status = "met" if len(done) == n and n >= 3 else ("partly" if c.passed else "missed")
-    return judged(c, status=status)
+    claims = [
+        claim(f"challenge {ch.title}", i in done, a.text(f"challenge.{i}").evidence(), wrong=False)
+        for i, ch in enumerate(a.plan.challenges)
+    ]
+    return judged(c, status=status, claims=claims)
 
 
 def grounding(a: Answer) -> Judgement:
@@ -158,7 +200,11 @@ def grounding(a: Answer) -> Judgement:
         first = " or ".join(EARLY_SIGNALS[c.risk or "budget"])
         lines.append(f"'{c.title}' at {c.earliest_signal}: its first signal comes at {first}")
     sound = bool(mapped) and 2 * len(signalled) >= len(mapped) and not unsound
-    return judged(mechanism, check("signals", sound, "structure", *lines))
+    claims = a.text_claim("late_discovery", "late_discovery") + [
+        claim(f"signal {c.title}", c not in unsound, f"{c.title} first seen at {c.earliest_signal}")
+        for c in signalled
+    ]
+    return judged(mechanism, check("signals", sound, "structure", *lines), claims=claims)
 
 
 # --- Part 2 ----------------------------------------------------------------------------------
@@ -189,13 +235,29 @@ def owners(a: Answer) -> Judgement:
         status: Status = "met"
     else:
         status = "partly" if len(mine) >= 5 and c_warned.passed else "missed"
-    return judged(c_owned, c_warned, status=status)
+    claims = [claim(f"owner {r}", True, f"{r} owned by {plan.owner(r)}") for r in mine]
+    claims += [c for r in mine for c in a.text_claim(f"warning {r}", f"warning.{r}")]
+    return judged(c_owned, c_warned, status=status, claims=claims)
 
 
 def _core_teams(plan: InterviewPlan) -> set[str]:
     design = plan_scenario(plan)
     # The teams owning recipe work, and any the candidate marked core (a deprecated flag).
     return set(design.recipe_team_ids) | {t.id for t in design.org.teams if t.core}
+
+
+#: The risk each run call answers: the team owning that risk is at the work it concerns.
+CALL_RISK = {"rollback": "loss_spike", "data_fix": "data_quality"}
+
+
+def _owns_the_risk(plan: InterviewPlan, kind: str, team: str) -> bool:
+    """Whether ``team`` owns the risk the call ``kind`` answers (and is no business team).
+
+    The risk's owner in the plan or in the scenario's own design: the data team for a
+    data fix is at the work it concerns.
+    """
+    risk = CALL_RISK[kind]
+    return team not in BUSINESS_TEAMS and team in (plan.owner(risk), reference(plan).owner(risk))
 
 
 def rights(a: Answer) -> Judgement:
@@ -207,7 +269,8 @@ def rights(a: Answer) -> Judgement:
     if open_:
         lines.append(f"Not named by you: {names(open_)}")
     core = _core_teams(plan)
-    misplaced = [k for k in ("rollback", "data_fix") if k in mine and mine[k] not in core]
+    misplaced = [k for k in ("rollback", "data_fix") if k in mine and mine[k] not in core
+                 and not _owns_the_risk(plan, k, mine[k])]  # fmt: skip
     misplaced += [k for k in ("budget", "schedule", "ship") if k in mine
                   and mine[k] not in BUSINESS_TEAMS]  # fmt: skip
     placed = [
@@ -234,11 +297,15 @@ def rights(a: Answer) -> Judgement:
                " (the wrong first response: roll back or pause, not train on or change recipe)")
         ),
     )  # fmt: skip
+    claims = [claim(f"right {k}", k not in misplaced, f"{k} → {v}") for k, v in mine.items()]
+    if first is not None and own_playbook:
+        claims.append(claim("spike response", first in SOUND_SPIKE_CALLS, spike.evidence[0]))
     return judged(
         check("all_named", not open_, "structure", *lines),
         check("placed", bool(mine) and not misplaced, "structure", *placed),
         spike,
         note=_spike_note(a),
+        claims=claims,
     )
 
 
@@ -285,7 +352,14 @@ def gates(a: Answer) -> Judgement:
     if theirs:
         lines.append(f"Still the scenario's (change or confirm them): {names(theirs)}")
     lines += list(weak.values())
-    return judged(
+    claims = [claim(f"gate {g.id}", g.id not in weak, weak.get(g.id, f"{g.id} after {g.after}"))
+              for g in mine]  # fmt: skip
+    claims += [claim(f"experiment {v.slot}", v.met, v.evidence(), wrong=False)
+               for v in experiments if v.text.strip()]  # fmt: skip
+    if a.said("ablation"):
+        claims.append(claim("ablation", lo <= ablation <= hi, f"Ablation budget {ablation:.0%}"))
+    claims += a.practices("gates")
+    checks = (
         check("experiment", bool(backed), "content",
               *[v.evidence() for v in experiments] or ["No cheap experiment named for a gate"]),
         check("coverage", not blind, "structure", *lines,
@@ -295,6 +369,7 @@ def gates(a: Answer) -> Judgement:
               + ("" if a.mine("ablation") else " (the scenario's)")
               + ("" if lo <= ablation <= hi else f" (outside {lo:.0%}-{hi:.0%})")),
     )  # fmt: skip
+    return judged(*checks, claims=claims)
 
 
 def _significant(x: float) -> int:
@@ -343,18 +418,27 @@ def budget(a: Answer) -> Judgement:
         + ("" if band else f"; outside a sensible {lo:.0%}-{hi:.0%}")
     )
     tracking = a.text("tracking")
+    # An estimate off the model's is thin, not wrong: without the working the rubric cannot
+    # tell a wrong method from other assumptions (GPU price, utilisation); a copy is wrong.
+    claims = [claim("estimate", close, est_line, wrong=bool(copied))] if b.compute_usd > 0 else []
+    claims += [claim(f"allocated {k.removesuffix('_usd')}", True, f"{k}: ${getattr(b, k):,.0f}")
+               for k in needed[1:] if getattr(b, k) > 0]  # fmt: skip
+    claims += a.text_claim("tracking", "tracking")
+    if a.said("reserve"):
+        claims.append(claim("reserve", band, reserve_line))
     return judged(
         check("estimate", close, "structure", est_line, f"Flagged: {copied}" if copied else ""),
         check("allocated", not unallocated, "structure",
               f"Categories without an estimate: {names(unallocated)}"),
         check("tracking", tracking.met, "content", tracking.evidence()),
         check("reserve", band and a.mine("reserve"), "structure", reserve_line),
+        claims=claims,
     )  # fmt: skip
 
 
 def levers(a: Answer) -> Judgement:
     plan = a.plan
-    out = []
+    out, claims = [], []
     for kind in ("budget", "schedule"):
         responses = plan.responses(kind)
         mine = a.mine("playbook", kind)
@@ -365,12 +449,14 @@ def levers(a: Answer) -> Judgement:
         if bad:
             line += " (accepting the overrun first agrees no lever at all)"
         out.append(check(kind, bool(responses) and mine and not bad, "structure", line))
+        if responses and mine:
+            claims.append(claim(f"playbook {kind}", not bad, line))
     f = a.followup("budget_cut")
     note = []
     if f is not None and f.mine:
         note = ["In the budget-cut follow-up you pulled: "
                 + " → ".join(d.choice.replace("_", " ") for d in f.mine)]  # fmt: skip
-    return judged(*out, note=note)
+    return judged(*out, note=note, claims=claims)
 
 
 # --- what a strong answer covers ---------------------------------------------------------------
@@ -383,12 +469,18 @@ def objective(a: Answer) -> Judgement:
     targets = stated_targets(plan)
     product = [t for t in targets if kinds.get(t.eval) == "product_eval"]
     use = a.text("product_use")
+    claims = a.text_claim("product_use", "product_use") + a.practices("objective")
+    if plan.objective.targets:
+        claims.append(claim("targets", bool(product),
+                            "A target measured by a product eval" if product else
+                            "Every target is a public benchmark"))  # fmt: skip
     return judged(
         check("product_use", use.met, "content", use.evidence()),
         check("product_eval", bool(product), "structure",
               "Targets: " + names([f"{t.capability} by {t.eval} ≥ {t.threshold:.2f}"
                                    for t in targets]),
               "" if product else "No target is measured by a product eval"),
+        claims=claims,
     )  # fmt: skip
 
 
@@ -407,10 +499,12 @@ def roles(a: Answer) -> Judgement:
         f"The product team also holds technical calls: {names(held)}" if held else "",
     )
     full = len(described) == len(verdicts) and not held
-    return judged(
-        c_described, c_apart, status="met" if full else "partly" if c_described.passed else "missed"
-    )
-    # fmt: skip
+    claims = [c for r in plan.roles.model_dump() for c in a.text_claim(f"role {r}", f"role.{r}")]
+    claims += [claim(f"PM holds {k}", False, f"The product team also holds the {k} call")
+               for k in held]  # fmt: skip
+    claims += a.practices("roles")
+    status: Status = "met" if full else "partly" if c_described.passed else "missed"
+    return judged(c_described, c_apart, status=status, claims=claims)
 
 
 def build_vs_adapt(a: Answer) -> Judgement:
@@ -427,10 +521,14 @@ def build_vs_adapt(a: Answer) -> Judgement:
         verb = "caps" if strategy == "adapt" else "would cap"
         lines.append(f"Adapting the open base model {verb} " + "; ".join(capped))
         sound = strategy == "pretrain" or fixed
+    claims = a.text_claim("strategy_reason", "strategy_reason")
+    if "strategy" in plan.model_fields_set:
+        claims.append(claim("strategy", sound, lines[-1]))
     return judged(
         check("reason", reason.met, "content", reason.evidence()),
         check("consistent", sound, "structure", *lines,
               "" if sound else "You chose to adapt although it cannot reach a target"),
+        claims=claims,
     )  # fmt: skip
 
 
@@ -449,11 +547,15 @@ def tradeoffs(a: Answer) -> Judgement:
     c_stated = check("stated", bool(stated), "content", *lines or ["No trade-off stated"])
     c_dims = check("dimensions", len(dims) == 3, "structure", f"Dimensions traded: {names(dims)}")
     full = len(stated) >= 2 and c_dims.passed
+    met = {id(t) for t, _ in stated}
+    claims = [claim(f"trade-off {k + 1}", id(t) in met, a.text(f"tradeoff.{k}").evidence(),
+                    wrong=k in same) for k, t in enumerate(plan.tradeoffs)]  # fmt: skip
     return judged(
         c_stated,
         c_dims,
         note=_cut_note(a),
         status="met" if full else "partly" if stated else "missed",
+        claims=claims,
     )
 
 
@@ -475,10 +577,13 @@ def safety(a: Answer) -> Judgement:
     from_start = ("from the start" if plan.levers.safety_from_start else "only at release") + (
         "" if a.mine("levers", "safety_from_start") else " (the scenario's lever)"
     )
+    # The licence gate and the safety challenge are claims of the gates and consequences.
+    claims = a.practices("safety")
     return judged(
         check("from_start", start, "structure", f"Safety, legal and privacy engaged {from_start}"),
         check("licence_gate", bool(legal), "structure",
               f"Your licence and privacy review before the run: {names(legal)}"),
         check("named", bool(named), "content",
               f"Part 1 explains: {names(named)}"),
+        claims=claims,
     )  # fmt: skip

@@ -40,6 +40,16 @@ def _outcome_table(outcome: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _soundness_line(report: RubricReport) -> str:
+    """What the answer says, judged: its soundness and the grade beside the coverage score."""
+    claims = report.claims
+    if report.soundness is None:
+        return f"Soundness: nothing said to judge. Grade {report.grade:.2f}."
+    n = {s: sum(c.stance == s for c in claims) for s in ("sound", "thin", "unsound")}
+    return (f"Soundness of what you said: {report.soundness:.0%} ({n['sound']} sound, "
+            f"{n['thin']} thin, {n['unsound']} wrong). Grade {report.grade:.2f}.")  # fmt: skip
+
+
 def plan_lines(plan: InterviewPlan) -> list[str]:
     """The answer itself, as Markdown lines: the prose if any, Part 1 and Part 2."""
     lines = []
@@ -128,6 +138,8 @@ def session_markdown(
         f"({report.counts.get('met', 0)} met, {report.counts.get('partly', 0)} partly met, "
         f"{report.counts.get('missed', 0)} missed)",
         "",
+        _soundness_line(report),
+        "",
         "## Clarifying answers",
         "",
     ]
@@ -154,6 +166,8 @@ def session_markdown(
         for item in (i for i in report.items if i.part == part):
             lines.append(f"- **{item.title}: {STATUS_LABEL[item.status]}.**")
             lines += [f"  - {e}" for e in item.evidence]
+            lines += [f"  - *Wrong:* {c.evidence or c.name}" for c in item.claims
+                      if c.stance == "unsound"]  # fmt: skip
             if item.status != "met":
                 lines.append(f"  - *A strong answer:* {item.strong}")
             if item.id in answers:

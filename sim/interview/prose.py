@@ -14,7 +14,8 @@ the same vocabulary the rubric uses (:mod:`sim.interview.vocabulary`), for:
   looks for, and the sentence as its experiment; never a negated one;
 - numbers: each percentage and dollar amount bound to the noun beside it (reserve,
   ablations, compute, people, licensing, annotation), never to a noun of another clause,
-  so "at 40% MFU" is no reserve;
+  so "at 40% MFU" is no reserve; a reserve or ablations refused outright ("we don't need
+  a reserve") as none, which the rubric judges unsound;
 - the playbook: responses to a budget cut, a slip, a spike or a ship call, in the order
   the sequence words give, leaving out what is refused ("we never reduce tokens");
 - levers (on, or off when refused), roles, the strategy and its reason, trade-offs with
@@ -154,6 +155,28 @@ PLAYBOOK_CUES: dict[str, re.Pattern[str]] = {
     "rollback": re.compile(r"loss\s+spike|spikes?\b|diverg"),
     "ship": re.compile(r"\blag|product\s+evals?\s+(?:are\s+)?below|below\s+target"),
 }
+#: A reserve or an ablation budget refused outright, with no number of its own ("we don't
+#: need a reserve", "reserve we don't keep", "skip the ablations", "ablations are a luxury
+#: we skip"): read as none. Not a gate refused ("skip the ablation gate"), and not a number
+#: negated ("we do not keep a 12% reserve" says nothing of a 10% one).
+REFUSED_SHARE: dict[str, re.Pattern[str]] = {
+    "reserve_fraction": re.compile(
+        r"\b(?:no|zero|without\s+(?:a|any))\s+(?:[a-z]+\s+)?(?:reserve|contingency)\b|"
+        r"(?:n't|\bnot|\bnever)\s+(?:need|keep|hold|have|set\s+aside)\s+(?:a\s+|any\s+)?"
+        r"(?:[a-z]+\s+)?(?:reserve|contingency)\b|"
+        r"\b(?:reserve|contingency)\s+(?:we|i)\s+(?:do\s+not|don't|never)\s+(?:keep|need|hold)\b"
+    ),
+    "ablation_fraction": re.compile(
+        r"\b(?:skip|drop|no|zero|without)\s+(?:the\s+|any\s+)?ablations?\b(?!\s+(?:gate|review))|"
+        r"(?:n't|\bnot|\bnever)\s+(?:do|run|need)\s+(?:any\s+)?ablations?\b(?!\s+(?:gate|review))|"
+        r"\bablations?\s+are\s+(?:a\s+luxury|a\s+waste|pointless)"
+    ),
+}
+#: Engineering kept apart from training: a ticket queue, a team separate from research.
+SILO = re.compile(
+    r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
+    r"\bover\s+the\s+wall\b"
+)
 SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
 
 
@@ -565,6 +588,14 @@ class _Reader:
                 store[field] = value
             name = "reserve" if field == "reserve_fraction" else "ablation budget"
             self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not b.sure)
+        if "%" not in low:
+            for field, refused in REFUSED_SHARE.items():
+                store = self.budget if field == "reserve_fraction" else self.levers
+                if field in store or not refused.search(low):
+                    continue
+                store[field] = 0.0
+                noun = "reserve" if field == "reserve_fraction" else "ablation"
+                self.note(f"{noun} refused", "none", s, f"{noun}=0")
         for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
             if b.noun not in DOLLAR_KEY or b.noun in self.budget:
                 continue
@@ -637,6 +668,15 @@ class _Reader:
         embed = _first_at(s, ("embed", "same team", "sit with"))
         if embed >= 0 and _has(t, ("engineer", "infra")):
             self._lever("engineering_embedded", "engineering embedded", s, embed)
+        silo = SILO.search(_low(s))
+        if (
+            silo is not None
+            and "engineering_embedded" not in self.levers
+            and _has(t, ("engineer", "infra"))
+            and not negated(_low(s), silo.start())
+        ):
+            self.levers["engineering_embedded"] = False
+            self.note("engineering embedded", "off", s, "engineering_embedded=off")
 
     def _role(self, s: str, t: Text) -> None:
         if not find(t, ("ownership",)).found or negated(_low(s), len(s) // 2):

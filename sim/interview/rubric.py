@@ -20,7 +20,7 @@ from typing import Any
 
 from sim.interview import items as it
 from sim.interview import verdicts as vd
-from sim.interview.checks import POINTS, STATUS_LABEL, Check, Judgement, Status, grade
+from sim.interview.checks import POINTS, STATUS_LABEL, Check, Claim, Judgement, Status, grade
 from sim.interview.items import Answer, model_compute_usd
 from sim.interview.plan import FollowupResult, InterviewPlan
 
@@ -33,6 +33,14 @@ __all__ = [
     "judge",
     "model_compute_usd",
 ]
+
+#: What one unsound claim takes away, against the one point a sound claim earns (tuned on
+#: the prose corpus's tuning half only; docs/interview.md, "How well the score ranks").
+UNSOUND_PENALTY = 3.0
+#: Net sound claims at which the grade's soundness part is half way to full.
+CREDIT_HALF = 10.0
+#: The coverage score's share of the grade; the rest is the net sound claims.
+COVERAGE_WEIGHT = 0.3
 
 P1, P2, STRONG, SIMULATION, FOLLOW = (
     "Part 1", "Part 2", "Strong answer", "Simulation", "Follow-ups",
@@ -67,6 +75,17 @@ class RubricItem:
     strong: str
     checks: tuple[Check, ...] = ()
     content: bool = False
+    #: What the candidate said that this item's checks judge (none: the item not taken on).
+    claims: tuple[Claim, ...] = ()
+
+    @property
+    def soundness(self) -> float | None:
+        """(sound - unsound) / claims, -1 to 1; None when the item was not taken on."""
+        if not self.claims:
+            return None
+        sound = sum(c.stance == "sound" for c in self.claims)
+        wrong = sum(c.stance == "unsound" for c in self.claims)
+        return (sound - wrong) / len(self.claims)
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,40 @@ class RubricReport:
         judged = [POINTS[i.status] for i in self.items if i.status in POINTS]
         return sum(judged) / len(judged) if judged else 0.0
 
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return tuple(c for i in self.items for c in i.claims)
+
+    @property
+    def credit(self) -> float:
+        """Net sound claims: one per sound claim, less UNSOUND_PENALTY per unsound one."""
+        cs = self.claims
+        sound = sum(c.stance == "sound" for c in cs)
+        return sound - UNSOUND_PENALTY * sum(c.stance == "unsound" for c in cs)
+
+    @property
+    def soundness(self) -> float | None:
+        """Mean soundness of the items the answer takes on (None: it takes on none).
+
+        Each item's is (sound - unsound) / its claims, so 1 when all it says is right, -1
+        when all is wrong, 0 when it says nothing creditable; items it says nothing about
+        are left out, so a terse sound answer scores as high as a long sound one.
+        """
+        s = [x for i in self.items if (x := i.soundness) is not None]
+        return sum(s) / len(s) if s else None
+
+    @property
+    def grade(self) -> float:
+        """The grade the ranking uses, 0 to 1: mostly net sound claims, a little coverage.
+
+        ``COVERAGE_WEIGHT x score + (1 - COVERAGE_WEIGHT) x (1 + c / (|c| + CREDIT_HALF)) / 2``
+        with ``c`` the :attr:`credit`: half marks for saying nothing, more for each sound
+        claim (saturating), less for each unsound one.
+        """
+        c = self.credit
+        sound = (1 + c / (abs(c) + CREDIT_HALF)) / 2
+        return COVERAGE_WEIGHT * self.score + (1 - COVERAGE_WEIGHT) * sound
+
     def item(self, item_id: str) -> RubricItem:
         return next(i for i in self.items if i.id == item_id)
 
@@ -99,6 +152,8 @@ class RubricReport:
     def to_dict(self) -> dict[str, Any]:
         out = {
             "score": self.score,
+            "soundness": self.soundness,
+            "grade": self.grade,
             "counts": self.counts,
             "items": [asdict(i) for i in self.items],
             "outcome": self.outcome,
@@ -214,7 +269,7 @@ def judge(
         out.append(
             RubricItem(
                 spec.id, spec.part, spec.title, _status(spec, j), evidence, spec.strong,
-                j.checks, spec.content,
+                j.checks, spec.content, j.claims,
             )
         )  # fmt: skip
     counts = {s: sum(1 for i in out if i.status == s) for s in STATUS_LABEL}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 
-from sim.interview.checks import Judgement, check, judged
+from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
 from sim.interview.plan import FollowupResult, plan_scenario, plan_world
 from sim.interview.provenance import filled_sections
@@ -67,7 +67,8 @@ def outcome(a: Answer) -> Judgement:
         else "far behind the reference"
     )
     c = check("plays_out", not_worse, "simulation", f"{line}: {verdict}")
-    return judged(c, status="met" if not_worse else "partly" if close else "missed")
+    status: Status = "met" if not_worse else "partly" if close else "missed"
+    return judged(c, status=status, claims=_claims(c))
 
 
 def _played(a: Answer, fid: str) -> FollowupResult | Judgement:
@@ -86,6 +87,15 @@ def _played(a: Answer, fid: str) -> FollowupResult | Judgement:
             status="not_played", note=["Every call was made by the playbook, none by you"]
         )
     return f
+
+
+def _claims(*checks: Check) -> list[Claim]:
+    """A played call's checks as claims: the candidate said it, so each is sound or not.
+
+    A content check failed (a reason that names too little) is thin, not wrong.
+    """
+    return [claim(c.name, c.passed, "; ".join(c.evidence), wrong=c.kind != "content")
+            for c in checks]  # fmt: skip
 
 
 def _auto_note(f: FollowupResult) -> list[str]:
@@ -108,13 +118,13 @@ def followup_spike(a: Answer) -> Judgement:
     if isinstance(f, Judgement):
         return f
     d = f.mine[0]
-    return judged(
+    checks = (
         check("sound", d.choice in SOUND_SPIKE_CALLS, "structure",
               f"You chose {d.choice.replace('_', ' ')} as {d.owner}"),
         check("fast", d.latency_days <= 1.0, "structure",
               f"The news reached {d.owner} in {d.latency_days:.1f} days"),
-        note=[*_alternative_lines(f), *_auto_note(f)],
     )  # fmt: skip
+    return judged(*checks, note=[*_alternative_lines(f), *_auto_note(f)], claims=_claims(*checks))
 
 
 def followup_budget(a: Answer) -> Judgement:
@@ -134,7 +144,7 @@ def followup_budget(a: Answer) -> Judgement:
     if f.quality_given_up is not None:
         note.append(f"Quality given up against the same world without the cut: "
                     f"{f.quality_given_up:+.3f}")  # fmt: skip
-    return judged(
+    checks = (
         check("agreed_order", followed, "structure", *lines),
         check(
             "on_budget",
@@ -142,8 +152,8 @@ def followup_budget(a: Answer) -> Judgement:
             "simulation",
             "The project ended " + ("on budget" if f.on_budget else "over budget"),
         ),
-        note=note,
     )
+    return judged(*checks, note=note, claims=_claims(*checks))
 
 
 def _gaps(a: Answer, f: FollowupResult) -> list[tuple[str, float, float]]:
@@ -182,7 +192,7 @@ def followup_ship(a: Answer) -> Judgement:
     trade = _trade_off(f, shipped)
     said = find(f.rationale, ("gap", "noise", "time", "quality", "product_evals"))
     reasoned = len(said.found) >= 2
-    return judged(
+    checks = (
         check("gap", fits_gap, "structure", *gap_lines,
               f"You chose {choice.replace('_', ' ')} with the gap {reading}"),
         check("trade_off", trade[0], "simulation", *trade[1]),
@@ -190,8 +200,8 @@ def followup_ship(a: Answer) -> Judgement:
               f"Your reason names: {', '.join(said.labels(said.found)) or 'nothing'}"
               + ("" if reasoned else " (say what the gap is, whether it is beyond the noise, "
                  "and what waiting costs)")),
-        note=_auto_note(f),
     )  # fmt: skip
+    return judged(*checks, note=_auto_note(f), claims=_claims(*checks))
 
 
 def _trade_off(f: FollowupResult, shipped: bool) -> tuple[bool, list[str]]:
