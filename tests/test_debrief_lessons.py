@@ -446,6 +446,7 @@ CARRIED_BY: dict[str, tuple[str, ...]] = {
     ),
     "test_data_work_beats_equal_spend_on_compute_in_quality": ("data_work",),
     "test_data_work_has_diminishing_returns_relative_to_the_tokens_it_improves": ("data_work",),
+    "test_data_work_takes_the_data_teams_time_and_does_not_pay_at_every_size": ("data_work",),
     "test_fewer_focused_models_do_better": ("variants",),
     "test_forced_contributions_cost_quality_that_tested_ones_do_not": ("contributions",),
     "test_a_mandate_not_backed_by_experiments_skips_the_gate": ("contributions",),

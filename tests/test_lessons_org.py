@@ -295,6 +295,20 @@ def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> 
         arm.higher("loss")
 
 
+def test_data_work_takes_the_data_teams_time_and_does_not_pay_at_every_size(
+    base7b: Scenario,
+) -> None:
+    # 60 replications a seed; no extra data work (A) against $1M of it (B). The passes take
+    # the data team's person-days before training starts, so the big spend costs more
+    # effort, money and calendar than it saves in extra training rounds. Scope: both arms
+    # plan the same run; the data arm's better tokens may need fewer post-training rounds.
+    big = changed(base7b, levers__data_investment_usd=1_000_000.0)
+    for arm in arms(base7b, big, 60):
+        arm.higher("effort_person_days")
+        arm.higher("schedule_days")
+        arm.higher("cost_usd")
+
+
 def test_data_work_has_diminishing_returns_relative_to_the_tokens_it_improves() -> None:
     one, two = (data_multiplier(1.0, usd, 4e12) for usd in (100_000.0, 200_000.0))
     assert two - one < one - 1.0  # the second $100k buys less than the first

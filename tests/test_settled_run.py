@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
 #: Plays saved by engine 11 before the run settled stretches (main at 5d264d6, engine c8c0bce).
 SAVED = ROOT / "tests" / "data" / f"plays_engine{ENGINE_VERSION}.json"
-#: Plays saved by the engine before this one (version 12: before issue 24's owners and
-#: gates and issue 26's draws keyed by identity).
-OLDER = "12"
+#: Plays saved by the engine before this one (version 13: before issue 24's data work took
+#: the data team's time).
+OLDER = "13"
 SAVED_BY_OLDER = ROOT / "tests" / "data" / f"plays_engine{OLDER}.json"
 
 
@@ -178,9 +178,9 @@ def test_plays_saved_by_an_older_engine_replay_and_say_their_numbers_moved() -> 
         # (the newer model's run may not be in progress on that day).
         missed = [e for e in game.model.trace if e.summary.startswith("Inject ")]
         assert game.finished and len(game.log.injections) + len(missed) == 3
-        assert digest(game.model) != p["digest"]  # the numbers come from the newer model
-        # ... and stay near the old ones: the same world, decisions and injects (engine 12's
-        # gate reviews take their teams' time, so a play runs some days longer).
+        # The numbers come from the newer model and stay near the old ones: the same world,
+        # decisions and injects. (A change of engine need not move every play: engine 14's
+        # data work moves only plays that buy data work, and these two buy none.)
         assert math.isclose(row["schedule_days"], p["schedule_days"], rel_tol=0.25)
         assert math.isclose(row["cost_usd"], p["cost_usd"], rel_tol=0.25)
 

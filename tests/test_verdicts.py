@@ -31,7 +31,7 @@ def base() -> Scenario:
 @pytest.mark.parametrize("seed", [0, 3])
 def test_one_dollar_of_data_work_is_alike_everywhere(base: Scenario, seed: int) -> None:
     """$1 of data work moved the scores by about 3e-7 and printed "+0.00 pts ... clear" in
-    39 of 40 seeds; the cost, exactly +$1 in every world, was "not yet known ±$168k"."""
+    39 of 40 seeds; the cost, a dollar or two in every world, was "not yet known ±$168k"."""
     frames = run_designs(
         {"A": base, "B": with_overrides(base, {"levers.data_investment_usd": 1})}, 40, seed
     )
@@ -40,9 +40,11 @@ def test_one_dollar_of_data_work_is_alike_everywhere(base: Scenario, seed: int) 
     for key, r in rows.items():
         if key.startswith("score:"):
             assert r["verdict"] == "alike", (key, r)
+    # $1 of passes, and the data team's 0.0002 person-days of salary for them: a few
+    # dollars in every world, alike and known to the dollar.
     cost = rows["cost_usd"]
-    assert cost["mean"] == pytest.approx(1.0)
-    assert cost["verdict"] == "alike" and 0.5 < cost["low"] <= 1.0 <= cost["high"] < 1.5
+    assert 1.0 <= cost["mean"] < 5.0
+    assert cost["verdict"] == "alike" and 0.5 < cost["low"] <= cost["high"] < 5.0
 
 
 @pytest.mark.parametrize("seed", [149, 169])

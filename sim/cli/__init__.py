@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "optimize",
         "Search the design space for the designs that best meet the objective.",
     ),
+    "audit": (
+        "audit",
+        "No free lunch and no cliff: each good practice against its removal, each lever swept.",
+    ),
     "bench": ("runs", "Measure the model's speed against a bare SimPy loop on this machine."),
     "calibrate": (
         "calibration",

@@ -18,6 +18,7 @@ from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import Project
+from sim.engine.quality import data_work_person_days
 from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
@@ -45,7 +46,28 @@ def prepare(m: Project) -> Steps:
         "prepare",
         ("safety review", safety, m.env.process(_early_safety(m))),
         ("contributions", m.org.training_team, m.env.process(_integrate_contributions(m))),
+        ("data work", data_team(m), m.env.process(_data_work(m))),
     )
+
+
+def data_team(m: Project) -> TeamId:
+    """Who does the extra data work: the owner of the plan's data work, else of data quality."""
+    for w in m.scenario.plan.workstreams:
+        if w.role == "data":
+            return w.owner
+    return m.org.owner("data_quality") or m.org.training_team
+
+
+def _data_work(m: Project) -> Steps:
+    """Extra data work (``levers.data_investment_usd``) takes the data team's time too.
+
+    Its person-days (:func:`~sim.engine.quality.data_work_person_days`) run beside the
+    phase's workstreams, on the same people, before training can start.
+    """
+    effort = data_work_person_days(m.scenario.levers.data_investment_usd)
+    if effort > 0:
+        m.trace_event("data work", f"Extra data work: {effort:.0f} person-days", data_team(m))
+        yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
 
 
 def _integrate_contributions(m: Project) -> Steps:

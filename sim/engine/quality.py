@@ -40,6 +40,21 @@ DATA_INVESTMENT_GAIN = 0.6
 DATA_WORK_USD_PER_BILLION_TOKENS = 33.0
 
 
+#: Person-days of the data team's time that each $100K of extra data work needs: writing
+#: and tuning filters and classifiers, running the passes, reading samples and checking
+#: each filter with a small ablation (FineWeb and DCLM chose every filter that way).
+#: Assumption anchored on FineWeb: about 1,000 person-days beside $0.5M of compute to
+#: build its pipeline from scratch (200 per $100K); applying published filters takes
+#: about a tenth of that. It makes data work cost people and calendar time, not only
+#: dollars, so that it does not pay at every size (docs/model.md, "Quality").
+DATA_WORK_PERSON_DAYS_PER_100K = 20.0
+
+
+def data_work_person_days(investment_usd: float) -> float:
+    """The data team's person-days that ``investment_usd`` of extra data work takes."""
+    return DATA_WORK_PERSON_DAYS_PER_100K * max(0.0, investment_usd) / 100_000.0
+
+
 def data_multiplier(base_quality: float, investment_usd: float, tokens: float) -> float:
     """Effective tokens per raw token, from the data's quality and extra data work.
 

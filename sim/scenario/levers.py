@@ -52,6 +52,9 @@ class Lever:
     interview: Any = None
     #: Another lever this one acts through: while it is 0 (or off), this one cannot matter.
     needs: str | None = None
+    #: It spends the budget: more of it leaves fewer dollars for the planned scope, never
+    #: more (``sim audit`` reads planned tokens and rounds that grow with it as a reversal).
+    spends: bool = False
 
     @property
     def path(self) -> str:
@@ -109,14 +112,15 @@ LEVERS: tuple[Lever, ...] = (
     Lever("reserve_fraction", "Budget reserve",
           "Share of the total budget held back for surprises.",
           "Share of the budget held back from the plan.", "share of the budget", "slider",
-          0.0, 0.25, "no reserve to a quarter of the budget", "0, 0.1, 0.2", step=0.01),
+          0.0, 0.25, "no reserve to a quarter of the budget", "0, 0.1, 0.2", step=0.01,
+          spends=True),
     Lever("ablation_fraction", "Ablation budget",
           "Compute for small experiments before the main run, as a share of the run: catches "
           "defects early and narrows the loss estimate.",
           "Ablation and scaling-law compute, as a share of the main run's.",
           "share of the run", "slider",
           0.0, 0.2, "no ablations to a fifth of the run", "0, 0.05, 0.15", step=0.01,
-          interview=0.0),
+          interview=0.0, spends=True),
     Lever("checkpoint_minutes", "Checkpoint every (minutes)",
           "Too often wastes time writing checkpoints; too rarely loses work at every "
           "interruption.", "Training between checkpoints.", "minutes", "number",
@@ -155,7 +159,7 @@ LEVERS: tuple[Lever, ...] = (
           "Extra spend on cleaning, filtering and deduplicating data.",
           "Extra spending on data filtering and curation.", "USD", "number",
           0.0, 500_000.0, "none to half a million dollars", "0, 250000, 500000",
-          step=50_000.0, widget_max=1e10, interview=0.0),
+          step=50_000.0, widget_max=1e10, interview=0.0, spends=True),
     Lever("parallel_variants", "Model variants in parallel",
           "Variants trained side by side split compute and attention.",
           "Model variants trained side by side.", "variants", "number",

@@ -1,0 +1,170 @@
+"""``sim audit``: free lunches and cliffs, found where they are and not where they are not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.audit import FREE_LUNCH, INERT, NOT_SETTLED, PAYS, TRADE_OFF, audit, judge_practice
+from sim.audit.cliffs import SPENDS, _cliffs, grid, numeric_levers
+from sim.audit.practices import practices
+from sim.scenario.levers import BY_NAME
+from sim.scenario.loading import load_scenario, with_overrides
+
+ROOT = Path(__file__).resolve().parent.parent
+SEVEN_B = ROOT / "scenarios" / "assistant_7b.yaml"
+
+#: Free lunches the audit finds on the 7B scenario at 120 worlds, seed 0: each is an open
+#: item of issue 24 (gates 24.3, owners 24.2, decontamination 24.6). The list is a ratchet:
+#: a new free lunch fails the test, and so does a fixed one left on the list.
+KNOWN_FREE_LUNCHES = {
+    "owner:contamination",  # 24.2/24.6: an unwatched contamination costs nothing measured
+    "owner:eval_gap",  # 24.2: the eval-gap owner's attention has no value yet
+    "gate:data_review",  # 24.3: a gate's review costs more than the defects it catches
+    "gate:ablation_gate",  # 24.3
+    "gates:all",  # 24.3: dropping every gate: $165k cheaper, 5.9 days sooner
+    "decontaminate",  # 24.6: skipping it only inflates a measured score
+}
+
+
+@pytest.fixture(scope="module")
+def base():
+    return load_scenario(SEVEN_B)
+
+
+def row(mean: float, verdict: str = "clear") -> dict[str, object]:
+    return {"mean": mean, "verdict": verdict}
+
+
+def test_a_removal_clearly_cheaper_and_worse_at_nothing_is_a_free_lunch(base) -> None:
+    cheaper = {"cost_usd": row(-50_000.0), "success": row(-0.01, "not yet known")}
+    assert judge_practice(cheaper, base, False) == (FREE_LUNCH, ("cost_usd",), ())
+    worse = {"cost_usd": row(50_000.0), "success": row(-0.2)}
+    assert judge_practice(worse, base, False) == (PAYS, (), ("cost_usd", "success"))
+    both = {"cost_usd": row(-50_000.0), "success": row(-0.2)}
+    assert judge_practice(both, base, False)[0] == TRADE_OFF
+    unclear = {"cost_usd": row(-50_000.0, "not yet known"), "success": row(0.0, "alike")}
+    assert judge_practice(unclear, base, False)[0] == NOT_SETTLED
+    assert judge_practice(cheaper, base, True)[0] == INERT
+
+
+def test_every_practice_is_a_pair_that_differs_from_the_scenario_on_one_side(base) -> None:
+    built = practices(base)
+    ids = [p.id for p in built]
+    assert len(ids) == len(set(ids))
+    for p in built:
+        assert hasattr(p, "with_"), p  # the 7B can be audited on every practice
+        assert p.with_ != p.without, p.id
+        assert base in (p.with_, p.without), p.id
+
+
+def frames(values: list[float], n: int = 30, noise: float = 0.0) -> list[pd.DataFrame]:
+    rng = np.random.default_rng(1)
+    shared = rng.normal(0.0, noise, n)  # the same worlds at every point
+    return [pd.DataFrame({"schedule_days": v + shared}) for v in values]
+
+
+def test_a_step_far_steeper_than_its_neighbours_is_a_cliff() -> None:
+    xs = list(range(8))
+    smooth = [100.0 + x for x in xs]
+    assert _cliffs("add_core_staff", "schedule_days", xs, frames(smooth, noise=2.0)) == []
+    jump = [100.0 + x + (20.0 if x >= 5 else 0.0) for x in xs]
+    found = _cliffs("add_core_staff", "schedule_days", xs, frames(jump, noise=2.0))
+    assert [(c.start, c.end, c.kind) for c in found] == [(4.0, 5.0, "cliff")]
+    assert found[0].change == pytest.approx(21.0)
+
+
+def test_planned_scope_that_grows_with_a_spending_lever_is_a_reversal() -> None:
+    assert set(SPENDS) == {"reserve_fraction", "ablation_fraction", "data_investment_usd"}
+    xs = [0.0, 0.01, 0.02, 0.03, 0.04]
+    tokens = [4000.0, 3990.0, 3980.0, 4200.0, 4190.0]  # scope comes back as the reserve grows
+    df = [pd.DataFrame({"tokens_planned_b": [t] * 30}) for t in tokens]
+    found = _cliffs("reserve_fraction", "tokens_planned_b", xs, df)
+    assert [(c.start, c.end) for c in found] == [(0.02, 0.03)]
+    falling = [pd.DataFrame({"tokens_planned_b": [4000.0 - 100 * i] * 30}) for i in range(5)]
+    assert _cliffs("reserve_fraction", "tokens_planned_b", xs, falling) == []
+
+
+def test_every_numeric_lever_is_swept_over_its_range_in_its_steps() -> None:
+    levers = {lv.name for lv in numeric_levers()}
+    assert {"reserve_fraction", "ablation_fraction", "data_investment_usd"} <= levers
+    assert "decontaminate" not in levers and "strategy" not in levers
+    reserve = grid(BY_NAME["reserve_fraction"])
+    assert reserve[0] == 0.0 and reserve[-1] == 0.25 and len(reserve) == 26
+    assert grid(BY_NAME["add_core_staff"]) == (0, 1, 2, 3, 4, 5, 6)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_practices_that_pay_in_the_model_are_found_to_pay(base, seed: int) -> None:
+    report = audit(
+        base, 80, seed, cliffs=False,
+        only=("product_evals_early", "safety_from_start", "owner:hardware"),
+    )  # fmt: skip
+    verdicts = {r.id: r.verdict for r in report.results}
+    assert verdicts == {"owner:hardware": PAYS, "product_evals_early": PAYS,
+                        "safety_from_start": PAYS}  # fmt: skip
+    for r in report.results:  # both arms' scope is reported
+        assert r.scope["tokens_b_with"] > 0 and r.scope["tokens_b_without"] > 0
+
+
+def test_a_practice_the_model_gives_no_effect_is_inert(base) -> None:
+    # A scenario whose only budget decision-maker is already the budget owner: leaving
+    # the budget risk unowned changes no world at all.
+    report = audit(base, 40, 0, cliffs=False, only=("owner:budget",))
+    assert [r.verdict for r in report.results] == [INERT]
+
+
+def test_free_lunches_on_the_7b_are_exactly_the_known_open_ones(base) -> None:
+    # The CI check: a free lunch the list does not hold fails, and a fixed one left on it.
+    report = audit(base, 120, 0, cliffs=False)
+    found = {r.id for r in report.free_lunches}
+    assert found == KNOWN_FREE_LUNCHES, (
+        f"new: {sorted(found - KNOWN_FREE_LUNCHES)}; fixed: {sorted(KNOWN_FREE_LUNCHES - found)}"
+    )
+
+
+def test_the_reserve_cliff_of_the_7b_is_found(base) -> None:
+    # Issue 24.1: moving the reserve a point near 17% changes what the set-up fit cuts.
+    from sim.audit.cliffs import sweep
+
+    _, found = sweep(base, BY_NAME["reserve_fraction"], 30, 0)
+    assert any(c.metric == "cost_usd" and 0.15 <= c.start <= 0.22 for c in found), found
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim", "audit", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_the_command_prints_json_and_exits_1_on_a_free_lunch() -> None:
+    out = cli(str(SEVEN_B), "--reps", "60", "--only", "gates:all", "--json")
+    data = json.loads(out.stdout)
+    assert [p["id"] for p in data["practices"]] == ["gates:all"]
+    assert out.returncode == (1 if data["counts"][FREE_LUNCH] else 0)
+    assert data["passed"] is (out.returncode == 0)
+    ok = cli(str(SEVEN_B), "--reps", "40", "--only", "product_evals_early")
+    assert ok.returncode == 0, ok.stderr
+    assert "Product evals built early" in ok.stdout and "pays" in ok.stdout
+
+
+def test_bad_options_are_clear_errors_with_exit_2() -> None:
+    unknown = cli(str(SEVEN_B), "--only", "owner:hardwear")
+    assert unknown.returncode == 2 and "owner:hardware" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+    few = cli(str(SEVEN_B), "--reps", "3")
+    assert few.returncode == 2 and "--reps 3" in few.stderr
+    missing = cli("nope.yaml")
+    assert missing.returncode == 2 and "nope.yaml" in missing.stderr
+
+
+def test_an_override_reaches_the_audited_scenario(base) -> None:
+    changed = with_overrides(base, {"levers.reserve_fraction": 0.0})
+    reserve = next(p for p in practices(changed) if p.id == "reserve_fraction")
+    assert reserve.without is changed and reserve.with_.levers.reserve_fraction == 0.10
