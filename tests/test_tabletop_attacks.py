@@ -157,7 +157,7 @@ class TestAttacks:
         # The name stays taken: an impostor cannot come back as "Ada".
         with pytest.raises(InputError, match="already called"):
             svc.join(room, "ada")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         assert any(p.name == "Ada" and "removed" in p.status for p in report.participants)
         assert any(e.kind == "roster" and "removed" in e.detail for e in report.timeline)
 
@@ -346,7 +346,7 @@ class TestAfterPlay:
                 service.resolve_with_playbook(room, key)
         assert not answers and delivered_late is not None
         service.set_status(room, key, "ended")
-        report = service.report(room, reps=6)
+        report = service.report(room, key, reps=6)
         rows = {e.inject_id: e for a in report.analysis for c in a.capabilities
                 for e in c.expected if e.choice}  # fmt: skip
         spike = rows["scripted-1"]
@@ -411,7 +411,7 @@ class TestAfterPlay:
             "Write it down.", "Acme Research")  # fmt: skip
         svc.update_overview(room, key, scope="Rollback drill", poc_name="Sam Lee",
                             poc_organisation="Acme", sponsor="Research leadership")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         stored = [p for p in report.plan if p.item_id == item]
         assert stored and stored[0].corrective_action == "Write it down."
         assert any(p.item_id is None for p in report.plan), "the report proposes rows too"
@@ -432,7 +432,7 @@ class TestAfterPlay:
         svc.set_status(room, key, "ended")
         svc.add_hot_wash(room, key, "improvement", "Staff Product next time.")
         svc.update_overview(room, key, scope="A rollback drill for the training team.")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         word = Document(io.BytesIO(to_docx(report)))
         headings = [p.text for p in word.paragraphs if p.style.name.startswith("Heading")]
         body = "\n".join(p.text for p in word.paragraphs) + "\n".join(

@@ -95,14 +95,20 @@ def show_notice(notice: str) -> None:
         st.success(esc(text), icon=":material/check_circle:")
 
 
-def live(room: str, seen_key: str, version: int) -> None:
-    """Poll the exercise's version; rerun the page when someone else changed it."""
-    st.session_state[seen_key] = version
+def live(room: str, seen_key: str, version: int, log_mark: int | None = None) -> None:
+    """Poll the exercise's version; rerun the page when someone else changed it.
+
+    With ``log_mark`` (the facilitator's page) the audit log is watched too: a refused
+    join or a rejoin changes nothing else, and the facilitator should see it.
+    """
+    seen = (version, log_mark)
+    st.session_state[seen_key] = seen
 
     @st.fragment(run_every=POLL_SECONDS)
     def _poll() -> None:
         try:
-            now = service().version(room)
+            svc = service()
+            now = (svc.version(room), None if log_mark is None else svc.log_mark(room))
         except TabletopError:
             return
         if now != st.session_state.get(seen_key):
@@ -316,8 +322,16 @@ def roles_list(view: dict[str, Any]) -> None:
     st.markdown("\n".join(lines))
 
 
-def report(room: str) -> None:
-    """The after-action report, shown and offered as Markdown, HTML, Word and PDF."""
+def _downloaded(room: str, key: str, ext: str) -> None:
+    attempt(lambda: service().record_download(room, key, ext), "tt_download_notice")
+
+
+def report(room: str, key: str, facilitator: bool) -> None:
+    """The after-action report, shown and offered as Markdown, HTML, Word and PDF.
+
+    The facilitator's in full; a player's without the facilitator-only parts unless the
+    facilitator released them. Each download goes into the audit log.
+    """
     bar = st.progress(0.0, text="Replaying the exercise, every alternative, and the Monte Carlo…")
 
     def progress(done: int, total: int) -> None:
@@ -325,7 +339,8 @@ def report(room: str) -> None:
                      text=f"Replaying and simulating: {done} of {total}")  # fmt: skip
 
     try:
-        result = service().report(room, progress=progress)
+        read = service().report if facilitator else service().player_report
+        result = read(room, key, progress=progress)
     except TabletopError as exc:
         bar.empty()
         st.error(esc(exc))
@@ -343,7 +358,8 @@ def report(room: str) -> None:
     ]  # fmt: skip
     for col, (label, data, ext, mime) in zip(cols, exports, strict=True):
         col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
-                            icon=":material/download:", key=f"tt_aar_{ext}")  # fmt: skip
+                            icon=":material/download:", key=f"tt_aar_{ext}",
+                            on_click=_downloaded, args=(room, key, ext))  # fmt: skip
     with st.container(border=True, key="tt_report"):
         st.html(f"<div class='tt-report'>{html_body(document(result))}</div>" + _REPORT_CSS)
 
