@@ -51,7 +51,7 @@ from sim.tabletop.db.credentials import (
 )
 from sim.tabletop.db.models import Comment, Decision, Exercise, Inject, Role, utcnow
 from sim.tabletop.db.room import Room, load_room
-from sim.tabletop.db.store import FACILITATOR, RETRIES, UNKNOWN_KEY, Actor, shown, unavailable
+from sim.tabletop.db.store import FACILITATOR, RETRIES, Actor, shown, unavailable
 from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
 from sim.tabletop.report.release import for_players
 from sim.tabletop.report.report import REPS, AfterActionReport, Progress, audit_log, build_report
@@ -168,15 +168,15 @@ class TabletopService(WrapUp):
         read it. The clock always stops early when a decision is waiting or the project
         ends.
         """
-        if until_day is not None and by_days is not None:
-            raise InputError("give a day or a number of days, not both")
-        if until_day is not None and not 0.0 <= until_day <= 10_000.0:
-            raise InputError("the day must be between 0 and 10,000")
-        if by_days is not None and not 0.0 < by_days <= 365.0:
-            raise InputError("a clock step is more than 0 and at most 365 days")
 
         def act(session: Session, ex: Exercise) -> ClockRun:
             self._facilitator(ex, key)
+            if until_day is not None and by_days is not None:
+                raise InputError("give a day or a number of days, not both")
+            if until_day is not None and not 0.0 <= until_day <= 10_000.0:
+                raise InputError("the day must be between 0 and 10,000")
+            if by_days is not None and not 0.0 < by_days <= 365.0:
+                raise InputError("a clock step is more than 0 and at most 365 days")
             self._running(ex)
             room_ = load_room(session, ex)
             game = derive(room_.play_record())
@@ -285,11 +285,11 @@ class TabletopService(WrapUp):
 
     def set_status(self, room: str, key: str, status: str) -> None:
         """``paused`` (no clock, no decisions), ``running`` again, or ``ended`` (for good)."""
-        if status not in ("running", "paused", "ended"):
-            raise InputError(f"unknown status {status!r}")
 
         def act(session: Session, ex: Exercise) -> None:
             self._facilitator(ex, key)
+            if status not in ("running", "paused", "ended"):
+                raise InputError(f"unknown status {status!r}")
             if ex.status == "ended":
                 raise Refused("the exercise has ended")
             ex.status = status
@@ -370,17 +370,16 @@ class TabletopService(WrapUp):
 
         Allowed while paused and after the end; not before the room is open.
         """
-        body = clean_text(text, "a comment", MAX_COMMENT)
-        if about is not None:
-            about = clean_text(about, "the decision a comment is about", 40)
 
         def act(session: Session, ex: Exercise) -> None:
             who = self._anyone(session, ex, key)
+            body = clean_text(text, "a comment", MAX_COMMENT)
+            on = None if about is None else clean_text(about, "the decision a comment is about", 40)
             if ex.opened_at is None and not who.facilitator:
                 raise Refused("the facilitator has not opened the room yet")
             pid = who.participant.id if who.participant else None
             session.add(
-                Comment(exercise_id=ex.id, participant_id=pid, author=who.name, about=about,
+                Comment(exercise_id=ex.id, participant_id=pid, author=who.name, about=on,
                         body=body, day=ex.clock_day)
             )  # fmt: skip
             self._log(session, ex, "comment", who.name, f"{who.name} commented")
@@ -397,8 +396,8 @@ class TabletopService(WrapUp):
     def player_view(self, room: str, seat_key: str) -> dict[str, Any]:
         """What a player may see: no inject before it fires, no facilitator material."""
         state = self._read(room)
-        with self._reading() as session:
-            me = self._player(session, state.exercise, seat_key)
+        me = self._checked(state.exercise, "open a player's view",
+                           lambda: self._seated(state.exercise, seat_key))  # fmt: skip
         return views.player_view(state, self._game(state), me.id)
 
     def facilitator_view(self, room: str, key: str) -> dict[str, Any]:
@@ -428,13 +427,8 @@ class TabletopService(WrapUp):
         found from them, the audit log) unless the facilitator has released them.
         """
         state = self._read(room)
-        with self._reading() as session:
-            try:
-                self._player(session, state.exercise, seat_key)
-            except Forbidden as exc:
-                self._log_refusal(state.exercise.id, state.exercise.clock_day,
-                                  UNKNOWN_KEY, "read the report", exc)  # fmt: skip
-                raise
+        self._checked(state.exercise, "read the report",
+                      lambda: self._seated(state.exercise, seat_key))  # fmt: skip
         if state.exercise.status != "ended":
             raise Refused("the report is shared once the facilitator has ended the exercise")
         full = self._report(state, progress, reps)
@@ -468,12 +462,7 @@ class TabletopService(WrapUp):
         self._act(room, act, f"download the report ({what})", bump=False)
 
     def _check_facilitator(self, room: str, state: Room, key: str, attempt: str) -> None:
-        try:
-            self._facilitator(state.exercise, key)
-        except Forbidden as exc:
-            self._log_refusal(state.exercise.id, state.exercise.clock_day, UNKNOWN_KEY,
-                              attempt, exc)  # fmt: skip
-            raise
+        self._checked(state.exercise, attempt, lambda: self._facilitator(state.exercise, key))
 
     def report_by_id(
         self, exercise_id: int, progress: Progress | None = None, reps: int = REPS

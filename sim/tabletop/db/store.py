@@ -245,6 +245,22 @@ class ExerciseStore:
         except (OperationalError, IntegrityError) as error:  # the refusal itself stands
             logger.warning("could not log a refusal in exercise %s: %s", exercise_id, error)
 
+    def _seated(self, ex: Exercise, seat_key: str) -> Participant:
+        """The seated player a key belongs to (a read of its own)."""
+        with self._reading() as session:
+            return self._player(session, ex, seat_key)
+
+    def _checked(self, ex: Exercise, attempt: str, check: Callable[[], T]) -> T:
+        """``check`` (a key's check on a read), its refusal logged under who the key showed."""
+        token = _ACTOR.set(None)
+        try:
+            return check()
+        except Forbidden as exc:
+            self._log_refusal(ex.id, ex.clock_day, _ACTOR.get() or UNKNOWN_KEY, attempt, exc)
+            raise
+        finally:
+            _ACTOR.reset(token)
+
     def log_mark(self, room: str) -> int:
         """The newest audit-log entry's id (cheap to poll: it grows with every entry)."""
         with self._reading() as session:
