@@ -65,10 +65,35 @@ def service() -> TabletopService:
     return _service(database_url())
 
 
+def browser_id(cookie: str | None) -> str | None:
+    """A stable id of this browser from Streamlit's XSRF cookie, or None.
+
+    The cookie is ``2|mask|masked token|timestamp``; the mask changes at every page load,
+    the token (mask XOR masked token) and the timestamp do not, so a reload or a new tab
+    of the same browser gives the same id, and a new browser (or a private window) another.
+    """
+    parts = (cookie or "").split("|")
+    if len(parts) != 4 or parts[0] != "2":
+        return None
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except ValueError:
+        return None
+    if not mask or not masked:
+        return None
+    token = bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked))
+    return f"{token.hex()}|{parts[3]}"
+
+
 def clients() -> tuple[str, ...]:
-    """Who this browser is, for the service's backoff on failed joins."""
+    """Who this browser is: for the service's backoff on failed joins, and for barring the
+    browser of a removed seat (its session, and the browser itself across reloads)."""
     token = st.session_state.setdefault(CLIENT, secrets.token_hex(12))
     out = [f"session:{token}"]
+    cookies = getattr(st.context, "cookies", None) or {}
+    browser = browser_id(cookies.get("_streamlit_xsrf"))
+    if browser:
+        out.append(f"browser:{browser}")
     ip = getattr(st.context, "ip_address", None)
     if ip:
         out.append(f"ip:{ip}")

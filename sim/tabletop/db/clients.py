@@ -1,9 +1,10 @@
 """Which browser an action comes from, and which of its ids bar a removed seat's browser.
 
-The pages name a caller by its browser session (``session:…``) and, when known, its
-address (``ip:…``). Only the browser session bars a removed seat: an address is shared by
-everyone behind one office's router, so barring it would keep out the rest of the room.
-Only hashes are stored.
+The pages name a caller by its page session (``session:…``), its browser when the page
+can tell (``browser:…``, the same across reloads and tabs), and, when known, its address
+(``ip:…``). The session and the browser bar a removed seat; an address does not: it is
+shared by everyone behind one office's router, so barring it would keep out the rest of
+the room. Only hashes are stored.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from sim.tabletop.db.backoff import client_hash
 
 #: The kinds of client id that bar a removed seat's browser from joining again.
-BARRING_KINDS = ("session",)
+BARRING_KINDS = ("session", "browser")
 
 
 def barring_hashes(clients: Iterable[str]) -> list[str]:
