@@ -18,7 +18,8 @@ import pytest
 
 from sim.storage import make_engine
 from sim.tabletop.errors import Refused
-from sim.tabletop.report.findings import Finding, judged, one_verdict, quantify
+from sim.tabletop.report.calls import judged
+from sim.tabletop.report.findings import Finding, one_verdict, quantify
 from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
 from sim.tabletop.report.report import AfterActionReport
 from sim.tabletop.service import TabletopService
@@ -84,6 +85,7 @@ def test_calls_equal_to_the_playbooks_are_never_findings(
     assert len(decisions) >= 1 and all(d.by == "player" for d in decisions)
     assert on_calls(report) == [], [f.text for f in on_calls(report)]
     assert not any("simulated worlds, the room's" in f.quantified for f in report.improvements)
+    assert report.montecarlo.by_kind == (), "no Monte Carlo arm for the playbook's own calls"
     # None of them is both a strength and an area for improvement.
     good = {k for f in report.strengths for k in f.calls}
     bad = {k for f in report.improvements for k in f.calls}
@@ -102,6 +104,10 @@ def test_a_call_away_from_the_playbook_is_judged(service: TabletopService) -> No
     spike = next(d for d in table.svc.room(table.room).decisions if d.choice == "overreact")
     judged_calls = {k for f in on_calls(report) for k in f.calls}
     assert spike.key in judged_calls
+    effect = report.montecarlo.effect("rollback")
+    assert effect is not None and [e.kind for e in report.montecarlo.by_kind] == ["rollback"]
+    for o, ci in effect.delta_p_met_interval.items():  # each chance with its interval
+        assert ci["low"] <= effect.delta_p_met[o] <= ci["high"] and ci["n"] == 6
     good = {k for f in report.strengths for k in f.calls}
     bad = {k for f in report.improvements for k in f.calls}
     assert not good & bad
@@ -121,8 +127,11 @@ def test_no_monte_carlo_gap_on_calls_that_were_the_playbooks() -> None:
     mc = cast(MonteCarlo, SimpleNamespace(reps=100))  # quantify reads the count only
     assert quantify(same, mc) == ""
     other = KindEffect("budget", ("use_reserve", "cut_scope"), "use_reserve",
-                       same.delta_p_met, same.delta_days, same.delta_cost_usd)  # fmt: skip
-    assert "$+181,647" in quantify(other, mc)
+                       same.delta_p_met, same.delta_days, same.delta_cost_usd,
+                       {"budget": {"mean": -0.2, "low": -0.31, "high": -0.09, "n": 100.0}},
+                       )  # fmt: skip
+    said = quantify(other, mc)
+    assert "$+181,647" in said and "-20 points (95% interval -31 to -9)" in said
 
 
 def test_a_call_is_never_both_a_strength_and_an_area_for_improvement() -> None:

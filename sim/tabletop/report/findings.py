@@ -30,12 +30,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import cast
 
-from sim.engine.decisions import DecisionPoint, reference_decider
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.room import Room
 from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
+from sim.tabletop.report.calls import judgeable
 from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
 from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
 
@@ -77,39 +76,6 @@ def _pts(share: float) -> str:
     return f"{share * 100:+.0f} points"
 
 
-@dataclass(frozen=True)
-class _Call:
-    """What a decider reads of a decision point: its kind and its options."""
-
-    kind: str
-    options: tuple[str, ...]
-
-
-def playbook_call(room: Room, kind: str, options: Sequence[str]) -> str:
-    """What the scenario's playbook (then the textbook) answers to a call with ``options``."""
-    decider = reference_decider(scenario_of(room.exercise.scenario_yaml).levers.playbook)
-    point = cast(DecisionPoint, _Call(kind, tuple(options)))
-    return decider.decide(point) or options[0]
-
-
-def judged(options: Sequence[str], choice: str, playbook: str) -> bool:
-    """Whether a call's choice may be a finding: it had a choice, and left the playbook's."""
-    return len(options) > 1 and choice != playbook
-
-
-def judgeable(room: Room) -> Callable[[str], bool]:
-    """Whether the room's call with this key may be a finding (:func:`judged`)."""
-    rows = {d.key: d for d in room.decisions}
-
-    def check(key: str) -> bool:
-        row = rows.get(key)
-        if row is None or row.by != "player":
-            return False
-        return judged(row.options, row.choice, playbook_call(room, row.kind, row.options))
-
-    return check
-
-
 def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     """What the room's choices of one kind did over the Monte Carlo's worlds.
 
@@ -119,9 +85,13 @@ def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     if effect is None or set(effect.room_choices) <= {effect.playbook_choice}:
         return ""
     days, cost = effect.delta_days, effect.delta_cost_usd
-    chances = ", ".join(
-        f"{OBJECTIVES[o][0].lower()} {_pts(v)}" for o, v in effect.delta_p_met.items()
-    )
+
+    def chance(o: str, v: float) -> str:
+        ci = effect.delta_p_met_interval.get(o)
+        within = f" (95% interval {ci['low'] * 100:+.0f} to {ci['high'] * 100:+.0f})" if ci else ""
+        return f"{OBJECTIVES[o][0].lower()} {_pts(v)}{within}"
+
+    chances = ", ".join(chance(o, v) for o, v in effect.delta_p_met.items())
     chose = ", ".join(_words(c) for c in effect.room_choices)
     return (
         f"Over {mc.reps} simulated worlds, the room's {effect.kind} calls ({chose}) against "
