@@ -76,12 +76,18 @@ class TestRemovalMeansOut:
         entry = last(svc, room)
         assert (entry.kind, entry.actor) == ("refused", "Mallory (removed)")
         # The facilitator is shown the barred attempts; a colleague at the same address
-        # is not barred (only the browser is).
-        barred = table.view()["barred"]
-        assert len(barred) == 3 and all("Mallory" in b["summary"] for b in barred)
+        # is not barred (only the browser is), but the join is flagged with whose it was.
+        alerts = table.view()["alerts"]
+        assert len(alerts) == 3 and all("Mallory" in b["summary"] for b in alerts)
         assert svc.join(room, "Linus", clients=COLLEAGUE).name == "Linus"
+        entry = last(svc, room)
+        assert (entry.kind, entry.actor) == ("joined_flagged", "Linus")
+        assert "from the address of removed seat Mallory" in entry.summary
+        assert len(table.view()["alerts"]) == 4
+        assert svc.join(room, "Wanda", clients=("session:w", "ip:10.0.0.77")).name == "Wanda"
+        assert last(svc, room).kind == "joined", "another address: an ordinary join"
         names = [p["name"] for p in table.view()["participants"] if not p["removed"]]
-        assert names == ["Ada", "Grace", "Linus"], "no seat for Mallory under any name"
+        assert names == ["Ada", "Grace", "Linus", "Wanda"], "no seat for Mallory under any name"
 
     def test_a_locked_room_takes_nobody_new(self, table: Table) -> None:
         svc, room, key = table.svc, table.room, table.key

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from sim.tabletop.db.clients import barring_hashes, merged
+from sim.tabletop.db.clients import barring, flagging, merged, seen_hashes
 from sim.tabletop.db.credentials import (
     MAX_ORGANISATION,
     check_key,
@@ -91,13 +91,13 @@ class Seats(ExerciseStore):
         facilitator removed (under any name); every refusal is logged.
         """
         key = new_key()
-        browsers = barring_hashes(clients)
+        seen = seen_hashes(clients)
 
         def act(session: Session, ex: Exercise) -> Seat:
             if ex.opened_at is None:
                 raise Refused("the facilitator has not opened the room yet")
             self._not_ended(ex)
-            self._not_barred(session, ex, browsers)
+            self._not_barred(session, ex, barring(seen))
             if ex.locked_at is not None:
                 raise Refused("the facilitator has locked the room: no new players may join")
             org = _organisation(organisation)
@@ -116,10 +116,16 @@ class Seats(ExerciseStore):
                 )
             me = Participant(exercise_id=ex.id, name=shown_, name_key=name_key,
                              organisation=org, token_hash=key_hash(key),
-                             client_hashes=browsers or None)  # fmt: skip
+                             client_hashes=seen or None)  # fmt: skip
             session.add(me)
             session.flush()
-            self._log(session, ex, "joined", shown_, f"{shown_} joined")
+            near = self._removed_at_address(session, ex, flagging(seen))
+            if near:
+                self._log(session, ex, "joined_flagged", shown_,
+                          f"{shown_} joined from the address of removed seat "
+                          f"{', '.join(near)}")  # fmt: skip
+            else:
+                self._log(session, ex, "joined", shown_, f"{shown_} joined")
             return Seat(me.id, shown_, key)
 
         attempt = f"join as {shown(repr(name) if isinstance(name, str) else 'no name', 60)}"
@@ -145,19 +151,31 @@ class Seats(ExerciseStore):
             + (f" ({seat.name})" if seat is not None else "")
         )
 
+    @staticmethod
+    def _removed_at_address(session: Session, ex: Exercise, addresses: list[str]) -> list[str]:
+        """The removed seats of this room that were used from one of ``addresses``."""
+        if not addresses:
+            return []
+        removed = session.scalars(
+            select(Participant).where(
+                Participant.exercise_id == ex.id, Participant.removed_at.is_not(None)
+            )
+        )
+        return [p.name for p in removed if set(flagging(p.client_hashes)) & set(addresses)]
+
     def rejoin(self, room: str, seat_key: str, clients: Clients = ()) -> Seat:
         """Check a seat key (after a reload, a disconnect or a server restart); logged.
 
         The browser is remembered with the seat; a key used from a browser the seat was
         never used from before says so in the log.
         """
-        browsers = barring_hashes(clients)
+        seen = seen_hashes(clients)
 
         def act(session: Session, ex: Exercise) -> Seat:
             me = self._player(session, ex, seat_key)
-            new = [b for b in browsers if b not in (me.client_hashes or [])]
+            new = [b for b in seen if b not in (me.client_hashes or [])]
             where = ""
-            if new and me.client_hashes:
+            if barring(new) and barring(me.client_hashes):
                 where = " from a browser this seat was not used from before"
             if new:
                 me.client_hashes = merged(me.client_hashes, new)
@@ -288,13 +306,13 @@ class Seats(ExerciseStore):
             barred = session.scalars(
                 select(BarredClient.client_hash).where(BarredClient.exercise_id == ex.id)
             ).all()
-            for browser in who.client_hashes or []:
+            for browser in barring(who.client_hashes):
                 if browser not in barred:
                     session.add(BarredClient(exercise_id=ex.id, client_hash=browser,
                                              participant_id=who.id))  # fmt: skip
             roles = f"; freed {', '.join(freed)}" if freed else ""
             because = f" ({why})" if why else ""
-            n = len(who.client_hashes or [])
+            n = len(barring(who.client_hashes))
             browsers = f"; {n} browser{'s' if n != 1 else ''} barred" if n else ""
             said = f"{who.name} removed from the exercise{because}{roles}{browsers}"
             self._log(session, ex, "removed", FACILITATOR, said)

@@ -229,9 +229,9 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
         for e in room.events
     ]
     view["log_mark"] = room.events[-1].id if room.events else 0
-    view["barred"] = [
+    view["alerts"] = [
         {"at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"), "day": e.day, "summary": e.summary}
         for e in room.events
-        if e.kind == "barred"
+        if e.kind in ("barred", "joined_flagged")
     ]
     return view

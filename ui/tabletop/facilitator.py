@@ -518,8 +518,8 @@ def _rekey(room: str, key: str) -> None:
 
 
 def barred_alerts(view: dict[str, Any]) -> None:
-    """Joins refused from the browsers of removed seats: the facilitator should know."""
-    for entry in view["barred"][-3:]:
+    """Joins refused from removed seats' browsers, and joins from their addresses."""
+    for entry in view["alerts"][-3:]:
         st.warning(f"Day {entry['day']:.1f}, {entry['at']}: {esc(entry['summary'])}",
                    icon=":material/gpp_maybe:")  # fmt: skip
 

@@ -86,8 +86,8 @@ class Participant(Base):
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: Set when the facilitator removed the player: their key opens nothing from then on.
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: Hashes of the browser sessions this seat was used from (joined or rejoined): barred
-    #: from joining again when the seat is removed.
+    #: ``kind:hash`` of the sessions, browsers and addresses this seat was used from
+    #: (:mod:`sim.tabletop.db.clients`): the first two are barred when the seat is removed.
     client_hashes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
 
 
@@ -113,7 +113,8 @@ class BarredClient(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
-    client_hash: Mapped[str] = mapped_column(String(64))
+    #: ``kind:hash`` (:mod:`sim.tabletop.db.clients`).
+    client_hash: Mapped[str] = mapped_column(String(80))
     participant_id: Mapped[int] = mapped_column(ForeignKey("tabletop_participants.id"))
     barred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
