@@ -12,7 +12,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.conftest import SHOWN, AppDriver
 
@@ -43,6 +43,13 @@ def _join(player: AppDriver, room: str, name: str, role: str | None) -> None:
     expect(page.locator(f".st-key-tt_release_{role}")).to_be_visible(timeout=SHOWN)
     player.wait()
     player.assert_no_exception()
+
+
+def _click_once_settled(driver: AppDriver, target: Locator) -> None:
+    """Click ``target`` once the page has settled (mid-rerun a button may show twice)."""
+    driver.wait()
+    expect(target).to_have_count(1, timeout=SHOWN)
+    target.click()
 
 
 def _try_join(player: AppDriver, room: str, name: str) -> None:
@@ -130,19 +137,21 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     fac.wait()
     # The facilitator locks the room: a newcomer from another browser is refused; unlocked,
     # he may join.
-    page.get_by_role("button", name="Lock the room").click()
+    _click_once_settled(fac, page.get_by_role("button", name="Lock the room"))
     expect(page.get_by_text("The room is locked")).to_be_visible(timeout=SHOWN)
     fac.wait()
     linus = _driver(browser, browser_context_args, app_url)
     linus.open("tabletop-player")
     _try_join(linus, room, "Linus")
     expect(linus.page.get_by_text("locked the room")).to_be_visible(timeout=SHOWN)
-    page.get_by_role("button", name="Unlock the room").click()
+    # Linus's refusal reaches the facilitator's log, and the page reruns to show it.
+    _click_once_settled(fac, page.get_by_role("button", name="Unlock the room"))
     expect(page.get_by_text("The room is unlocked")).to_be_visible(timeout=SHOWN)
     fac.wait()
     # A new room code: the old one admits nobody new; seated players keep their seats.
-    page.get_by_test_id("stPopover").filter(has_text="Change the room code").click()
-    page.get_by_role("button", name="Change it now").click()
+    rekey = page.get_by_test_id("stPopover").filter(has_text="Change the room code")
+    _click_once_settled(fac, rekey)
+    _click_once_settled(fac, page.get_by_role("button", name="Change it now"))
     expect(page.get_by_text("The new room code is")).to_be_visible(timeout=SHOWN)
     fac.wait()
     new_room = ROOM_CODE.search(page.get_by_text("The new room code is").inner_text())
