@@ -25,6 +25,7 @@ from sim.scenario.loading import load_text, scenario_yaml
 from sim.storage import make_engine
 from sim.tabletop.authoring import InjectSpec, Trigger, facilitator_guide, inject_list
 from sim.tabletop.db import backoff
+from sim.tabletop.db.identity import name_key
 from sim.tabletop.errors import Forbidden, InputError, NotFound, Refused
 from sim.tabletop.report.aar import SECTIONS, to_docx, to_markdown, to_pdf
 from sim.tabletop.service import TabletopService
@@ -156,7 +157,7 @@ class TestAttacks:
         # The name stays taken: an impostor cannot come back as "Ada".
         with pytest.raises(InputError, match="already called"):
             svc.join(room, "ada")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         assert any(p.name == "Ada" and "removed" in p.status for p in report.participants)
         assert any(e.kind == "roster" and "removed" in e.detail for e in report.timeline)
 
@@ -238,6 +239,51 @@ class TestAttacks:
         finally:
             upgraded.engine.dispose()
 
+    def test_an_upgrade_recomputes_name_keys_of_an_older_skeleton(
+        self, table: Table, db_url: str
+    ) -> None:
+        """Keys written by the older skeleton (one-letter look-alikes only) are recomputed."""
+        svc, room = table.svc, table.room
+        ana = svc.join(room, "Ana Lima")
+        svc.join(room, "Chen Wei")
+        # What the older skeleton stored: case and accents folded, nothing multi-letter.
+        old = {"Ada": "ada", "Grace": "grace", "Ana Lima": "analima", "Chen Wei": "chenwei"}
+        with svc.engine.begin() as conn:
+            for name, key in old.items():
+                conn.execute(text("UPDATE tabletop_participants SET name_key = :k "
+                                  "WHERE name = :n"), {"k": key, "n": name})  # fmt: skip
+        # The old database lets a look-alike in: its stored key does not match the new one.
+        stale = TabletopService(make_engine(db_url), create_tables=False)
+        try:
+            assert stale.join(room, "Ana Lirna").name == "Ana Lirna"
+        finally:
+            stale.engine.dispose()
+        upgraded = TabletopService(make_engine(db_url))
+        try:
+            for lookalike, twin in (("Chen VVei", "Chen Wei"), ("Ana L1rna", "Ana Lima"),
+                                    ("Gr4ce", "Grace"), ("ADA", "Ada")):  # fmt: skip
+                with pytest.raises(InputError, match=f"already called '{twin}'"):
+                    upgraded.join(room, lookalike)
+            state = upgraded.room(room)
+            keys = {p.name: p.name_key for p in state.participants}
+            assert keys["Ana Lima"] == name_key("Ana Lima"), "the first to join keeps the key"
+            lirna = next(p for p in state.participants if p.name == "Ana Lirna")
+            assert keys["Ana Lirna"] == f"{name_key('Ana Lima')}#{lirna.id}"
+            assert keys["Chen Wei"] == name_key("Chen Wei") and keys["Ada"] == name_key("Ada")
+            # Both look-alikes keep their seats, and the facilitator is told.
+            assert upgraded.rejoin(room, ana.seat_key).name == "Ana Lima"
+            checks = [e for e in state.events if e.kind == "name_check"]
+            assert len(checks) == 1 and "'Ana Lirna' would pass for 'Ana Lima'" in checks[0].summary
+        finally:
+            upgraded.engine.dispose()
+        again = TabletopService(make_engine(db_url))  # a second upgrade changes nothing
+        try:
+            state2 = again.room(room)
+            assert {p.name: p.name_key for p in state2.participants} == keys
+            assert sum(e.kind == "name_check" for e in state2.events) == 1
+        finally:
+            again.engine.dispose()
+
 
 class TestAfterPlay:
     """Time, the feed, the report, the hot wash and the exports (SQLite only: nothing here
@@ -300,7 +346,7 @@ class TestAfterPlay:
                 service.resolve_with_playbook(room, key)
         assert not answers and delivered_late is not None
         service.set_status(room, key, "ended")
-        report = service.report(room, reps=6)
+        report = service.report(room, key, reps=6)
         rows = {e.inject_id: e for a in report.analysis for c in a.capabilities
                 for e in c.expected if e.choice}  # fmt: skip
         spike = rows["scripted-1"]
@@ -365,7 +411,7 @@ class TestAfterPlay:
             "Write it down.", "Acme Research")  # fmt: skip
         svc.update_overview(room, key, scope="Rollback drill", poc_name="Sam Lee",
                             poc_organisation="Acme", sponsor="Research leadership")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         stored = [p for p in report.plan if p.item_id == item]
         assert stored and stored[0].corrective_action == "Write it down."
         assert any(p.item_id is None for p in report.plan), "the report proposes rows too"
@@ -386,7 +432,7 @@ class TestAfterPlay:
         svc.set_status(room, key, "ended")
         svc.add_hot_wash(room, key, "improvement", "Staff Product next time.")
         svc.update_overview(room, key, scope="A rollback drill for the training team.")
-        report = svc.report(room, reps=4)
+        report = svc.report(room, key, reps=4)
         word = Document(io.BytesIO(to_docx(report)))
         headings = [p.text for p in word.paragraphs if p.style.name.startswith("Heading")]
         body = "\n".join(p.text for p in word.paragraphs) + "\n".join(

@@ -35,7 +35,7 @@ def report(db_url: str) -> Iterator[AfterActionReport]:
     svc.decide(table.room, table.ada.seat_key, pending["key"], "overreact", RATIONALE)
     svc.set_status(table.room, table.key, "ended")
     svc.update_overview(table.room, table.key, poc_organisation="Acme Labs", poc_name="Kim")
-    yield svc.report(table.room, reps=4)
+    yield svc.report(table.room, table.key, reps=4)
     svc.engine.dispose()
 
 
@@ -114,7 +114,7 @@ def test_the_timeline_keeps_the_order_things_happened_in_within_a_day(db_url: st
     pending = table.to_spike_decision()
     svc.decide(table.room, table.ada.seat_key, pending["key"], "rollback_skip", RATIONALE)
     svc.deliver_inject(table.room, table.key, "late")
-    timeline = svc.report(table.room, reps=4).timeline
+    timeline = svc.report(table.room, table.key, reps=4).timeline
     svc.engine.dispose()
     call = next(i for i, e in enumerate(timeline) if e.kind == "decision")
     late = next(i for i, e in enumerate(timeline) if e.kind == "inject" and "never" in e.title)

@@ -21,6 +21,7 @@ from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from sim.tabletop.db.models import Base
+from tests.test_tabletop_access import TestRemovalMeansOut as _RemovalTests
 from tests.test_tabletop_attacks import TestAttacks as _AttackTests
 from tests.test_tabletop_service import TestTabletopService as _ServiceTests
 
@@ -80,3 +81,7 @@ class TestTabletopServiceOnPostgres(_ServiceTests):
 
 class TestAttacksOnPostgres(_AttackTests):
     """Every attack of test_tabletop_attacks.py, on PostgreSQL: the same rules, the same key."""
+
+
+class TestRemovalMeansOutOnPostgres(_RemovalTests):
+    """Removal, the lock and the re-key of test_tabletop_access.py, on PostgreSQL."""

@@ -452,7 +452,7 @@ class TestTabletopService:
         svc.add_hot_wash(room, table.grace.seat_key, "improvement", "Agree the rollback call.")
         svc.add_hot_wash(room, key, "strength", "Fast escalation.", owner="Pretraining lead")
 
-        report = svc.report(room)
+        report = svc.report(room, key)
         assert report.status == "ended" and report.ended is not None
         assert [d.key for d in report.decisions] == [d["key"] for d in table.view()["decisions"]]
         spike = next(d for d in report.decisions if d.key == pending["key"])
@@ -479,7 +479,7 @@ class TestTabletopService:
         svc, room = table.svc, table.room
         pending = table.to_spike_decision()
         svc.decide(room, table.ada.seat_key, pending["key"], "continue", RATIONALE)
-        report = svc.report(room)
+        report = svc.report(room, table.key)
         effect = next(d for d in report.decisions if d.key == pending["key"])
         # The same numbers from sim.play.game directly: play out with the playbook, change one call.
         state = svc.room(room)

@@ -70,7 +70,9 @@ def report(
         result = (
             service.report_by_id(number, reps=reps)
             if number is not None
-            else service.report(unicodedata.normalize("NFKC", exercise), reps=reps)
+            else service.report_by_id(
+                service.exercise_id(unicodedata.normalize("NFKC", exercise)), reps=reps
+            )
         )
     except TabletopError as exc:
         raise UserError(str(exc)) from None

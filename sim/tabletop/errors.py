@@ -29,3 +29,11 @@ class Unavailable(TabletopError):
 
 class InputError(TabletopError, ValueError):
     """Text that breaks a limit, or a value that is not one of the choices."""
+
+
+class Barred(Forbidden):
+    """A join from the browser of a seat the facilitator removed (under any name)."""
+
+
+class OldCode(NotFound):
+    """A room code the facilitator has replaced: it admits nobody new."""

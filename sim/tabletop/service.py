@@ -51,9 +51,10 @@ from sim.tabletop.db.credentials import (
 )
 from sim.tabletop.db.models import Comment, Decision, Exercise, Inject, Role, utcnow
 from sim.tabletop.db.room import Room, load_room
-from sim.tabletop.db.store import FACILITATOR, RETRIES, Actor, unavailable
+from sim.tabletop.db.store import FACILITATOR, RETRIES, Actor, shown, unavailable
 from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
-from sim.tabletop.report.report import REPS, AfterActionReport, Progress, build_report
+from sim.tabletop.report.release import for_players
+from sim.tabletop.report.report import REPS, AfterActionReport, Progress, audit_log, build_report
 from sim.tabletop.report.wrapup import DUE_DAYS, HOT_WASH_KINDS, WrapUp
 from sim.tabletop.seats import Seat
 
@@ -167,15 +168,15 @@ class TabletopService(WrapUp):
         read it. The clock always stops early when a decision is waiting or the project
         ends.
         """
-        if until_day is not None and by_days is not None:
-            raise InputError("give a day or a number of days, not both")
-        if until_day is not None and not 0.0 <= until_day <= 10_000.0:
-            raise InputError("the day must be between 0 and 10,000")
-        if by_days is not None and not 0.0 < by_days <= 365.0:
-            raise InputError("a clock step is more than 0 and at most 365 days")
 
         def act(session: Session, ex: Exercise) -> ClockRun:
             self._facilitator(ex, key)
+            if until_day is not None and by_days is not None:
+                raise InputError("give a day or a number of days, not both")
+            if until_day is not None and not 0.0 <= until_day <= 10_000.0:
+                raise InputError("the day must be between 0 and 10,000")
+            if by_days is not None and not 0.0 < by_days <= 365.0:
+                raise InputError("a clock step is more than 0 and at most 365 days")
             self._running(ex)
             room_ = load_room(session, ex)
             game = derive(room_.play_record())
@@ -201,7 +202,7 @@ class TabletopService(WrapUp):
             )
             return run
 
-        return self._act(room, act)
+        return self._act(room, act, "move the clock")
 
     def deliver_inject(self, room: str, key: str, inject_id: str) -> None:
         """Deliver a waiting inject now, whatever its trigger (the facilitator's call)."""
@@ -222,7 +223,7 @@ class TabletopService(WrapUp):
                 raise Refused(str(exc)) from None
             self._delivered(session, ex, row, fired, manual=True)
 
-        self._act(room, act)
+        self._act(room, act, f"deliver the inject {shown(inject_id, 64)!r}")
 
     def add_inject(self, room: str, key: str, spec: InjectSpec) -> str:
         """Write a new inject into the running exercise's list (the facilitator's own text).
@@ -267,7 +268,7 @@ class TabletopService(WrapUp):
             )  # fmt: skip
             return inject_id
 
-        return self._act(room, act)
+        return self._act(room, act, "write an inject")
 
     def _delivered(
         self, session: Session, ex: Exercise, row: Inject, fired: Fired, manual: bool
@@ -280,15 +281,15 @@ class TabletopService(WrapUp):
         row.engine_note = fired.note
         row.manual = manual
         title = row.spec.get("title", row.inject_id)
-        self._log(session, ex, "inject", FACILITATOR, f"Inject delivered: {title}")
+        self._log(session, ex, "inject", FACILITATOR, f"Inject delivered: {title}", day=fired.day)
 
     def set_status(self, room: str, key: str, status: str) -> None:
         """``paused`` (no clock, no decisions), ``running`` again, or ``ended`` (for good)."""
-        if status not in ("running", "paused", "ended"):
-            raise InputError(f"unknown status {status!r}")
 
         def act(session: Session, ex: Exercise) -> None:
             self._facilitator(ex, key)
+            if status not in ("running", "paused", "ended"):
+                raise InputError(f"unknown status {status!r}")
             if ex.status == "ended":
                 raise Refused("the exercise has ended")
             ex.status = status
@@ -296,7 +297,7 @@ class TabletopService(WrapUp):
                 ex.ended_at = utcnow()
             self._log(session, ex, status, FACILITATOR, f"Exercise {status}")
 
-        self._act(room, act)
+        self._act(room, act, f"set the exercise {shown(status, 16)}")
 
     # --- decisions, comments, hot wash ----------------------------------------------------------
 
@@ -304,12 +305,12 @@ class TabletopService(WrapUp):
         self, room: str, seat_key: str, decision_key: str, choice: str, rationale: str
     ) -> None:
         """Make the waiting decision ``decision_key``: only its role's holder, with a rationale."""
-        why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
-        if not isinstance(choice, str) or not choice:
-            raise InputError("choose one of the options first")
 
         def act(session: Session, ex: Exercise) -> None:
             me = self._player(session, ex, seat_key)
+            why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
+            if not isinstance(choice, str) or not choice:
+                raise InputError("choose one of the options first")
             self._running(ex)
             game = derive(load_room(session, ex).play_record())
             point = game.pending
@@ -323,7 +324,7 @@ class TabletopService(WrapUp):
             self._record_decision(session, ex, game, choice, why, me.id, "player")
             self._log(session, ex, "decision", me.name, f"{me.name} ({role.name}) chose {choice}")
 
-        self._act(room, act)
+        self._act(room, act, f"decide {shown(decision_key, 40)!r}")
 
     def resolve_with_playbook(self, room: str, key: str) -> str:
         """Settle the waiting decision by the playbook: the facilitator, if its role is free."""
@@ -348,7 +349,7 @@ class TabletopService(WrapUp):
             )
             return choice
 
-        return self._act(room, act)
+        return self._act(room, act, "settle a decision with the playbook")
 
     @staticmethod
     def _record_decision(
@@ -369,22 +370,21 @@ class TabletopService(WrapUp):
 
         Allowed while paused and after the end; not before the room is open.
         """
-        body = clean_text(text, "a comment", MAX_COMMENT)
-        if about is not None:
-            about = clean_text(about, "the decision a comment is about", 40)
 
         def act(session: Session, ex: Exercise) -> None:
             who = self._anyone(session, ex, key)
+            body = clean_text(text, "a comment", MAX_COMMENT)
+            on = None if about is None else clean_text(about, "the decision a comment is about", 40)
             if ex.opened_at is None and not who.facilitator:
                 raise Refused("the facilitator has not opened the room yet")
             pid = who.participant.id if who.participant else None
             session.add(
-                Comment(exercise_id=ex.id, participant_id=pid, author=who.name, about=about,
+                Comment(exercise_id=ex.id, participant_id=pid, author=who.name, about=on,
                         body=body, day=ex.clock_day)
             )  # fmt: skip
             self._log(session, ex, "comment", who.name, f"{who.name} commented")
 
-        self._act(room, act)
+        self._act(room, act, "comment")
 
     # --- what people see --------------------------------------------------------------------
 
@@ -396,21 +396,73 @@ class TabletopService(WrapUp):
     def player_view(self, room: str, seat_key: str) -> dict[str, Any]:
         """What a player may see: no inject before it fires, no facilitator material."""
         state = self._read(room)
-        with self._reading() as session:
-            me = self._player(session, state.exercise, seat_key)
+        me = self._checked(state.exercise, "open a player's view",
+                           lambda: self._seated(state.exercise, seat_key))  # fmt: skip
         return views.player_view(state, self._game(state), me.id)
 
     def facilitator_view(self, room: str, key: str) -> dict[str, Any]:
         """Everything, with the hidden view: the MSEL, expected actions, the model's state."""
         state = self._read(room)
-        self._facilitator(state.exercise, key)
+        self._check_facilitator(room, state, key, "open the facilitator's view")
         return views.facilitator_view(state, self._game(state))
 
     def report(
-        self, room: str, progress: Progress | None = None, reps: int = REPS
+        self, room: str, key: str, progress: Progress | None = None, reps: int = REPS
     ) -> AfterActionReport:
-        """The after-action report as the exercise stands (cached per version)."""
-        return self._report(self._read(room), progress, reps)
+        """The after-action report as the exercise stands: the facilitator's, in full.
+
+        Cached per exercise version; its audit log is read fresh each time (log entries that
+        change nothing else do not move the version).
+        """
+        state = self._read(room)
+        self._check_facilitator(room, state, key, "read the report")
+        return self._report(state, progress, reps)
+
+    def player_report(
+        self, room: str, seat_key: str, progress: Progress | None = None, reps: int = REPS
+    ) -> AfterActionReport:
+        """The report for a seated player, once the exercise has ended.
+
+        Without the facilitator-only parts (the expected actions, the ratings, what was
+        found from them, the audit log) unless the facilitator has released them.
+        """
+        state = self._read(room)
+        self._checked(state.exercise, "read the report",
+                      lambda: self._seated(state.exercise, seat_key))  # fmt: skip
+        if state.exercise.status != "ended":
+            raise Refused("the report is shared once the facilitator has ended the exercise")
+        full = self._report(state, progress, reps)
+        return full if state.exercise.report_released_at is not None else for_players(full)
+
+    def release_report(self, room: str, key: str, released: bool = True) -> None:
+        """Share the facilitator-only parts of the report with the players (or stop)."""
+
+        def act(session: Session, ex: Exercise) -> None:
+            self._facilitator(ex, key)
+            if (ex.report_released_at is not None) == released:
+                return
+            ex.report_released_at = utcnow() if released else None
+            self._log(session, ex, "released_report" if released else "withheld_report",
+                      FACILITATOR,
+                      "The full report (expected actions, ratings, audit log) released to players"
+                      if released else "The full report withheld from players again")  # fmt: skip
+
+        self._act(room, act, "release the report" if released else "withhold the report")
+
+    def record_download(self, room: str, key: str, fmt: str) -> None:
+        """Log a download of the report (by the facilitator or a player) in ``fmt``."""
+        what = clean_text(fmt, "the format", 16)
+
+        def act(session: Session, ex: Exercise) -> None:
+            who = self._anyone(session, ex, key)
+            part = "full" if who.facilitator or ex.report_released_at else "players'"
+            self._log(session, ex, "download", who.name,
+                      f"{who.name} downloaded the {part} report ({what})")  # fmt: skip
+
+        self._act(room, act, f"download the report ({what})", bump=False)
+
+    def _check_facilitator(self, room: str, state: Room, key: str, attempt: str) -> None:
+        self._checked(state.exercise, attempt, lambda: self._facilitator(state.exercise, key))
 
     def report_by_id(
         self, exercise_id: int, progress: Progress | None = None, reps: int = REPS
@@ -418,9 +470,17 @@ class TabletopService(WrapUp):
         """The report of exercise ``exercise_id``.
 
         The command line's way in: it reads the database directly, so needs no key; the
-        pages find rooms by code only.
+        pages find rooms by code, and need the facilitator's key.
         """
         return self._report(self.room_by_id(exercise_id), progress, reps)
+
+    def exercise_id(self, room: str) -> int:
+        """The id of the exercise a room code opens.
+
+        For the command line, which has the database and so needs no key.
+        """
+        with self._reading() as session:
+            return self._find(session, room).id
 
     def _report(self, state: Room, progress: Progress | None, reps: int) -> AfterActionReport:
         key = (state.exercise.id, state.exercise.version, reps)
@@ -430,7 +490,7 @@ class TabletopService(WrapUp):
             cached = build_report(state, progress, reps)
             with self._lock:
                 self._reports = {key: cached}
-        return cached
+        return dataclasses.replace(cached, audit=audit_log(state))
 
     def adopt_findings(self, room: str, key: str, progress: Progress | None = None) -> int:
         """Put the report's proposed areas for improvement into the stored plan.
@@ -438,7 +498,7 @@ class TabletopService(WrapUp):
         There the facilitator can edit them. Returns how many were added.
         """
         state = self._read(room)
-        self._facilitator(state.exercise, key)
+        self._check_facilitator(room, state, key, "adopt the report's findings")
         if state.exercise.status != "ended":
             raise Refused("the improvement plan is written once the exercise has ended")
         report = self._report(state, progress, REPS)

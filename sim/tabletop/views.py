@@ -142,6 +142,8 @@ def _public(room: Room, game: Game, me: int | None) -> dict[str, Any]:
             "clock_day": ex.clock_day,
             "version": ex.version,
             "open": ex.opened_at is not None,
+            "locked": ex.locked_at is not None,
+            "report_released": ex.report_released_at is not None,
         },
         "situation": _situation(room, game),
         "roles": _roles(room),
@@ -218,12 +220,18 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
     view["overview"] = dict(room.exercise.overview or {})
     view["events"] = [
         {
-            "at": e.at.strftime("%Y-%m-%d %H:%M:%S"),
+            "at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"),
             "day": e.day,
             "kind": e.kind,
             "actor": e.actor,
             "summary": e.summary,
         }
         for e in room.events
+    ]
+    view["log_mark"] = room.events[-1].id if room.events else 0
+    view["alerts"] = [
+        {"at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"), "day": e.day, "summary": e.summary}
+        for e in room.events
+        if e.kind in ("barred", "joined_flagged")
     ]
     return view

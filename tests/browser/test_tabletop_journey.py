@@ -12,7 +12,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.conftest import SHOWN, AppDriver
 
@@ -43,6 +43,22 @@ def _join(player: AppDriver, room: str, name: str, role: str | None) -> None:
     expect(page.locator(f".st-key-tt_release_{role}")).to_be_visible(timeout=SHOWN)
     player.wait()
     player.assert_no_exception()
+
+
+def _click_once_settled(driver: AppDriver, target: Locator) -> None:
+    """Click ``target`` once the page has settled (mid-rerun a button may show twice)."""
+    driver.wait()
+    expect(target).to_have_count(1, timeout=SHOWN)
+    target.click()
+
+
+def _try_join(player: AppDriver, room: str, name: str) -> None:
+    """Fill and send the join form (the caller checks what the page says)."""
+    form = player.page.get_by_test_id("stForm").filter(has_text="Join an exercise")
+    form.get_by_label("Room code").fill(room)
+    form.get_by_label("Your name").fill(name)
+    form.get_by_role("button", name="Join").click()
+    player.wait()
 
 
 def test_facilitator_and_two_players_through_one_inject_to_the_report(
@@ -107,6 +123,45 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     expect(mallory.page.get_by_text("removed this seat")).to_be_visible(timeout=SHOWN)
     mallory.screenshot("tabletop-3b-removed-player")
     expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)
+
+    # Removal means out: from a fresh page of the same browser, under another name, she is
+    # refused, and the facilitator is shown the attempt with the seat it comes from.
+    mallory.open("tabletop-player")
+    _try_join(mallory, room, "Mal Ory")
+    expect(mallory.page.get_by_text("a seat the facilitator removed")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(page.get_by_text(re.compile(r"join as 'Mal Ory'.*\(Mallory\)"))).to_be_visible(
+        timeout=SHOWN
+    )  # seen by the page's poll of the audit log
+    fac.wait()
+    # The facilitator locks the room: a newcomer from another browser is refused; unlocked,
+    # he may join.
+    _click_once_settled(fac, page.get_by_role("button", name="Lock the room"))
+    expect(page.get_by_text("The room is locked")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    linus = _driver(browser, browser_context_args, app_url)
+    linus.open("tabletop-player")
+    _try_join(linus, room, "Linus")
+    expect(linus.page.get_by_text("locked the room")).to_be_visible(timeout=SHOWN)
+    # Linus's refusal reaches the facilitator's log, and the page reruns to show it.
+    _click_once_settled(fac, page.get_by_role("button", name="Unlock the room"))
+    expect(page.get_by_text("The room is unlocked")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    # A new room code: the old one admits nobody new; seated players keep their seats.
+    rekey = page.get_by_test_id("stPopover").filter(has_text="Change the room code")
+    _click_once_settled(fac, rekey)
+    _click_once_settled(fac, page.get_by_role("button", name="Change it now"))
+    expect(page.get_by_text("The new room code is")).to_be_visible(timeout=SHOWN)
+    fac.wait()
+    new_room = ROOM_CODE.search(page.get_by_text("The new room code is").inner_text())
+    assert new_room and new_room.group(0) != room
+    _try_join(linus, room, "Linus")
+    expect(linus.page.get_by_text("changed this room's code")).to_be_visible(timeout=SHOWN)
+    ada.page.reload()
+    ada.wait()
+    expect(ada.page.get_by_text("Welcome back, Ada")).to_be_visible(timeout=SHOWN)
+    room = new_room.group(0)
 
     # The facilitator moves the clock to the next inject: the board cuts the budget and
     # Leadership must close the gap. Another decision may come first; it is settled as it

@@ -65,10 +65,35 @@ def service() -> TabletopService:
     return _service(database_url())
 
 
+def browser_id(cookie: str | None) -> str | None:
+    """A stable id of this browser from Streamlit's XSRF cookie, or None.
+
+    The cookie is ``2|mask|masked token|timestamp``; the mask changes at every page load,
+    the token (mask XOR masked token) and the timestamp do not, so a reload or a new tab
+    of the same browser gives the same id, and a new browser (or a private window) another.
+    """
+    parts = (cookie or "").split("|")
+    if len(parts) != 4 or parts[0] != "2":
+        return None
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except ValueError:
+        return None
+    if not mask or not masked:
+        return None
+    token = bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked))
+    return f"{token.hex()}|{parts[3]}"
+
+
 def clients() -> tuple[str, ...]:
-    """Who this browser is, for the service's backoff on failed joins."""
+    """Who this browser is: for the service's backoff on failed joins, and for barring the
+    browser of a removed seat (its session, and the browser itself across reloads)."""
     token = st.session_state.setdefault(CLIENT, secrets.token_hex(12))
     out = [f"session:{token}"]
+    cookies = getattr(st.context, "cookies", None) or {}
+    browser = browser_id(cookies.get("_streamlit_xsrf"))
+    if browser:
+        out.append(f"browser:{browser}")
     ip = getattr(st.context, "ip_address", None)
     if ip:
         out.append(f"ip:{ip}")
@@ -95,14 +120,20 @@ def show_notice(notice: str) -> None:
         st.success(esc(text), icon=":material/check_circle:")
 
 
-def live(room: str, seen_key: str, version: int) -> None:
-    """Poll the exercise's version; rerun the page when someone else changed it."""
-    st.session_state[seen_key] = version
+def live(room: str, seen_key: str, version: int, log_mark: int | None = None) -> None:
+    """Poll the exercise's version; rerun the page when someone else changed it.
+
+    With ``log_mark`` (the facilitator's page) the audit log is watched too: a refused
+    join or a rejoin changes nothing else, and the facilitator should see it.
+    """
+    seen = (version, log_mark)
+    st.session_state[seen_key] = seen
 
     @st.fragment(run_every=POLL_SECONDS)
     def _poll() -> None:
         try:
-            now = service().version(room)
+            svc = service()
+            now = (svc.version(room), None if log_mark is None else svc.log_mark(room))
         except TabletopError:
             return
         if now != st.session_state.get(seen_key):
@@ -316,8 +347,16 @@ def roles_list(view: dict[str, Any]) -> None:
     st.markdown("\n".join(lines))
 
 
-def report(room: str) -> None:
-    """The after-action report, shown and offered as Markdown, HTML, Word and PDF."""
+def _downloaded(room: str, key: str, ext: str) -> None:
+    attempt(lambda: service().record_download(room, key, ext), "tt_download_notice")
+
+
+def report(room: str, key: str, facilitator: bool) -> None:
+    """The after-action report, shown and offered as Markdown, HTML, Word and PDF.
+
+    The facilitator's in full; a player's without the facilitator-only parts unless the
+    facilitator released them. Each download goes into the audit log.
+    """
     bar = st.progress(0.0, text="Replaying the exercise, every alternative, and the Monte Carlo…")
 
     def progress(done: int, total: int) -> None:
@@ -325,7 +364,8 @@ def report(room: str) -> None:
                      text=f"Replaying and simulating: {done} of {total}")  # fmt: skip
 
     try:
-        result = service().report(room, progress=progress)
+        read = service().report if facilitator else service().player_report
+        result = read(room, key, progress=progress)
     except TabletopError as exc:
         bar.empty()
         st.error(esc(exc))
@@ -343,7 +383,8 @@ def report(room: str) -> None:
     ]  # fmt: skip
     for col, (label, data, ext, mime) in zip(cols, exports, strict=True):
         col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
-                            icon=":material/download:", key=f"tt_aar_{ext}")  # fmt: skip
+                            icon=":material/download:", key=f"tt_aar_{ext}",
+                            on_click=_downloaded, args=(room, key, ext))  # fmt: skip
     with st.container(border=True, key="tt_report"):
         st.html(f"<div class='tt-report'>{html_body(document(result))}</div>" + _REPORT_CSS)
 

@@ -481,6 +481,49 @@ def roster(view: dict[str, Any], room: str, key: str) -> None:
                                    room, key, t), NOTICE))  # fmt: skip
 
 
+def room_access(view: dict[str, Any], room: str, key: str) -> None:
+    """Lock the room (no new joins) and re-key it (a new code; seated players stay)."""
+    svc = tt.service()
+    ex = view["exercise"]
+    ended = ex["status"] == "ended"
+    cols = st.columns(2)
+    if ex["locked"]:
+        cols[0].button("Unlock the room", key="tt_unlock", icon=":material/lock_open:",
+                       disabled=ended, on_click=tt.attempt,
+                       args=(lambda: svc.lock_room(room, key, False), NOTICE,
+                             "The room is unlocked: new players may join."))  # fmt: skip
+    else:
+        cols[0].button("Lock the room", key="tt_lock", icon=":material/lock:", disabled=ended,
+                       help="No new player may join; seated players stay and may rejoin.",
+                       on_click=tt.attempt,
+                       args=(lambda: svc.lock_room(room, key, True), NOTICE,
+                             "The room is locked: nobody new may join."))  # fmt: skip
+    with cols[1].popover("Change the room code", icon=":material/key:", disabled=ended):
+        st.markdown("A new room code: the old one admits nobody new. Seated players keep "
+                    "their seats; give the new code only to those who should join.")  # fmt: skip
+        st.button("Change it now", key="tt_rekey", type="primary", on_click=_rekey,
+                  args=(room, key))  # fmt: skip
+    if ex["locked"]:
+        st.caption(":material/lock: Locked: nobody new may join.")
+
+
+def _rekey(room: str, key: str) -> None:
+    new = tt.attempt(lambda: tt.service().rekey_room(room, key), NOTICE)
+    if new is None:
+        return
+    st.session_state[ROOM] = new
+    if tt.kept() is not None:
+        tt.keep(new, key)
+    st.session_state[NOTICE] = ("success", f"The new room code is {new}.")
+
+
+def barred_alerts(view: dict[str, Any]) -> None:
+    """Joins refused from removed seats' browsers, and joins from their addresses."""
+    for entry in view["alerts"][-3:]:
+        st.warning(f"Day {entry['day']:.1f}, {entry['at']}: {esc(entry['summary'])}",
+                   icon=":material/gpp_maybe:")  # fmt: skip
+
+
 def _assign(room: str, key: str, team: str) -> None:
     pid = st.session_state.pop(f"tt_assign_{team}", None)
     if pid is not None:
@@ -502,12 +545,13 @@ def main() -> None:
     if opened is None:
         return
     room, key, view = opened
-    tt.live(room, SEEN, view["exercise"]["version"])
+    tt.live(room, SEEN, view["exercise"]["version"], view["log_mark"])
     names = esc(", ".join(p["name"] for p in view["participants"] if not p["removed"]))
     count = sum(not p["removed"] for p in view["participants"])
     players = f"{count} player{'s' if count != 1 else ''}: {names}" if count else "no players yet"
     tt.header(view, f"You are the facilitator · {players}")
     tt.show_notice(NOTICE)
+    barred_alerts(view)
     if not view["exercise"]["open"]:
         save_key(view, room, key)
         return
@@ -535,6 +579,7 @@ def main() -> None:
             audit_log(view)
     with right:
         st.subheader("Players and roles")
+        room_access(view, room, key)
         roster(view, room, key)
         tt.roles_list(view)
         st.subheader("Comments")

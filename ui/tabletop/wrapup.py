@@ -218,4 +218,21 @@ def wrap_up(view: dict[str, Any], room: str, key: str, notice: str, me: int | No
         with tabs[2]:
             overview_form(view, room, key, notice)
     st.subheader("After-action report and improvement plan")
-    tt.report(room)
+    if me is None:
+        access(view, room, key, notice)
+    elif not view["exercise"]["report_released"]:
+        st.caption("The facilitator keeps the expected actions, the ratings and the audit log "
+                   "until they release them.")  # fmt: skip
+    tt.report(room, key, me is None)
+
+
+def access(view: dict[str, Any], room: str, key: str, notice: str) -> None:
+    """Release the facilitator-only parts of the report to the players, or withhold them."""
+    released = view["exercise"]["report_released"]
+    label = "Withhold the full report from players" if released else (
+        "Release the full report to players")  # fmt: skip
+    st.button(label, key="tt_release_report", icon=":material/lock_open:",
+              help="The expected actions, your ratings and the audit log; players see the "
+              "rest of the report either way.", on_click=tt.attempt,
+              args=(partial(tt.service().release_report, room, key, not released),
+                    notice))  # fmt: skip

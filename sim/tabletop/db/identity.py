@@ -8,20 +8,25 @@ different scripts that look alike (a Cyrillic ``А`` inside a Latin name, checke
 that would pass for the exercise's own voices (``Facilitator``, ``playbook``,
 ``system``, a role's name...).
 
-Uniqueness in a room is decided by :func:`name_key`, a skeleton in the spirit of
-Unicode UTS #39: NFKC, case folded, accents dropped, letters of other scripts replaced
-by the Latin letters they look like, digits that pass for letters (``0``/``o``,
-``1``/``l``) folded, and separators left out. The key is computed here, in Python, and
-stored with a unique constraint, so SQLite and PostgreSQL apply the same rule.
+Uniqueness in a room is decided by :func:`name_key`, a confusable skeleton: NFKC, case
+folded, accents dropped, then Unicode UTS #39's skeleton (ICU's ``SpoofChecker``, through
+PyICU: letters of other scripts become the Latin ones they look like, and ``m`` becomes
+``rn``), case folded again, separators and punctuation left out, digits that pass for
+letters folded (``0``/``o``, ``1``/``l``/``i``, ``5``/``s``, ``3``/``e``, ``4``/``a``), and the
+multi-letter look-alikes TR39's data leaves out (``vv``/``w``, ``cl``/``d``) folded, until
+nothing changes. The key is computed here, in Python, and stored with a unique
+constraint, so SQLite and PostgreSQL apply the same rule. A reserved word or a role's
+name (five letters or more) is refused anywhere in the skeleton of the whole name, so
+``F a c i l i t a t o r``, ``Facil1tator`` and ``Facilitator Bob`` are refused alike.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from collections.abc import Iterable
 
+import icu
 from confusable_homoglyphs import categories, confusables
 
 from sim.tabletop.errors import InputError
@@ -62,34 +67,44 @@ def check_unicode(text: object, what: str) -> str:
     return text
 
 
-@functools.lru_cache(maxsize=4096)
-def _latin_lookalike(char: str) -> str:
-    """The Latin letter ``char`` passes for, or ``char`` itself."""
-    if categories.alias(char) == "LATIN":
-        return char
-    found = confusables.is_confusable(char, preferred_aliases=["latin"])
-    for hit in found or ():
-        for glyph in hit["homoglyphs"]:
-            c = glyph["c"]
-            if len(c) == 1 and categories.alias(c) == "LATIN":
-                return c.casefold()
-    return char
+#: Digits and letters that pass for one another once case is folded (UTS #39 keeps
+#: ``0``/``o`` and ``i``/``l`` apart: it maps ``0`` to ``O`` and ``I`` to ``l``).
+_FOLD = str.maketrans(
+    {"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "3": "e", "4": "a", "ς": "c"}
+)
+#: Multi-letter look-alikes missing from UTS #39's data (it has ``m`` -> ``rn``), each
+#: written as the letters it passes for.
+_MULTI = (("w", "vv"), ("d", "cl"))
+_SPOOF = icu.SpoofChecker()
 
 
-def _words(text: str) -> list[str]:
-    """The skeleton's words: folded, accents dropped, look-alikes replaced."""
-    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
-    kept = "".join(
-        _latin_lookalike(c) if c.isalnum() else c
-        for c in folded
-        if not unicodedata.category(c).startswith("M")
-    )
-    return [w for w in re.split(r"[^\w]+|_", kept) if w]
+def skeleton(text: str) -> str:
+    """The confusable skeleton of ``text``: what two names share if one passes for the other."""
+    # The skeleton before case folding too, and lower() not casefold(): U+03F2 (lunate
+    # sigma, like c) case-folds to sigma (like o).
+    shown = _SPOOF.getSkeleton(0, unicodedata.normalize("NFKC", text))
+    folded = unicodedata.normalize("NFD", shown.lower())
+    out = "".join(c for c in folded if not unicodedata.category(c).startswith("M"))
+    for _ in range(4):  # to a fixed point (a fold can make a new look-alike)
+        before = out
+        out = _SPOOF.getSkeleton(0, out).lower()
+        out = "".join(c for c in out if c.isalnum() or c in "|!").translate(_FOLD)
+        out = "".join(c for c in out if c.isalnum())
+        for letter, lookalike in _MULTI:
+            out = out.replace(letter, lookalike)
+        if out == before:
+            break
+    return out
 
 
 def name_key(text: str) -> str:
     """The skeleton two names share when people could take one for the other."""
-    return "".join(_words(text))
+    return skeleton(text)
+
+
+#: A reserved word or role name this long or longer is refused anywhere in a name's
+#: skeleton; a shorter one only as the whole name (``"Li"`` holds no role called ``"li"``).
+MIN_INSIDE = 5
 
 
 def _refuse_characters(name: str) -> None:
@@ -153,15 +168,32 @@ def clean_display_name(name: object, role_names: Iterable[str] = ()) -> tuple[st
         raise InputError(f"a display name is limited to {MAX_NAME} characters (got {len(shown)})")
     _refuse_characters(shown)
     _refuse_mixed_scripts(shown)
-    words = _words(shown)
-    key = "".join(words)
-    reserved = next((w for w in words if w in RESERVED_WORDS), None)
+    key = name_key(shown)
+    if not key:
+        raise InputError("a display name needs at least one letter")
+    reserved = next((w for w in RESERVED_WORDS if _reserved_in(w, key)), None)
     if reserved:
         raise InputError(
             f"{shown!r} would pass for the exercise's staff or the model ({reserved!r}); "
             "please use your own name"
         )
-    roles = {name_key(r) for r in role_names}
-    if key in RESERVED_NAMES or key in roles:
+    role = next((r for r in role_names if _reserved_in(r, key)), None)
+    if key in _RESERVED_NAME_KEYS or role is not None:
         raise InputError(f"{shown!r} is a role or a label on the page; please use your own name")
     return shown, key
+
+
+@functools.lru_cache(maxsize=1024)
+def _word_key(word: str) -> str:
+    return skeleton(word)
+
+
+def _reserved_in(word: str, key: str) -> bool:
+    """Whether the reserved ``word`` (or a role's name) is the name or, if long, inside it."""
+    wanted = _word_key(word)
+    if not wanted:
+        return False
+    return wanted == key or (len(word.replace(" ", "")) >= MIN_INSIDE and wanted in key)
+
+
+_RESERVED_NAME_KEYS = frozenset(skeleton(n) for n in RESERVED_NAMES)

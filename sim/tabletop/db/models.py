@@ -54,6 +54,13 @@ class Exercise(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: When the facilitator confirmed they kept the key: players may join from then on.
     opened_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Set while the facilitator has locked the room: no new player may join.
+    locked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Set when the facilitator releases the facilitator-only parts of the report (the
+    #: expected actions, the ratings, the audit log) to the players.
+    report_released_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
     #: The HSEEP exercise overview the facilitator edits: scope, sponsor, points of contact.
     overview: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -79,6 +86,37 @@ class Participant(Base):
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: Set when the facilitator removed the player: their key opens nothing from then on.
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: ``kind:hash`` of the sessions, browsers and addresses this seat was used from
+    #: (:mod:`sim.tabletop.db.clients`): the first two are barred when the seat is removed.
+    client_hashes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+
+
+class RetiredCode(Base):
+    """A room code the facilitator replaced.
+
+    It still finds the room for seated players and the facilitator (their keys say who
+    they are), and admits nobody new.
+    """
+
+    __tablename__ = "tabletop_retired_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
+    retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BarredClient(Base):
+    """A browser session of a removed seat: refused at join under any name."""
+
+    __tablename__ = "tabletop_barred_clients"
+    __table_args__ = (UniqueConstraint("exercise_id", "client_hash"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    exercise_id: Mapped[int] = mapped_column(ForeignKey("tabletop_exercises.id"), index=True)
+    #: ``kind:hash`` (:mod:`sim.tabletop.db.clients`).
+    client_hash: Mapped[str] = mapped_column(String(80))
+    participant_id: Mapped[int] = mapped_column(ForeignKey("tabletop_participants.id"))
+    barred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Role(Base):

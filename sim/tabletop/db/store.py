@@ -8,7 +8,16 @@ PostgreSQL alike.
 
 A room is found by its code alone: by the hash of the normalised code, compared again in
 constant time; a number (a database id) finds nothing. Keys are checked the same way,
-and a removed player's key opens nothing.
+and a removed player's key opens nothing. A code the facilitator replaced (a re-key)
+still finds the room for people whose key says who they are, and admits nobody new.
+
+Every action and every refusal goes into the audit log, with its actor, the UTC time and
+the exercise day. An action logs in its own transaction; a refusal rolls the action back
+and is then logged in a transaction of its own, naming who tried (as far as their key
+says) and what was refused. Log rows that change nothing in the exercise (rejoins,
+refusals, downloads) do not bump its version, so they do not make every open page and
+the report's cache start again; :meth:`ExerciseStore.log_mark` tells a page that the log
+grew.
 """
 
 from __future__ import annotations
@@ -18,12 +27,14 @@ import logging
 import random
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.attributes import flag_modified
@@ -42,9 +53,18 @@ from sim.tabletop.db.credentials import (
     room_hash,
 )
 from sim.tabletop.db.migrate import upgrade
-from sim.tabletop.db.models import Event, Exercise, Participant
+from sim.tabletop.db.models import Event, Exercise, Participant, RetiredCode
 from sim.tabletop.db.room import Room, load_room
-from sim.tabletop.errors import Conflict, Forbidden, NotFound, Refused, TabletopError, Unavailable
+from sim.tabletop.errors import (
+    Barred,
+    Conflict,
+    Forbidden,
+    NotFound,
+    OldCode,
+    Refused,
+    TabletopError,
+    Unavailable,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,6 +74,23 @@ RETRIES = 12
 FACILITATOR = "Facilitator"
 #: Who a join or a rejoin comes from, for the backoff (e.g. ``("session:…", "ip:…")``).
 Clients = Sequence[str]
+#: The log's actor for someone whose key opened nothing, and for someone not seated yet.
+UNKNOWN_KEY = "someone with a wrong key"
+NEWCOMER = "newcomer (not seated)"
+#: Who the action under way turned out to be (set as keys are checked; read on refusal).
+_ACTOR: ContextVar[str | None] = ContextVar("tabletop_actor", default=None)
+
+
+def shown(text: object, limit: int) -> str:
+    """Text fit for the log: valid Unicode, no control or bidi characters, at most ``limit``."""
+    raw = str(text).encode("utf-8", "replace").decode("utf-8")
+    kept = "".join(c for c in raw if not unicodedata.category(c).startswith("C"))
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
+
+
+def log_kind(exc: TabletopError) -> str:
+    """The log's kind for a refusal: a removed seat's browser is told apart."""
+    return "barred" if isinstance(exc, Barred) else "refused"
 
 
 @dataclass(frozen=True)
@@ -107,17 +144,41 @@ class ExerciseStore:
     # --- transactions -----------------------------------------------------------------------
 
     @staticmethod
-    def _find(session: Session, room: str) -> Exercise:
+    def _locate(
+        session: Session,
+        room: str,
+        current: bool = False,
+        seen: list[tuple[int, float]] | None = None,
+    ) -> Exercise:
+        """The exercise of a room code; with ``current``, a replaced code is :class:`OldCode`.
+
+        The exercise found (its id and day) is appended to ``seen``, even when it is refused
+        for an old code, so that a refusal can be logged in its room.
+        """
         code = normalize_room_code(room)
-        ex = None
         if code is not None:
             wanted = room_hash(code)
             ex = session.scalar(select(Exercise).where(Exercise.room_code_hash == wanted))
-            if ex is not None and not hashes_match(ex.room_code_hash or "", wanted):
-                ex = None
-        if ex is None:
-            raise NotFound("no exercise with that room code")
-        return ex
+            if ex is not None and hashes_match(ex.room_code_hash or "", wanted):
+                if seen is not None:
+                    seen.append((ex.id, ex.clock_day))
+                return ex
+            old = session.get(RetiredCode, wanted)
+            if old is not None and hashes_match(old.code_hash, wanted):
+                ex = session.get(Exercise, old.exercise_id)
+                if ex is not None:
+                    if seen is not None:
+                        seen.append((ex.id, ex.clock_day))
+                    if current:
+                        raise OldCode(
+                            "the facilitator has changed this room's code: ask them for the new one"
+                        )
+                    return ex
+        raise NotFound("no exercise with that room code")
+
+    @classmethod
+    def _find(cls, session: Session, room: str) -> Exercise:
+        return cls._locate(session, room)
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -128,23 +189,84 @@ class ExerciseStore:
         except OperationalError as exc:
             raise unavailable(exc) from None
 
-    def _act(self, room: str, action: Callable[[Session, Exercise], T]) -> T:
-        """Run ``action`` in one transaction that commits only on an unchanged exercise."""
-        for attempt in range(RETRIES):
+    def _act(
+        self,
+        room: str,
+        action: Callable[[Session, Exercise], T],
+        attempt: str | None = None,
+        *,
+        current: bool = False,
+        bump: bool = True,
+        actor: str | None = None,
+    ) -> T:
+        """Run ``action`` in one transaction that commits only on an unchanged exercise.
+
+        ``attempt`` says what was tried, for the log when it is refused; ``actor`` who tried
+        before any key says so. ``current``: only the room's current code finds it (a
+        join). ``bump``: the action changes the exercise (its version moves on).
+        """
+        for n in range(RETRIES):
+            seen: list[tuple[int, float]] = []
+            token = _ACTOR.set(actor)
             try:
                 with self._sessions.begin() as session:
-                    ex = self._find(session, room)
+                    ex = self._locate(session, room, current, seen)
                     result = action(session, ex)
-                    flag_modified(ex, "status")  # bump the version even if nothing else changed
+                    if bump:
+                        flag_modified(ex, "status")  # bump the version even if nothing else did
                 return result
+            except (Conflict, Unavailable):
+                raise
+            except TabletopError as exc:
+                if attempt is not None and seen:
+                    who = _ACTOR.get() or UNKNOWN_KEY
+                    self._log_refusal(*seen[0], who, attempt, exc)
+                raise
             except OperationalError as exc:
                 if not _contended(exc):
                     raise unavailable(exc) from None
                 logger.info("an exercise is busy (%s); retrying", exc)
             except (StaleDataError, IntegrityError) as exc:
                 logger.info("an exercise changed under an action (%s); retrying", exc)
-            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311
+            finally:
+                _ACTOR.reset(token)
+            time.sleep(random.uniform(0.005, 0.02) * (n + 1))  # noqa: S311
         raise Conflict("the exercise kept changing while this was saved; please try again")
+
+    def _log_refusal(
+        self, exercise_id: int, day: float, actor: str, attempt: str, exc: TabletopError
+    ) -> None:
+        """A refused attempt, in the log of the room it was made in (its own transaction)."""
+        event = Event(exercise_id=exercise_id, day=day, kind=log_kind(exc), actor=shown(actor, 60),
+                      summary=shown(f"Refused: {attempt}: {exc}", 2_000))  # fmt: skip
+        try:
+            with self._sessions.begin() as session:
+                session.add(event)
+        except (OperationalError, IntegrityError) as error:  # the refusal itself stands
+            logger.warning("could not log a refusal in exercise %s: %s", exercise_id, error)
+
+    def _seated(self, ex: Exercise, seat_key: str) -> Participant:
+        """The seated player a key belongs to (a read of its own)."""
+        with self._reading() as session:
+            return self._player(session, ex, seat_key)
+
+    def _checked(self, ex: Exercise, attempt: str, check: Callable[[], T]) -> T:
+        """``check`` (a key's check on a read), its refusal logged under who the key showed."""
+        token = _ACTOR.set(None)
+        try:
+            return check()
+        except Forbidden as exc:
+            self._log_refusal(ex.id, ex.clock_day, _ACTOR.get() or UNKNOWN_KEY, attempt, exc)
+            raise
+        finally:
+            _ACTOR.reset(token)
+
+    def log_mark(self, room: str) -> int:
+        """The newest audit-log entry's id (cheap to poll: it grows with every entry)."""
+        with self._reading() as session:
+            ex = self._find(session, room)
+            last = session.scalar(select(func.max(Event.id)).where(Event.exercise_id == ex.id))
+            return int(last or 0)
 
     def _guarded(self, clients: Clients, attempt: Callable[[], T]) -> T:
         """``attempt`` under the backoff: refused while blocked; a wrong code or key counts."""
@@ -189,10 +311,14 @@ class ExerciseStore:
         return game
 
     @staticmethod
-    def _log(session: Session, ex: Exercise, kind: str, actor: str, summary: str) -> None:
-        session.add(
-            Event(exercise_id=ex.id, day=ex.clock_day, kind=kind, actor=actor, summary=summary)
-        )
+    def _log(
+        session: Session, ex: Exercise, kind: str, actor: str, summary: str,
+        day: float | None = None,
+    ) -> None:  # fmt: skip
+        """An entry of the audit log: at the exercise's day, or at ``day`` it happened."""
+        when = ex.clock_day if day is None else day
+        session.add(Event(exercise_id=ex.id, day=when, kind=kind, actor=shown(actor, 60),
+                          summary=summary))  # fmt: skip
 
     # --- who is acting ----------------------------------------------------------------------
 
@@ -201,6 +327,7 @@ class ExerciseStore:
         check_key(key, "the facilitator key")
         if not key_matches(key, ex.facilitator_key_hash):
             raise Forbidden("that is not this exercise's facilitator key")
+        _ACTOR.set(FACILITATOR)
         return Actor(FACILITATOR)
 
     @staticmethod
@@ -213,6 +340,7 @@ class ExerciseStore:
         )
         if me is None or not hashes_match(me.token_hash, wanted):
             raise Forbidden("that seat key does not belong to a player in this exercise")
+        _ACTOR.set(me.name if me.removed_at is None else f"{me.name} (removed)")
         if me.removed_at is not None:
             raise Forbidden("the facilitator has removed this seat from the exercise")
         return me
@@ -220,6 +348,7 @@ class ExerciseStore:
     def _anyone(self, session: Session, ex: Exercise, key: str) -> Actor:
         check_key(key)
         if key_matches(key, ex.facilitator_key_hash):
+            _ACTOR.set(FACILITATOR)
             return Actor(FACILITATOR)
         me = self._player(session, ex, key)
         return Actor(me.name, me)
@@ -239,4 +368,7 @@ class ExerciseStore:
             raise Refused("the exercise has ended")
 
 
-__all__ = ["FACILITATOR", "Actor", "Clients", "ExerciseStore", "TabletopError", "unavailable"]
+__all__ = [
+    "FACILITATOR", "NEWCOMER", "UNKNOWN_KEY", "Actor", "Clients", "ExerciseStore",
+    "TabletopError", "shown", "unavailable",
+]  # fmt: skip

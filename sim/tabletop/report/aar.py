@@ -307,7 +307,8 @@ def document(r: AfterActionReport) -> list[Block]:
               or (("nobody joined", "", "", ""),)),
         Heading(2, "Appendix: audit log"),
         Table(("when (UTC)", "play day", "what", "who", "summary"),
-              tuple((e.at, f"{e.day:.1f}", e.kind, e.actor, e.summary) for e in r.audit)),
+              tuple((e.at, f"{e.day:.1f}", e.kind, e.actor, e.summary) for e in r.audit))
+        if r.audit else Para("The audit log is kept by the facilitator.", quiet=True),
     ]  # fmt: skip
     return blocks
 

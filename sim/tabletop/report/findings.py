@@ -15,17 +15,26 @@ Where each comes from:
   improvement);
 - each objective met or missed, with its chance under the room's way of deciding;
 - the hot wash.
+
+Two rules keep the verdicts honest. A call the playbook would have made, or a call with
+a single option, is never judged (neither a strength nor an area for improvement, and no
+Monte Carlo gap is put on it): the room did what was agreed, or had no choice, and a gap
+there comes from how calls are replayed, not from what the room decided. The route a
+call took (slow, or unstaffed) is still reported: that is about the org, not the choice.
+And a call is never both a strength and an area for improvement: a call any area for
+improvement names is left out of every strength.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.room import Room
 from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
+from sim.tabletop.report.calls import judgeable
 from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
 from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
 
@@ -51,6 +60,8 @@ class Finding:
     corrective_action: str = ""
     evidence: tuple[str, ...] = ()
     quantified: str = ""
+    #: The decisions (their keys) this finding judges.
+    calls: tuple[str, ...] = ()
 
     @property
     def objective(self) -> str:
@@ -66,13 +77,21 @@ def _pts(share: float) -> str:
 
 
 def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
-    """What the room's choices of one kind did over the Monte Carlo's worlds."""
-    if effect is None:
+    """What the room's choices of one kind did over the Monte Carlo's worlds.
+
+    Nothing when every one of the room's calls of the kind was the playbook's: then the
+    two arms differ only in how calls are replayed, not in what the room decided.
+    """
+    if effect is None or set(effect.room_choices) <= {effect.playbook_choice}:
         return ""
     days, cost = effect.delta_days, effect.delta_cost_usd
-    chances = ", ".join(
-        f"{OBJECTIVES[o][0].lower()} {_pts(v)}" for o, v in effect.delta_p_met.items()
-    )
+
+    def chance(o: str, v: float) -> str:
+        ci = effect.delta_p_met_interval.get(o)
+        within = f" (95% interval {ci['low'] * 100:+.0f} to {ci['high'] * 100:+.0f})" if ci else ""
+        return f"{OBJECTIVES[o][0].lower()} {_pts(v)}{within}"
+
+    chances = ", ".join(chance(o, v) for o, v in effect.delta_p_met.items())
     chose = ", ".join(_words(c) for c in effect.room_choices)
     return (
         f"Over {mc.reps} simulated worlds, the room's {effect.kind} calls ({chose}) against "
@@ -84,20 +103,29 @@ def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
 
 
 def _decision_findings(
-    room: Room, effects: Sequence[DecisionEffect], mc: MonteCarlo, improve: date, sustain: date
+    room: Room,
+    effects: Sequence[DecisionEffect],
+    mc: MonteCarlo,
+    improve: date,
+    sustain: date,
+    faulted: frozenset[str] = frozenset(),
 ) -> list[Finding]:
+    """Findings on the room's calls; ``faulted`` calls (named elsewhere) are no strength."""
     s = scenario_of(room.exercise.scenario_yaml)
     items: list[Finding] = []
     clean: dict[tuple[str, str], list[DecisionEffect]] = {}
+    may_judge = judgeable(room)
     for e in effects:
         cap = capability_of_kind(e.kind).id
         evidence = (f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
                     f"Rationale: {e.rationale}",)  # fmt: skip
         best = e.best
         agreed = s.levers.playbook.get(e.kind)  # type: ignore[call-overload]
-        if best is None and e.alternatives and e.by != "playbook":
+        if not may_judge(e.key):
+            best = None  # the agreed call, or no choice at all: never judged
+        elif best is None and e.alternatives:
             clean.setdefault((e.role, e.kind), []).append(e)
-        elif best is not None:
+        if best is not None:
             cause = (
                 f"The playbook agrees {', '.join(_words(a) for a in agreed)} for {e.kind} calls; "
                 f"the room chose {_words(e.choice)}."
@@ -112,6 +140,7 @@ def _decision_findings(
                 e.role, improve, f"decision {e.key}", cause,
                 f"Agree the {e.kind} response in the playbook ({_words(best.option)} where it "
                 "applies) and rehearse it.", evidence, quantify(mc.effect(e.kind), mc),
+                (e.key,),
             ))  # fmt: skip
         if e.latency_days > SLOW_DAYS:
             items.append(Finding(
@@ -121,7 +150,7 @@ def _decision_findings(
                 "The signal travelled along the org graph through handoffs"
                 + ("" if agreed else ", then waited on deliberation (no agreed response)") + ".",
                 "Shorten the path: a direct link from whoever sees it to whoever decides, or "
-                "an agreed playbook entry.", evidence,
+                "an agreed playbook entry.", evidence, calls=(e.key,),
             ))  # fmt: skip
         if e.by == "playbook":
             role = e.role.split(" (")[0]
@@ -131,9 +160,13 @@ def _decision_findings(
                 "the playbook.", "Facilitator", improve, f"unstaffed {e.key}",
                 "The role that holds this decision right was not staffed.",
                 "Staff every role that holds a decision right before the exercise starts.",
-                evidence,
+                evidence, calls=(e.key,),
             ))  # fmt: skip
-    for (role, kind), calls in clean.items():
+    faulted = faulted | {k for f in items if f.kind == "improvement" for k in f.calls}
+    for (role, kind), found in clean.items():
+        calls = [e for e in found if e.key not in faulted]
+        if not calls:
+            continue
         total = sum(1 for e in effects if (e.role, e.kind) == (role, kind))
         days = ", ".join(f"{e.day:.0f}" for e in calls)
         items.append(Finding(
@@ -142,6 +175,7 @@ def _decision_findings(
             f"option in the same world (day{'s' if len(calls) > 1 else ''} {days}).",
             role, sustain, "decisions " + ", ".join(e.key for e in calls),
             evidence=tuple(f"Decision {e.key}: {_words(e.choice)}" for e in calls),
+            calls=tuple(e.key for e in calls),
         ))  # fmt: skip
     return items
 
@@ -167,15 +201,21 @@ def _choice_finding(a: ExpectedAction, n: int, improve: date, sustain: date) -> 
         "" if met else "The expected response was not chosen when the incident struck.",
         "" if met else "Rehearse this response, and write it into the playbook.",
         (f"Decision {a.answered_by}: {_words(a.answered_choice)}",),
+        calls=(a.answered_by,) if a.answered_by else (),
     )  # fmt: skip
 
 
 def _expected_findings(
-    expected: Sequence[ExpectedAction], improve: date, sustain: date
+    expected: Sequence[ExpectedAction],
+    improve: date,
+    sustain: date,
+    may_judge: Callable[[str], bool] = lambda key: True,
 ) -> list[Finding]:
     items = []
     for n, a in enumerate(expected):
         if a.choice:
+            if a.answered_by is not None and not may_judge(a.answered_by):
+                continue  # the playbook's call, or no choice: not a finding either way
             items.append(_choice_finding(a, n, improve, sustain))
         elif a.rating:
             good = a.rating == "P"
@@ -238,9 +278,26 @@ def findings(
 ) -> list[Finding]:
     """Every strength and area for improvement of the exercise."""
     improve, sustain = end + timedelta(IMPROVE_DUE_DAYS), end + timedelta(SUSTAIN_DUE_DAYS)
-    return (
-        _decision_findings(room, effects, mc, improve, sustain)
-        + _expected_findings(expected, improve, sustain)
+    answers = _expected_findings(expected, improve, sustain, judgeable(room))
+    return one_verdict(
+        _decision_findings(room, effects, mc, improve, sustain, faulted(answers))
+        + answers
         + _objective_findings(objectives, mc, improve, sustain)
         + _hot_wash(room)
     )
+
+
+def faulted(items: Sequence[Finding]) -> frozenset[str]:
+    """The calls some area for improvement among ``items`` names."""
+    return frozenset(k for f in items if f.kind == "improvement" for k in f.calls)
+
+
+def one_verdict(items: Sequence[Finding]) -> list[Finding]:
+    """``items`` with no call both a strength and an area for improvement.
+
+    A strength that names a faulted call is dropped (the decisions' own strengths are
+    built without faulted calls, so this drops an inject's "as expected" beside a call a
+    counterfactual or a slow route faults).
+    """
+    bad = faulted(items)
+    return [f for f in items if not (f.kind == "strength" and set(f.calls) & bad)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -37,6 +37,7 @@ from sim.scenario.spec import DECISION_OPTIONS, RUN_KINDS, Scenario, ScriptedInc
 from sim.stats import summarize
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.room import Room
+from sim.tabletop.report.calls import judged_call
 from sim.tabletop.report.hseep import OBJECTIVE_COLUMN
 
 #: Replications per arm in the report: about 4 ms each on this machine, so the default
@@ -67,6 +68,9 @@ class KindEffect:
     delta_p_met: dict[str, float]
     delta_days: dict[str, float]
     delta_cost_usd: dict[str, float]
+    #: Each objective's chance, room minus playbook, with its paired 95% interval
+    #: (``mean``, ``low``, ``high``, ``n``) over the same worlds.
+    delta_p_met_interval: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -149,9 +153,9 @@ def simulate(room: Room, reps: int = REPS, progress: Progress | None = None) -> 
         return first_available(agreed, options) or first_available(textbook, options) or options[-1]
 
     calls = {d.key: d.choice for d in room.decisions if d.by == "player"}
-    differing = sorted(
-        {d.kind for d in room.decisions if d.by == "player" and d.choice != playbook_pick(d.kind)}
-    )
+    # A kind gets an arm only if some call of it left the playbook's answer to that call's
+    # own options: a call that was the playbook's, or had one option, has no effect to show.
+    differing = sorted({d.kind for d in room.decisions if judged_call(room, d)})
 
     def room_policy(without: str | None = None) -> Decider:
         keyed = {k: c for k, c in calls.items() if k.split("#")[0] != without}
@@ -188,6 +192,8 @@ def simulate(room: Room, reps: int = REPS, progress: Progress | None = None) -> 
                 {o: float(room_df[c].mean() - alt[c].mean()) for o, c in OBJECTIVE_COLUMN.items()},
                 paired_difference(alt["schedule_days"], room_df["schedule_days"]),
                 paired_difference(alt["cost_usd"], room_df["cost_usd"]),
+                {o: paired_difference(alt[c].astype(float), room_df[c].astype(float))
+                 for o, c in OBJECTIVE_COLUMN.items()},
             )
         )  # fmt: skip
     return MonteCarlo(

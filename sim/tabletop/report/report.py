@@ -45,7 +45,7 @@ from sim.tabletop.report.montecarlo import REPS, MonteCarlo, simulate
 
 Progress = Callable[[int, int], None]
 IMPROVE_DUE_DAYS = 30
-__all__ = ["REPS", "AfterActionReport", "Progress", "build_report"]
+__all__ = ["REPS", "AfterActionReport", "Progress", "audit_log", "build_report"]
 
 
 @dataclass(frozen=True)
@@ -264,6 +264,14 @@ def _timeline(room: Room) -> list[TimelineEntry]:
     return [entry for entry, _ in sorted(timed, key=when)]
 
 
+def audit_log(room: Room) -> tuple[LogEntry, ...]:
+    """The audit log: every action and refusal, with its UTC time, exercise day and actor."""
+    return tuple(
+        LogEntry(e.at.strftime("%Y-%m-%d %H:%M:%S"), e.day, e.kind, e.actor, e.summary)
+        for e in room.events
+    )
+
+
 def _epoch(at: datetime) -> float:
     """Seconds since the epoch; a naive time (SQLite drops the zone) is UTC."""
     return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
@@ -451,8 +459,7 @@ def build_report(
         tuple(owned(_plan(room, improvements, end), room)), tuple(_timeline(room)),
         tuple(effects),
         strengths, improvements, mc,
-        tuple(LogEntry(e.at.strftime("%Y-%m-%d %H:%M:%S"), e.day, e.kind, e.actor, e.summary)
-              for e in room.events),
+        audit_log(room),
         tuple((title, evidence) for _, title, evidence in debrief.lessons),
         ex.opened_at, narrative(scenario), hazards(room),
         exercised(effects, expected, items),

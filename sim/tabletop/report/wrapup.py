@@ -126,7 +126,7 @@ class WrapUp(Seats):
             self._log(session, ex, "hot_wash", who.name, f"{who.name} added a {kind} (#{item.id})")
             return item.id
 
-        return self._act(room, act)
+        return self._act(room, act, "add to the hot wash")
 
     def _item(self, session: Session, ex: Exercise, who: Actor, item_id: int) -> HotWashItem:
         item = session.get(HotWashItem, item_id) if isinstance(item_id, int) else None
@@ -154,7 +154,7 @@ class WrapUp(Seats):
             self._log(session, ex, "hot_wash", who.name,
                       f"{who.name} edited hot-wash item #{item.id} ({changed})")  # fmt: skip
 
-        self._act(room, act)
+        self._act(room, act, "edit a hot-wash item")
 
     def delete_hot_wash(self, room: str, key: str, item_id: int) -> None:
         """Delete a hot-wash item: its author or the facilitator."""
@@ -166,7 +166,7 @@ class WrapUp(Seats):
             self._log(session, ex, "hot_wash", who.name,
                       f"{who.name} deleted hot-wash item #{item_id}: {item.text[:80]}")  # fmt: skip
 
-        self._act(room, act)
+        self._act(room, act, "delete a hot-wash item")
 
     def rate_action(
         self, room: str, key: str, inject_id: str, action: int, rating: str, note: str = ""
@@ -209,7 +209,7 @@ class WrapUp(Seats):
             said = f"Expected action {action + 1} of {inject_id}: {rating or 'cleared'}"
             self._log(session, ex, "rated", FACILITATOR, said)
 
-        self._act(room, act)
+        self._act(room, act, "rate an expected action")
 
     def update_overview(self, room: str, key: str, **fields: str | None) -> None:
         """The facilitator edits the exercise overview (:data:`OVERVIEW_FIELDS`)."""
@@ -231,4 +231,4 @@ class WrapUp(Seats):
             self._log(session, ex, "overview", FACILITATOR,
                       f"Exercise overview edited ({', '.join(checked) or 'nothing'})")  # fmt: skip
 
-        self._act(room, act)
+        self._act(room, act, "edit the exercise overview")
