@@ -96,6 +96,7 @@ DETAIL: tuple[Metric, ...] = (
 FAMILIES: dict[str, str] = {
     "score:": "measured score of each eval",
     "true:": "true (noise-free) score of each eval",
+    "release:": "score of each eval on fresh items after release (no leaked items)",
     "met:": "whether each target was met",
     "incident:": "count of each incident kind",
     "critical:": "whether each team set the finish date",

@@ -24,12 +24,12 @@ SEVEN_B = ROOT / "scenarios" / "assistant_7b.yaml"
 #: item of issue 24 (gates 24.3, owners 24.2, decontamination 24.6). The list is a ratchet:
 #: a new free lunch fails the test, and so does a fixed one left on the list.
 KNOWN_FREE_LUNCHES = {
-    "owner:contamination",  # 24.2/24.6: an unwatched contamination costs nothing measured
-    "owner:eval_gap",  # 24.2: the eval-gap owner's attention has no value yet
-    "gate:data_review",  # 24.3: a gate's review costs more than the defects it catches
-    "gate:ablation_gate",  # 24.3
-    "gates:all",  # 24.3: dropping every gate: $165k cheaper, 5.9 days sooner
-    "decontaminate",  # 24.6: skipping it only inflates a measured score
+    "gate:ablation_gate",  # 24.3: a gate's review costs more than the defects it catches
+    "gates:all",  # 24.3: dropping every gate: $194k cheaper, 4.9 days sooner (engine 15)
+    # 24.6: the scan costs 9 person-days and a day; the 7B's only contaminated target
+    # (ifeval) sits 7 points above its bar, so no call rests on leaked items here
+    # (tests/test_contamination.py shows it paying when one does).
+    "decontaminate",
 }
 
 
@@ -129,12 +129,16 @@ def test_free_lunches_on_the_7b_are_exactly_the_known_open_ones(base) -> None:
     )
 
 
-def test_the_reserve_cliff_of_the_7b_is_found(base) -> None:
-    # Issue 24.1: moving the reserve a point near 17% changes what the set-up fit cuts.
+@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("lever", ["reserve_fraction", "data_investment_usd", "add_core_staff"])
+def test_the_budget_fit_leaves_no_cliff_on_the_7b(base, lever: str, seed: int) -> None:
+    # Issue 24.1: with whole rounds, a reserve of 17% -> 18% cut a round (-8.0 days,
+    # -$297k against neighbours of 0.3 days and $27k), and data work $100k -> $150k and
+    # added staff 5 -> 6 did the same. A shorter last round closes exactly the gap.
     from sim.audit.cliffs import sweep
 
-    _, found = sweep(base, BY_NAME["reserve_fraction"], 30, 0)
-    assert any(c.metric == "cost_usd" and 0.15 <= c.start <= 0.22 for c in found), found
+    _, found = sweep(base, BY_NAME[lever], 30, seed)
+    assert not found, [(c.metric, c.kind, c.start, c.end) for c in found]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -78,7 +78,7 @@ def test_run_writes_tokens_and_scope_cuts_in_their_units() -> None:
     # not fit its budget, so every world cuts something.
     out = readable(sim("run", "followup_budget_cut", "--reps", "3", "--workers", "1"))
     assert re.search(r"│ Tokens trained +│ +[\d,]+B │", out)
-    assert re.search(r"│ Tokens planned +│ +[\d,]+B │", out)
+    assert re.search(r"│ Tokens planned after the budget fit +│ +[\d,]+B │", out)
     assert re.search(r"│ Worlds with a scope cut +│ +100\.0% │", out)
     assert re.search(r"│ Mean dollars saved by cuts +│ +\$[\d,.]+[kM]? │", out)
     assert re.search(r"│ Mean target score given up +│ +\d+\.\d\d pts │", out)

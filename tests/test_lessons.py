@@ -208,7 +208,16 @@ def test_contamination_inflates_public_benchmarks_only(base7b: Scenario) -> None
     clean = runs(base7b, 200, policy="aggressive")
     dirty = runs(base7b, 200, policy="aggressive", levers__decontaminate=False)
     higher(dirty["score:gsm8k"], clean["score:gsm8k"])
-    assert (dirty["score:support_reasoning"] - clean["score:support_reasoning"]).abs().max() < 1e-9
+    # Measured against what the product shows after release: leaked items inflate the
+    # public benchmark, never a product eval. (Decontamination's days and the calls read
+    # on the inflated benchmark may move the model itself: tests/test_contamination.py.)
+    for arm in (clean, dirty):
+        product = arm["score:support_reasoning"] - arm["release:support_reasoning"]
+        assert product.abs().max() < 1e-9
+    def leaked(arm: pd.DataFrame) -> pd.Series:
+        return arm["score:gsm8k"] - arm["release:gsm8k"]
+
+    higher(leaked(dirty), leaked(clean))
 
 
 # --- the frontier (the organisation's lessons are in test_lessons_org.py) -------------------

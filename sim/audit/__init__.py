@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from sim.audit.cliffs import Cliff, Sweep, numeric_levers, sweep
 from sim.audit.practices import Practice, Skipped, practices
@@ -138,9 +139,24 @@ def _scope(frames: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def released(df: pd.DataFrame) -> pd.DataFrame:
+    """Target scores as the product shows them after release, not as leaked items read.
+
+    A removal that raises only a measured score gains nothing.
+    """
+    out = df.copy()
+    for col in df.columns:
+        if col.startswith("release:"):
+            out["score:" + col.removeprefix("release:")] = df[col]
+    return out
+
+
 def compare_practice(p: Practice, worlds: int, seed: int) -> PracticeResult:
     """``p`` with and without, on the same ``worlds``."""
-    frames = run_designs({"with": p.with_, "without": p.without}, worlds, seed)
+    frames = {
+        arm: released(df)
+        for arm, df in run_designs({"with": p.with_, "without": p.without}, worlds, seed).items()
+    }
     rows = paired(frames["with"], frames["without"], p.with_)
     keys = [m.key for m in compared_metrics(p.with_)]
     a, b = frames["with"], frames["without"]

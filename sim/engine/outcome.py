@@ -48,8 +48,11 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     for ev, res in m.latest_evals.items():
         row[f"score:{ev}"] = res.score
         row[f"true:{ev}"] = res.true_score
+        row[f"release:{ev}"] = res.released
     for t in obj.targets:
-        met = t.eval in m.latest_evals and m.latest_evals[t.eval].score >= t.threshold
+        # Met is judged on what the product shows after release, not on a benchmark's
+        # leaked or overfitted items (docs/model.md, "Contamination").
+        met = t.eval in m.latest_evals and m.latest_evals[t.eval].released >= t.threshold
         row[f"met:{t.eval}"] = met
         met_all = met_all and met
     row["on_time"] = not later_than(m.finish_day, obj.deadline_days)

@@ -17,7 +17,11 @@ from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import ROUND_EPS, Project
-from sim.engine.quality import data_work_person_days
+from sim.engine.quality import (
+    DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK,
+    OVERLAP_SCAN_USD_PER_TRILLION,
+    data_work_person_days,
+)
 from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
@@ -67,6 +71,29 @@ def _data_work(m: Project) -> Steps:
     if effort > 0:
         m.trace_event("data work", f"Extra data work: {effort:.0f} person-days", data_team(m))
         yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
+    yield from _decontaminate(m)
+
+
+def _decontaminate(m: Project) -> Steps:
+    """Decontamination (``levers.decontaminate``): the data team's days and the scan's CPU.
+
+    The team scans the corpus for each public benchmark's items and removes them, after
+    any extra data work and beside the phase's workstreams (docs/model.md,
+    "Contamination").
+    """
+    s = m.scenario
+    public = [e for e in s.objective.evals if e.kind == "public_benchmark"]
+    if not s.levers.decontaminate or not public:
+        return
+    effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public)
+    scan = OVERLAP_SCAN_USD_PER_TRILLION * len(public) * m.tokens_plan / 1e12
+    m.ledger.charge(m.env.now, "compute", scan, "benchmark overlap scan")
+    m.trace_event(
+        "data work",
+        f"Decontamination against {len(public)} public benchmarks: {effort:.0f} person-days",
+        data_team(m),
+    )
+    yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "decontamination")
 
 
 def _integrate_contributions(m: Project) -> Steps:

@@ -65,7 +65,7 @@ from sim.engine.records import (
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
-from sim.engine.teams import TeamState, output_on, seniority_factor, work_item
+from sim.engine.teams import RAMP_DAYS, TeamState, output_on, seniority_factor, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
@@ -681,7 +681,15 @@ class Project(ABC):
         item = work_item(effort, co_design)
         rate = team.solo_rate(item, now)
         if rate > MIN_FORECAST_RATE:
-            return effort / rate
+            if not team.ramping(now):
+                return effort / rate
+            # Today's pace of a team whose newcomers are still ramping understates it: a
+            # newcomer on day one does almost nothing, and effort / rate forecast rounds of
+            # a thousand days. Take the sooner of today's pace and waiting for the ramp-ups
+            # to finish, then the settled pace.
+            settle = max(d + RAMP_DAYS for d in team.newcomers) - now
+            settled = team.solo_rate(item, now + settle)
+            return min(effort / rate, settle + effort / max(settled, MIN_FORECAST_RATE))
         # Nobody on the team now (a departure not yet replaced): the work waits for the
         # replacement, then goes at one settled person's pace.
         one = output_on(1.0, item, seniority_factor(team.spec.seniority))

@@ -93,6 +93,14 @@ FOCUS_SHARE = 0.6
 #: at it above a balanced share: tuning to its items over-fits them. Sized with contamination
 #: to GSM1k, where over-fitted models lost up to 8-13 points on re-written items.
 BENCHMARK_OVERFIT_PER_ROUND = 0.02
+#: The data team's person-days to decontaminate against one public benchmark: build its
+#: n-gram index, scan the corpus, review the flagged overlaps and write the exclusions
+#: (assumption: GPT-3's 13-gram and Llama 2's 8-gram overlap analyses are days of an
+#: engineer's work per benchmark, not weeks).
+DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK = 3.0
+#: CPU cost of the overlap scan per trillion training tokens (assumption: hashing n-grams at
+#: about a million tokens a core-second, 280 core-hours a trillion, at $0.05 a core-hour).
+OVERLAP_SCAN_USD_PER_TRILLION = 14.0
 #: Benchmark items leaked by an undetected contamination defect.
 CONTAMINATION_DEFECT_SHARE = 0.3
 
@@ -160,6 +168,10 @@ class EvalResult:
     capability: str
     score: float
     true_score: float
+    #: What the product shows on the same task after release: the score on items the model
+    #: never saw (no leaked items, no benchmark overfitting), with the set's sampling error.
+    #: Decisions read ``score``; whether a target was really met is judged on this.
+    released: float = -1.0
 
 
 def measure(
@@ -191,9 +203,15 @@ def measure(
                 n = q.capabilities or len(caps)
                 aimed = effective_rounds(q.rounds, n, q.focus_capability, ev.capability)
                 expected += BENCHMARK_OVERFIT_PER_ROUND * max(0.0, aimed - q.rounds)
-        p = min(1.0, max(0.0, expected))
-        if set_errors is not None:
-            p += set_errors[ev.id] * math.sqrt(p * (1.0 - p) / max(1.0, ev.items * items_share))
-        score = min(1.0, max(0.0, p))
-        out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability])
+        score = _sampled(expected, ev.items * items_share, set_errors, ev.id)
+        fresh = _sampled(truth[ev.capability], ev.items * items_share, set_errors, ev.id)
+        out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability], fresh)
     return out
+
+
+def _sampled(expected: float, items: float, set_errors: dict[str, float] | None, key: str) -> float:
+    """``expected`` as an eval set of ``items`` questions measures it (its set's own error)."""
+    p = min(1.0, max(0.0, expected))
+    if set_errors is not None:
+        p += set_errors[key] * math.sqrt(p * (1.0 - p) / max(1.0, items))
+    return min(1.0, max(0.0, p))

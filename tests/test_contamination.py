@@ -1,0 +1,68 @@
+"""Contamination with consequences (issue 24.6): decontamination costs people and a scan,
+and skipping it lets a leaked benchmark pass a call the product then fails after release.
+
+Direction tests on common random numbers, two seeds each.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.engine.model import ProjectModel
+from sim.engine.quality import DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK
+from sim.scenario.loading import load_scenario, with_overrides
+from sim.scenario.spec import Scenario
+from tests.mechanisms import higher, runs
+
+SEEDS = (2026, 7)
+
+
+@pytest.fixture(scope="module")
+def base() -> Scenario:
+    return load_scenario("assistant_7b")
+
+
+def near_threshold(base: Scenario) -> Scenario:
+    """The 7B with its ifeval target near the median released score (0.78 against 0.77):
+    a call read on leaked items can now pass a model the product would fail."""
+    targets = [t.model_dump() for t in base.objective.targets]
+    for t in targets:
+        if t["eval"] == "ifeval":
+            t["threshold"] = 0.78
+    return with_overrides(base, {"objective.targets": targets})
+
+
+def test_decontamination_takes_the_data_teams_days_and_a_scan(base: Scenario) -> None:
+    m = ProjectModel(base)
+    m.env.run()
+    public = [e for e in base.objective.evals if e.kind == "public_benchmark"]
+    assert len(public) == 2
+    notes = [e.summary for e in m.trace if "Decontamination" in e.summary]
+    want = f"{DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public):.0f} person-days"
+    assert notes and want in notes[0]
+    for seed in SEEDS:
+        on, off = runs(base, 120, seed), runs(base, 120, seed, levers__decontaminate=False)
+        higher(on["effort_person_days"], off["effort_person_days"], f"effort, seed {seed}")
+        higher(on["cost_usd"], off["cost_usd"], f"cost, seed {seed}")
+
+
+def test_a_leaked_benchmark_reads_high_and_the_product_shows_the_truth(base: Scenario) -> None:
+    for seed in SEEDS:
+        on, off = runs(base, 120, seed), runs(base, 120, seed, levers__decontaminate=False)
+        # Measured: inflated by the leaked items; released: the same model on fresh items.
+        higher(off["score:gsm8k"], on["score:gsm8k"], f"measured gsm8k, seed {seed}")
+        assert abs((off["release:gsm8k"] - off["true:gsm8k"]).mean()) < 0.005
+        assert (off["score:gsm8k"] - off["release:gsm8k"]).mean() > 0.03
+
+
+def test_skipping_it_fails_targets_after_release_when_a_call_rests_on_the_benchmark(
+    base: Scenario,
+) -> None:
+    near = near_threshold(base)
+    for seed in SEEDS:
+        on, off = runs(near, 800, seed), runs(near, 800, seed, levers__decontaminate=False)
+        # Without it, the inflated ifeval passes the ship call: it ships sooner...
+        higher(on["schedule_days"], off["schedule_days"], f"days, seed {seed}")
+        # ...and the released model misses the target it seemed to meet.
+        higher(on["met:ifeval"], off["met:ifeval"], f"ifeval met after release, seed {seed}")
+        assert off["score:ifeval"].mean() > on["score:ifeval"].mean() + 0.01
