@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from sim.cli.common import JSON_OPTION, USAGE_EXIT, UserError, emit_json, guarded, stdout, table
+from sim.cli.tables import Col
 
 PlanArgument = Annotated[
     str, typer.Argument(metavar="PLAN.json", help="An interview plan saved by the app.")
@@ -76,7 +77,7 @@ def rubric(
     if json_output:
         emit_json(data)
         return
-    _print(data)
+    _print(data, report)
 
 
 def _revealed(plan: Any) -> list[float]:
@@ -112,16 +113,40 @@ STYLE = {"met": "green", "partly": "yellow", "missed": "red", "not_played": "red
          "did_not_arise": "dim", "not_run": "dim"}  # fmt: skip
 
 
-def _print(data: dict[str, Any]) -> None:
+def _said(claims: list[dict[str, Any]]) -> str:
+    """An item's claims in a few words under its verdict: how many right, thin, wrong."""
+    n = {s: sum(c["stance"] == s for c in claims) for s in ("sound", "thin", "unsound")}
+    parts = [f"{n['sound']} right"] if n["sound"] else []
+    parts += [f"{n['thin']} thin"] if n["thin"] else []
+    parts += [f"[red]{n['unsound']} wrong[/]"] if n["unsound"] else []
+    return ("\n" + ", ".join(parts)) if parts else ""
+
+
+def _print(data: dict[str, Any], report: Any) -> None:
     from sim.interview.rubric import STATUS_LABEL
 
-    t = Table(title=f"Rubric: score {data['score']:.0%}", title_justify="left", show_lines=True)
+    grade = f"grade {data['grade']:.2f}"
+    t = Table(title=f"Rubric: score {data['score']:.0%}, {grade}", title_justify="left",
+              show_lines=True)  # fmt: skip
     for column in ("item", "verdict", "evidence"):
         t.add_column(column, justify="left", overflow="fold")
     for i in data["items"]:
-        verdict = f"[{STYLE[i['status']]}]{STATUS_LABEL[i['status']]}[/]"
-        t.add_row(f"{i['part']}: {i['title']}", verdict, "\n".join(f"• {e}" for e in i["evidence"]))
+        verdict = f"[{STYLE[i['status']]}]{STATUS_LABEL[i['status']]}[/]" + _said(i["claims"])
+        t.add_row(
+            f"{i['part']}: {i['title']}",
+            verdict,
+            "\n".join(
+                [f"• {e}" for e in i["evidence"]]
+                + [
+                    f"• Wrong: {c['evidence'] or c['name']}"
+                    for c in i["claims"]
+                    if c["stance"] == "unsound"
+                ]  # fmt: skip
+            ),
+        )
     stdout.print(t)
+    table("What the answer covers, and how sound it is", list(report.standing()),
+          ("measure", "figure", Col("what it says", text=True)))  # fmt: skip
     if data["outcome"]:
         table(
             "Simulated outcome (same worlds for every design)",

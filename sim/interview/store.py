@@ -167,7 +167,7 @@ class PracticeStore:
         query = select(PracticeSessionRow.report_json, PracticeSessionRow.plan_json).where(
             PracticeSessionRow.candidate == candidate
         )
-        own = _attempt(besides.model_dump_json()) if besides is not None else None
+        own = _attempt(plan_json(besides)) if besides is not None else None
         with Session(self.engine) as session:
             shown = [
                 json.loads(report).get("model_compute_usd")

@@ -340,6 +340,8 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
             label = f"{ICON[item.status]} **{item.title}**: {STATUS_LABEL[item.status]}"
             with st.expander(label, expanded=item.status in ("partly", "missed")):
                 st.markdown("\n".join(f"- {e}" for e in item.evidence))
+                if item.claims:
+                    st.markdown(said_line(item))
                 if item.status != "met":
                     st.markdown(f":material/lightbulb: **A strong answer:** {item.strong}")
                 if item.id in answers:
@@ -348,6 +350,15 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
                 if review is not None and item.id in notes:
                     st.markdown(f":material/smart_toy: **{review.model}** (not part of the "
                                 f"score): {notes[item.id]}")  # fmt: skip
+
+
+def said_line(item: Any) -> str:
+    """An item's claims in plain words: how many right, thin and wrong, and each wrong one."""
+    n = {s: sum(c.stance == s for c in item.claims) for s in ("sound", "thin", "unsound")}
+    text = (f":material/fact_check: **What you said here:** {n['sound']} right, "
+            f"{n['thin']} too thin to credit, {n['unsound']} wrong.")  # fmt: skip
+    wrong = [c.evidence or c.name for c in item.claims if c.stance == "unsound"]
+    return text + "".join(f"\n- :red[Wrong:] {w}" for w in wrong)
 
 
 SHORT_NAMES = {YOUR_DESIGN: "yours", SCENARIO_PLAN: "scenario's", NEGLECTED: "siloed"}
@@ -369,17 +380,21 @@ def render_debrief(plan: InterviewPlan) -> None:
     outcome = outcome_for(plan)
     report = judge(plan, outcome, revealed_for(plan), reveal=handed_in_here(plan))
     mine = outcome.get("Your design", {})
-    row = st.columns(5)
+    row = st.columns(7)
     row[0].metric("Rubric score", f"{report.score:.0%}", help="Partly met counts half.")
     row[1].metric("Met", report.counts["met"])
     row[2].metric("Partly met", report.counts["partly"])
     row[3].metric("Missed", report.counts["missed"])
-    row[4].metric(
+    (_, _, covered), (_, sound, said), (_, grade, graded) = report.standing()
+    row[4].metric("Soundness", sound, help=f"Of what you said: {said}.")
+    row[5].metric("Grade", grade, help=f"{graded}.")
+    row[6].metric(
         "All objectives met",
         f"{mine.get('p_success', 0.0):.0%}",
         help="Your design: the share of simulated worlds where it is on time, on budget and "
         "meets every quality target.",
     )
+    st.caption(f"**Score** (coverage): {covered}. **Soundness**: {said}. **Grade**: {graded}.")
     items, side = st.columns([3, 2], gap="large")
     with items:
         if not report.revealed:
