@@ -48,7 +48,8 @@ from sim.interview.plan import (
     plan_json,
     shape_scenario,
 )
-from sim.interview.prose import read_prose
+from sim.interview.prose import ProseReading
+from sim.interview.prose import read_answer as read_prose_answer
 from sim.interview.replays import replayed_plan
 from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
@@ -97,7 +98,7 @@ ICON = {
     "did_not_arise": ":gray[–]",
     "not_run": ":gray[–]",
 }
-#: What the prose reader last read: (the text, the plan, the readings).
+#: What the prose reader last read: (the text, its ProseReading).
 PROSE_READ = "iv_prose_read"
 #: The language model's notes for a plan digest.
 LLM = "iv_llm"
@@ -217,17 +218,40 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
 
 def read_answer(plan: InterviewPlan) -> None:
     text = st.session_state.get(wkey("prose"), "")
-    read, readings = read_prose(text, plan)
-    st.session_state[PROSE_READ] = (text, read, readings)
+    for key in [k for k in st.session_state if str(k).startswith(wkey("prose_ask_"))]:
+        del st.session_state[key]
+    st.session_state[PROSE_READ] = (text, read_prose_answer(text, plan))
+
+
+#: The two answers to an unsure reading.
+CONFIRM, REJECT = "Yes, that is what I meant", "No, leave it out (I will correct it)"
+
+
+def prose_answers(read: ProseReading) -> dict[str, bool] | None:
+    """Each unsure reading's key, confirmed (True) or left out (False); None while a question
+    is still open: an unsure reading is asked, never guessed."""
+    out = {}
+    for i, r in enumerate(read.unsure):
+        pick = st.session_state.get(wkey(f"prose_ask_{i}"))
+        if pick is None:
+            return None
+        out[r.key] = pick == CONFIRM
+    return out
 
 
 def use_read_plan() -> None:
     held = st.session_state.get(PROSE_READ)
     if held is None:
         return
-    _, read, _ = held
-    replace_plan(read, "Your spoken answer is now the plan: check it in Part 1 and Part 2, "
-                 "correct what was misread, then run and judge it.")  # fmt: skip
+    text, read = held
+    answers = prose_answers(read)
+    if answers is None:
+        return
+    confirmed = [k for k, yes in answers.items() if yes]
+    plan = read_prose_answer(text, plan_now(), confirmed).plan
+    replace_plan(plan, "Your spoken answer is now the plan, with the readings you confirmed: "
+                 "check it in Part 1 and Part 2, correct what was misread or left out, then "
+                 "run and judge it.")  # fmt: skip
     st.session_state[STEP] = 1
 
 
@@ -237,7 +261,8 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
         "Write or paste your whole answer: what makes it hard, then how you would organise "
         "the team. Name owners, early warnings, gates, numbers (reserve, ablation share, "
         "estimates in dollars), what you do first when the budget is cut, your roles, build "
-        "or adapt and why, and your trade-offs."
+        "or adapt and why, and your trade-offs. The follow-ups you can answer in words too, "
+        "on their step."
     )
     text = st.text_area("Your answer", value=plan.prose, key=wkey("prose"), height=260,
                         max_chars=20_000)  # fmt: skip
@@ -245,18 +270,35 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     st.button("Read my answer", key="iv_read_prose", on_click=read_answer, args=(plan,),
               icon=":material/auto_stories:", disabled=not text.strip())  # fmt: skip
     held = st.session_state.get(PROSE_READ)
-    if held is not None and held[0] == text:
-        _, read, readings = held
-        if not readings:
-            st.warning("Nothing in it could be read as part of a plan.", icon=":material/info:")
-            return plan
-        st.markdown(f"**What the tool read: {len(readings)} things.** Check them; you can "
-                    "correct each in Part 1 and Part 2 after using it.")  # fmt: skip
-        frame = pd.DataFrame([(r.field, r.value, r.sentence) for r in readings],
-                             columns=["read as", "value", "from the sentence"])  # fmt: skip
-        st.dataframe(frame, hide_index=True, width="stretch")
-        st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
-                  type="primary", icon=":material/edit_note:")  # fmt: skip
+    if held is None or held[0] != text:
+        return plan
+    read: ProseReading = held[1]
+    for message in read.messages:
+        st.warning(message, icon=":material/info:")
+    if not read.readings:
+        return plan
+    st.markdown(f"**What the tool read: {len(read.readings)} things**, each beside the sentence "
+                "it came from. Check them; after using the plan you can correct each in Part 1 "
+                "and Part 2.")  # fmt: skip
+    frame = pd.DataFrame(
+        [(r.field, r.value, "asks you" if r.unsure else "sure", r.sentence)
+         for r in read.readings],
+        columns=["read as", "value", "reading", "from the sentence"],
+    )  # fmt: skip
+    st.dataframe(frame, hide_index=True, width="stretch")
+    if read.unsure:
+        st.markdown(f"**{len(read.unsure)} readings the tool is not sure of.** Nothing unsure "
+                    "goes into your plan unless you say so.")  # fmt: skip
+    for i, r in enumerate(read.unsure):
+        st.radio(
+            f"From “{r.sentence}” I read **{r.field}: {r.value}**. Is that what you meant?",
+            [CONFIRM, REJECT], index=None, key=wkey(f"prose_ask_{i}"),
+        )  # fmt: skip
+    open_questions = prose_answers(read) is None
+    if open_questions:
+        st.caption("Answer each question above first; then the plan is read with your answers.")
+    st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
+              type="primary", icon=":material/edit_note:", disabled=open_questions)  # fmt: skip
     return plan
 
 

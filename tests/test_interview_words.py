@@ -1,0 +1,151 @@
+"""Answers in words, confirmed before they are judged (issue 25, points 2 and 3).
+
+The follow-ups answered in prose are read as the candidate's calls and played on their
+design exactly as the form's buttons play them, so their items count; every reading shows
+its sentence, an unsure one is asked and never guessed, and only what the candidate
+confirms enters the plan. On the page (Streamlit's AppTest) and in ``sim``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from sim.interview.plan import InterviewPlan, plan_json
+from sim.interview.prose import read_answer
+from sim.interview.prose_followups import play_read_followup, read_followup
+from sim.interview.replays import play_calls
+from sim.interview.rubric import judge
+from tests import interview_plans as plans
+from tests.apptest import open_page
+from ui.interview import common
+
+ROOT = Path(__file__).resolve().parents[1]
+SPOKEN_FOLLOWUPS = {
+    "loss_spike": "We roll back to the last good checkpoint and skip the bad batches; the "
+    "training lead makes that call within hours.",
+    "budget_cut": "First we use the reserve, then cut ablations, then run fewer "
+    "post-training rounds, as agreed.",
+    "benchmarks_vs_product": "The product eval gap is within the eval's noise and waiting "
+    "costs weeks for almost no quality, so we ship and state the gap.",
+}
+UNSURE = "We keep a reserve, and 12% is right."
+SURE = "The data team owns data quality and watches dedup rates."
+FOLLOW = ("followup_spike", "followup_budget", "followup_ship")
+
+
+def _answered(plan: InterviewPlan) -> InterviewPlan:
+    for fid, text in SPOKEN_FOLLOWUPS.items():
+        read = read_followup(fid, text)
+        played = play_read_followup(plan, fid, read.calls, text)
+        assert played is not None, fid
+        plan = plan.with_followup(played)
+    return plan
+
+
+@pytest.fixture(scope="module")
+def design() -> InterviewPlan:
+    return plans.strong().model_copy(update={"followups": []})
+
+
+def test_followups_in_words_score_like_the_forms(design) -> None:
+    """The same calls said in words and pressed on the buttons: the same record, verdicts."""
+    spoken = _answered(design)
+    for f in spoken.followups:
+        pressed = play_calls(design, f.id, tuple(d.choice for d in f.mine), f.rationale)
+        assert pressed is not None and pressed == f, f.id
+    report = judge(spoken)
+    assert all(report.item(i).status != "not_played" for i in FOLLOW)
+    assert report.score > 0.79 and report.score > judge(design).score + 0.15
+    assert report.grade > judge(design).grade
+
+
+def test_a_spoken_answer_with_spoken_followups_scores_more() -> None:
+    text = (ROOT / "tests" / "data" / "spoken_answer.txt").read_text(encoding="utf-8")
+    plan = read_answer(text).plan
+    before, after = judge(plan), judge(_answered(plan))
+    assert all(before.item(i).status == "not_played" for i in FOLLOW)
+    assert sum(after.item(i).status == "met" for i in FOLLOW) >= 2
+    assert after.score > before.score + 0.1
+
+
+def test_an_unsure_reading_enters_the_plan_only_when_confirmed() -> None:
+    read = read_answer(f"{SURE} {UNSURE}")
+    [asked] = read.unsure
+    assert asked.key == "reserve=0.12" and asked.sentence == UNSURE
+    assert "reserve_fraction" not in read.plan.budget.model_fields_set  # never guessed
+    confirmed = read_answer(f"{SURE} {UNSURE}", confirmed=[asked.key])
+    assert confirmed.plan.budget.reserve_fraction == pytest.approx(0.12)
+    assert not confirmed.unsure
+    assert confirmed.plan.owner("data_quality") == read.plan.owner("data_quality") == "data"
+    # Confirming a key the reader never read adds nothing.
+    assert read_answer(UNSURE, confirmed=["reserve=0.3"]).plan.budget.reserve_fraction == 0.0
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def at(tmp_path, monkeypatch) -> AppTest:
+    monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    return open_page("ui/interview/page.py")
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _key(at: AppTest, name: str) -> str:
+    version = at.session_state[common.VERSION] if common.VERSION in at.session_state else 0
+    return f"iv_{version}_{name}"
+
+
+@pytest.mark.parametrize("confirm", [True, False])
+def test_the_page_asks_before_it_judges(at: AppTest, confirm: bool) -> None:
+    at.radio(key=_key(at, "mode")).set_value("prose").run()
+    at.text_area(key=_key(at, "prose")).set_value(f"{SURE} {UNSURE}").run()
+    at.button(key="iv_read_prose").click().run()
+    _ok(at)
+    table = at.dataframe[0].value
+    assert set(table["from the sentence"]) == {SURE, UNSURE}  # every reading, its sentence
+    assert "asks you" in set(table["reading"])
+    assert at.button(key="iv_use_prose").disabled  # nothing is judged while one is open
+    ask = at.radio(key=_key(at, "prose_ask_0"))
+    assert UNSURE in ask.label and ask.value is None  # asked, not guessed
+    ask.set_value(ask.options[0 if confirm else 1]).run()
+    assert not at.button(key="iv_use_prose").disabled
+    at.button(key="iv_use_prose").click().run()
+    _ok(at)
+    plan = at.session_state[common.PLAN]
+    assert plan.owner("data_quality") == "data"
+    if confirm:
+        assert plan.budget.reserve_fraction == pytest.approx(0.12)
+    else:
+        assert "reserve_fraction" not in plan.budget.model_fields_set
+
+
+def test_a_followup_answered_in_words_on_the_page(at: AppTest, design) -> None:
+    at.file_uploader(key="iv_upload").set_value(
+        ("PLAN.json", plan_json(design.model_copy(update={"candidate": ""})).encode(), "json")
+    )
+    at.run()
+    at.button(key="iv_step_3").click().run()
+    _ok(at)
+    text = "No, I would hold the release for now."
+    at.text_area(key="iv_futext_benchmarks_vs_product").set_value(text).run()
+    at.button(key="iv_furead_benchmarks_vs_product").click().run()
+    _ok(at)
+    assert at.button(key="iv_fuplay_benchmarks_vs_product").disabled  # unsure: asked first
+    ask = at.radio(key="iv_fuask_benchmarks_vs_product_0")
+    assert text in ask.label and ask.value is None
+    ask.set_value("fix_data_and_retune").run()  # corrected, not just confirmed
+    at.button(key="iv_fuplay_benchmarks_vs_product").click().run()
+    _ok(at)
+    f = at.session_state[common.PLAN].followup("benchmarks_vs_product")
+    assert f is not None and [d.choice for d in f.mine] == ["fix_data_and_retune"]
+    assert f == play_calls(design, "benchmarks_vs_product", ("fix_data_and_retune",), text)
+    assert f.rationale == text
