@@ -8,14 +8,18 @@ confirms enters the plan. On the page (Streamlit's AppTest) and in ``sim``.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
 
+from sim.cli import app as cli_app
 from sim.interview.plan import InterviewPlan, plan_json
 from sim.interview.prose import read_answer
-from sim.interview.prose_followups import play_read_followup, read_followup
+from sim.interview.prose_followups import answer_in_words, play_read_followup, read_followup
 from sim.interview.replays import play_calls
 from sim.interview.rubric import judge
 from tests import interview_plans as plans
@@ -149,3 +153,67 @@ def test_a_followup_answered_in_words_on_the_page(at: AppTest, design) -> None:
     assert f is not None and [d.choice for d in f.mine] == ["fix_data_and_retune"]
     assert f == play_calls(design, "benchmarks_vs_product", ("fix_data_and_retune",), text)
     assert f.rationale == text
+
+
+# --- the command line -------------------------------------------------------------------
+
+HOLD = "No, I would hold the release for now."
+
+
+def _cli(*args: str) -> Any:
+    result = CliRunner().invoke(cli_app, ["rubric", *args, "--reps", "0"], env={"COLUMNS": "100"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture
+def words(tmp_path) -> tuple[Path, Path]:
+    answer, ship = tmp_path / "answer.txt", tmp_path / "ship.txt"
+    answer.write_text(f"{SURE} {UNSURE}\n", encoding="utf-8")
+    ship.write_text(HOLD + "\n", encoding="utf-8")
+    return answer, ship
+
+
+def test_the_command_line_leaves_unsure_readings_out_and_says_so(words) -> None:
+    answer, ship = words
+    args = (str(answer), "--prose", "--followup", f"benchmarks_vs_product={ship}")
+    out = _cli(*args)
+    assert out.exit_code == 0, out.stderr
+    assert "unsure: left out" in out.stdout and "--confirm" in out.stdout
+    assert UNSURE.split(",")[0] in out.stdout  # the reading beside its sentence
+    data = json.loads(_cli(*args, "--json").stdout)
+    assert set(data["asked"]) == {"reserve=0.12", "call:benchmarks_vs_product=extra_round"}
+    assert data["followups"] == []  # an unsure call is never played unasked
+    expected = answer_in_words(answer.read_text(), {"benchmarks_vs_product": HOLD})
+    assert data["score"] == pytest.approx(judge(expected.plan).score)
+
+
+def test_the_command_line_takes_confirmed_readings_by_flag_or_file(words, tmp_path) -> None:
+    answer, ship = words
+    keys = tmp_path / "confirmed.txt"
+    keys.write_text(
+        "# what I meant\nreserve=0.12\ncall:benchmarks_vs_product=fix_data_and_retune\n"
+    )
+    base = (str(answer), "--prose", "--followup", f"benchmarks_vs_product={ship}", "--json")
+    by_flag = json.loads(_cli(*base, "--confirm", "reserve=0.12", "--confirm",
+                              "call:benchmarks_vs_product=fix_data_and_retune").stdout)  # fmt: skip
+    by_file = json.loads(_cli(*base, "--confirmed", str(keys)).stdout)
+    assert by_flag["items"] == by_file["items"] and by_flag["asked"] == by_file["asked"] == []
+    status = {r["key"]: r["status"] for r in by_file["readings"]}
+    assert status["reserve=0.12"] == "confirmed"
+    assert status["call:benchmarks_vs_product=extra_round"] == "corrected"
+    [ship_call] = by_file["followups"]
+    mine = [d["choice"] for d in ship_call["decisions"] if d["by"] == "candidate"]
+    assert mine == ["fix_data_and_retune"]
+    budget = next(i for i in by_file["items"] if i["id"] == "budget")
+    assert any(c["name"] == "reserve" for c in budget["claims"])  # now a claim, judged
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--followup", "loss_spike=x.txt"), ("--prose", "--followup", "nothing=x.txt"),
+     ("--prose", "--followup", "loss_spike"), ("--prose", "--confirmed", "missing.txt")],
+)  # fmt: skip
+def test_bad_words_options_exit_2_with_a_message(words, args) -> None:
+    out = _cli(str(words[0]), *args)
+    assert out.exit_code == 2 and out.stderr.strip() and "Traceback" not in out.output

@@ -166,7 +166,7 @@ class RubricReport:
             sound,
             ("Grade", f"{self.grade:.2f}",
              "0 to 1: mostly what you said right, less what you said wrong, a little "
-             "coverage; 0.50 is saying nothing (the ranking uses it)"),
+             f"coverage; saying nothing is {(1 - COVERAGE_WEIGHT) / 2:.2f} (the ranking uses it)"),
         )  # fmt: skip
 
     def item(self, item_id: str) -> RubricItem:
