@@ -37,7 +37,7 @@ FOLLOWUP = typer.Option(
 CONFIRM = typer.Option(
     None, "--confirm", metavar="KEY",
     help="With --prose: confirm an unsure reading by its key (reserve=0.12), or correct a "
-    "follow-up's unsure call (call:benchmarks_vs_product=extra_round). Repeatable.",
+    "follow-up's unsure call (call:budget_cut=use_reserve). Repeatable.",
 )  # fmt: skip
 CONFIRMED = typer.Option(
     None, "--confirmed", metavar="FILE",
