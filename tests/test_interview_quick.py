@@ -117,3 +117,25 @@ def test_wrong_answers_in_the_quick_plan_are_judged_wrong() -> None:
     report = judge(quick_plan(wrong).plan)
     assert report.stances["unsound"] >= 4  # no reserve, three practices refused, a far right
     assert report.grade < judge(quick_plan(GOOD).plan).grade
+
+
+def test_the_page_builds_the_same_quick_plan(tmp_path, monkeypatch) -> None:
+    from tests.apptest import open_page
+    from ui.interview import common
+
+    monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    at = open_page("ui/interview/page.py")
+    at.radio(key="iv_0_mode").set_value("quick").run()
+    assert not at.exception
+    for q in QUICK_INPUTS:
+        value = GOOD[q.id]
+        widget = {"text": at.text_input, "lines": at.text_area, "percent": at.number_input,
+                  "usd": at.number_input, "team": at.selectbox, "choice": at.radio,
+                  "practices": at.multiselect}[q.kind](key=f"iv_0_quick_{q.id}")  # fmt: skip
+        widget.set_value(float(value) if q.kind in ("percent", "usd") else value)
+    next(b for b in at.button if b.label == "Use this quick plan").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = at.session_state[common.PLAN]
+    assert shown == quick_plan(GOOD, InterviewPlan()).plan
+    assert at.session_state[common.STEP] == 3  # on to the follow-ups

@@ -50,6 +50,7 @@ from sim.interview.plan import (
 )
 from sim.interview.prose import ProseReading
 from sim.interview.prose import read_answer as read_prose_answer
+from sim.interview.quick import FOLLOWUP_CALLS, PRACTICES, QUICK_INPUTS, QuickInput, quick_plan
 from sim.interview.replays import replayed_plan
 from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
@@ -102,7 +103,13 @@ ICON = {
 PROSE_READ = "iv_prose_read"
 #: The language model's notes for a plan digest.
 LLM = "iv_llm"
-MODES = {"structured": "Build it part by part", "prose": "Speak it: write or paste your answer"}
+MODES = {
+    "structured": "Build it part by part",
+    "quick": f"A quick plan ({len(QUICK_INPUTS)} inputs, then the follow-ups)",
+    "prose": "Speak it: write or paste your answer",
+}
+#: The quick plan's last inputs, by input id (its widgets start from them).
+QUICK_VALUES = "iv_quick_values"
 
 #: A database problem met while saving, shown with the past sessions.
 STORE_ERROR = "iv_store_error"
@@ -205,12 +212,14 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
     plan = plan.model_copy(update={"clarifications": chosen, "candidate": candidate})
     mode = st.radio(
         "How will you answer?", list(MODES), format_func=MODES.get, horizontal=True,
-        key=wkey("mode"), index=1 if plan.prose else 0,
+        key=wkey("mode"), index=2 if plan.prose else 0,
         help="In prose you answer as in the room; the tool reads your plan from it, you "
         "correct what it read, and it is run and judged like a plan built part by part.",
     )  # fmt: skip
     if mode == "prose":
         plan = render_prose(plan)
+    elif mode == "quick":
+        render_quick(plan)
     with st.expander("Your past sessions"):
         show_past_sessions(candidate)
     return plan
@@ -300,6 +309,64 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
               type="primary", icon=":material/edit_note:", disabled=open_questions)  # fmt: skip
     return plan
+
+
+def team_label(team: str | None) -> str:
+    return "—" if team is None else words(team)
+
+
+def quick_widget(q: QuickInput, teams: list[str], old: dict[str, Any]) -> Any:
+    """One quick-plan input, starting from its last value."""
+    key, value = wkey(f"quick_{q.id}"), old.get(q.id)
+    if q.kind == "text":
+        return st.text_input(q.label, value=value or "", key=key, placeholder=q.help,
+                             max_chars=2_000)  # fmt: skip
+    if q.kind == "lines":
+        return st.text_area(q.label, value=value or "", key=key, placeholder=q.help,
+                            max_chars=2_000, height=110)  # fmt: skip
+    if q.kind == "percent":
+        return st.number_input(q.label, 0.0, 50.0, value=value, step=1.0, key=key)
+    if q.kind == "usd":
+        return st.number_input(q.label, 0.0, 1e10, value=value, step=10_000.0, key=key)
+    if q.kind == "team":
+        options = [None, *teams]
+        at = options.index(value) if value in options else 0
+        return st.selectbox(q.label, options, index=at, key=key, format_func=team_label)
+    if q.kind == "choice":
+        options = ["pretrain", "adapt"]
+        return st.radio(q.label, options, index=options.index(value) if value in options
+                        else None, key=key, horizontal=True, format_func=words)  # fmt: skip
+    return st.multiselect(q.label, list(PRACTICES), default=value or [], key=key,
+                          format_func=words)  # fmt: skip
+
+
+def render_quick(plan: InterviewPlan) -> None:
+    st.markdown("#### A quick plan")
+    st.caption(
+        f"{len(QUICK_INPUTS)} inputs that reach every item of the rubric, then the "
+        f"{FOLLOWUP_CALLS} follow-ups: {len(QUICK_INPUTS) + FOLLOWUP_CALLS} in all. It becomes "
+        "the same plan as the full form, run and judged the same way, and you can deepen it "
+        "there afterwards. What you leave empty counts as not done."
+    )
+    teams = list(base_scenario(plan.base).team_ids)
+    old = st.session_state.get(QUICK_VALUES, {})
+    with st.form("iv_quick_form", border=True):
+        values = {}
+        for q in QUICK_INPUTS:
+            values[q.id] = quick_widget(q, teams, old)
+        submitted = st.form_submit_button("Use this quick plan", type="primary",
+                                          icon=":material/bolt:")  # fmt: skip
+    if submitted:
+        st.session_state[QUICK_VALUES] = values
+        built = quick_plan(values, plan)
+        notice = "Your quick plan is the answer: play the follow-ups, then read the debrief."
+        if built.left_out:
+            asked = "; ".join(f"{r.field} ({r.sentence})" for r in built.left_out)
+            notice += (f" {len(built.left_out)} readings the tool was unsure of were left out, "
+                       f"never guessed; add them in Part 1 and Part 2: {asked}")  # fmt: skip
+        replace_plan(built.plan, notice)
+        st.session_state[STEP] = 3
+        st.rerun()
 
 
 def show_world(world: Scenario) -> None:
