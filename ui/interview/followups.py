@@ -327,7 +327,7 @@ def answer_in_words(fid: str) -> None:
         for i, r in enumerate(read.readings):
             if r.unsure:
                 st.radio(
-                    f"Not sure what you meant by “{r.sentence}”: I read **{words(r.value)}**. "
+                    f"From “{r.sentence}” I read **{words(r.value)}**, but I am not sure. "
                     "Which call is it?",
                     [*options, NO_CALL], index=None, key=ask_key(fid, i),
                     format_func=lambda o: o if o == NO_CALL else words(o), horizontal=True,

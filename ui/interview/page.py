@@ -296,7 +296,8 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     )  # fmt: skip
     st.dataframe(frame, hide_index=True, width="stretch")
     if read.unsure:
-        st.markdown(f"**{len(read.unsure)} readings the tool is not sure of.** Nothing unsure "
+        many = "1 reading" if len(read.unsure) == 1 else f"{len(read.unsure)} readings"
+        st.markdown(f"**{many} the tool is not sure of.** Nothing unsure "
                     "goes into your plan unless you say so.")  # fmt: skip
     for i, r in enumerate(read.unsure):
         st.radio(
