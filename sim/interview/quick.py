@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sim.interview.content import DIMENSIONS, METHODS, topic
+from sim.interview.items import PRACTICES as ITEM_PRACTICES
 from sim.interview.plan import (
     CATALOGUE,
     BudgetPlan,
@@ -54,8 +55,9 @@ class QuickInput:
 #: Part 1's stages in the quick plan: the five areas breadth asks for, and safety.
 QUICK_STAGES = ("data", "cluster", "stability", "post_training", "evaluation", "safety_legal")
 _P1 = ("breadth", "consequences", "grounding")
-#: The practices one multiselect states (picked: on; not picked: off, and said so).
-PRACTICES = ("product_evals_early", "decontaminate", "safety_from_start", "engineering_embedded")
+#: The practices one multiselect states (picked: on; not picked: off, and said so): the
+#: rubric's on/off practice levers.
+PRACTICES = tuple(name for name, (_, good) in ITEM_PRACTICES.items() if good is True)
 
 QUICK_INPUTS: tuple[QuickInput, ...] = (
     QuickInput("challenge_data", "Data: the challenge, what it costs, and where it first shows",
