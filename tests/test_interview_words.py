@@ -221,3 +221,24 @@ def test_the_command_line_takes_confirmed_readings_by_flag_or_file(words, tmp_pa
 def test_bad_words_options_exit_2_with_a_message(words, args) -> None:
     out = _cli(str(words[0]), *args)
     assert out.exit_code == 2 and out.stderr.strip() and "Traceback" not in out.output
+
+
+def test_a_prose_plan_judges_the_same_on_the_page_and_from_its_file(at: AppTest, tmp_path) -> None:
+    """The plan read from words, downloaded as PLAN.json and judged by ``sim rubric``: the
+    same score and grade as the page's debrief (what it never said stays unsaid in the file)."""
+    text = (ROOT / "tests" / "data" / "spoken_answer.txt").read_text(encoding="utf-8")
+    at.radio(key=_key(at, "mode")).set_value("prose").run()
+    at.text_area(key=_key(at, "prose")).set_value(text).run()
+    at.button(key="iv_read_prose").click().run()
+    at.button(key="iv_use_prose").click().run()
+    at.button(key="iv_step_4").click().run()
+    _ok(at)
+    shown = {m.label: m.value for m in at.metric}
+    path = tmp_path / "PLAN.json"
+    path.write_text(plan_json(at.session_state[common.PLAN]), encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli_app, ["rubric", str(path), "--json"]).stdout)
+    assert shown["Rubric score"] == f"{data['score']:.0%}"
+    assert shown["Grade"] == f"{data['grade']:.2f}"
+    page = judge(at.session_state[common.PLAN], at.session_state[common.OUTCOME][1])
+    assert data["grade"] == pytest.approx(page.grade)
+    assert data["soundness"] == pytest.approx(page.soundness)  # no unsaid lever turned wrong
