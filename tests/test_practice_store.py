@@ -55,8 +55,10 @@ def test_list_is_newest_first_and_filters_by_candidate(store) -> None:
 
 
 def test_progress_across_attempts_is_oldest_first(store) -> None:
-    attempts = [p.model_copy(update={"candidate": "ada"})
-                for p in (plans.button_only(), plans.weak(), plans.mediocre(), plans.strong())]
+    attempts = [
+        p.model_copy(update={"candidate": "ada"})
+        for p in (plans.button_only(), plans.weak(), plans.mediocre(), plans.strong())
+    ]
     for day, plan in enumerate(attempts, start=1):
         _save(store, plan, day, simulate=day == 4)
     progress = store.progress("ada")
@@ -102,3 +104,20 @@ def test_load_and_delete(store) -> None:
         store.load(sid)
     store.delete(sid)  # deleting twice is harmless
     assert store.list() == []
+
+
+def test_a_session_saved_whole_is_still_the_same_attempt(store) -> None:
+    """Sessions saved before PLAN.json kept only the keys set wrote every default: the same
+    attempt, however it was written, is no copy of itself."""
+    from sqlalchemy import update
+
+    from sim.interview.store import PracticeSessionRow
+
+    plan = plans.strong().model_copy(update={"candidate": "ada"})
+    handed = plan.model_copy(update={"judged_at": "2026-01-02T09:00:00+00:00"})
+    sid = _save(store, handed, 2, False, reveal=True)
+    with store.engine.begin() as db:
+        db.execute(update(PracticeSessionRow).where(PracticeSessionRow.id == sid)
+                   .values(plan_json=handed.model_dump_json(indent=2)))  # fmt: skip
+    assert store.revealed_estimates("ada", plan) == []
+    assert len(store.revealed_estimates("ada", plans.weak())) == 1

@@ -114,3 +114,19 @@ def test_the_ranking_benchmark_ranks_the_graded_set_the_coachs_way_round() -> No
     assert path == GRADED
     rho = bench.spearman([a["grade"] for a in answers], bench.rubric_scores(answers))
     assert rho > 0.8
+
+
+@pytest.mark.parametrize(
+    "consequence",
+    ["the cluster idles while nobody decides", "the cluster idles for days and no one owns it"],
+)
+def test_a_consequence_saying_nobody_decides_is_no_role(consequence: str) -> None:
+    """Missing ownership is a consequence, never what a role owns (docs/interview.md's
+    example run read this loss-spike consequence as a role's answer)."""
+    plan = _plan({})
+    v = read_texts(put(plan, {"challenge.0": consequence}))["challenge.0"]
+    assert v.met and "another question" not in v.problem, v.evidence()
+    # A role's own text moved to a consequence box is still read as the role's.
+    role = "Engineering owns the cluster, the pipeline and the checkpoints, on a weekly cadence."
+    moved = read_texts(put(plan, {"challenge.0": role}))["challenge.0"]
+    assert not moved.met

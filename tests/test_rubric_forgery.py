@@ -66,7 +66,10 @@ def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 
 def _verdicts(report: RubricReport) -> Any:
-    return (report.score, [(i.id, i.status, i.evidence) for i in report.items])
+    """Everything a forger could want raised: the score, the grade, every verdict, its
+    evidence and the claims it judged."""
+    return (report.score, report.grade,
+            [(i.id, i.status, i.evidence, i.claims) for i in report.items])  # fmt: skip
 
 
 def _calls_path(path: tuple[Any, ...]) -> bool:

@@ -366,6 +366,18 @@ def _subject(slot: Slot, text: Text) -> int:
     return sum(phrases_named(text, c) for c in slot.affinity if c.startswith("topic_"))
 
 
+#: Words saying that no one holds something ("while nobody decides"): a text saying so
+#: states missing ownership, never what a role owns.
+NOBODY = frozenset({"nobody", "noone"})
+
+
+def _says_nobody(text: Text) -> bool:
+    raw = [w.lower() for w in text.raw]
+    return bool(NOBODY & set(raw)) or any(
+        a == "no" and b in ("one", "owner") for a, b in zip(raw, raw[1:], strict=False)
+    )
+
+
 def _other_question(slot: Slot, text: Text, verdicts: dict[str, TextVerdict]) -> None:
     """Mark a text that answers an item of another kind of question better than its own.
 
@@ -380,6 +392,8 @@ def _other_question(slot: Slot, text: Text, verdicts: dict[str, TextVerdict]) ->
     for kind, reqs in kind_requirements().items():
         if kind == slot.kind or {kind, slot.kind} in SIBLING_KINDS:
             continue
+        if kind == "role" and _says_nobody(text):
+            continue  # "the cluster idles while nobody decides" is no role's scope
         if max(answer_score(text, r) for r in reqs) > own + KIND_MARGIN:
             problem = f"reads as the answer to another question ({kind.replace('_', ' ')})"
             verdicts[slot.id] = replace(v, met=False, problem=problem)

@@ -42,12 +42,8 @@ def _outcome_table(outcome: dict[str, Any]) -> list[str]:
 
 def _soundness_line(report: RubricReport) -> str:
     """What the answer says, judged: its soundness and the grade beside the coverage score."""
-    claims = report.claims
-    if report.soundness is None:
-        return f"Soundness: nothing said to judge. Grade {report.grade:.2f}."
-    n = {s: sum(c.stance == s for c in claims) for s in ("sound", "thin", "unsound")}
-    return (f"Soundness of what you said: {report.soundness:.0%} ({n['sound']} sound, "
-            f"{n['thin']} thin, {n['unsound']} wrong). Grade {report.grade:.2f}.")  # fmt: skip
+    return " ".join(f"{name}: **{figure}**, {words}." for name, figure, words in
+                    report.standing()[1:])  # fmt: skip
 
 
 def plan_lines(plan: InterviewPlan) -> list[str]:

@@ -699,7 +699,15 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def plan_json(plan: InterviewPlan) -> str:
-    return plan.model_dump_json(indent=2) + "\n"
+    """PLAN.json text: the values the plan sets, and only those (its format always).
+
+    What a plan leaves at its default was not said (a prose answer that never names a
+    reserve states none), and the rubric judges only what was said
+    (:meth:`sim.interview.items.Answer.said`); so the file keeps exactly the fields set,
+    and a plan judges the same saved and loaded as in memory.
+    """
+    body = json.loads(plan.model_dump_json(exclude_unset=True))
+    return json.dumps({"format": plan.format, **body}, indent=2, ensure_ascii=False) + "\n"
 
 
 def save_plan(plan: InterviewPlan, path: str | Path) -> None:

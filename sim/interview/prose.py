@@ -391,8 +391,11 @@ def _fraction(x: float) -> str:
 
 
 class _Reader:
-    def __init__(self, plan: InterviewPlan, text: str) -> None:
+    def __init__(
+        self, plan: InterviewPlan, text: str, confirmed: frozenset[str] = frozenset()
+    ) -> None:
         self.plan = plan
+        self.confirmed = confirmed
         self.teams = base_scenario(plan.base).team_ids
         self.readings: list[Reading] = []
         self.update: dict[str, object] = {}
@@ -409,7 +412,13 @@ class _Reader:
             self.sentence(s, Text.of(s))
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
-        self.readings.append(Reading(field, value, sentence[:TEXT_MAX], key, unsure))
+        self.readings.append(
+            Reading(field, value, sentence[:TEXT_MAX], key, unsure and key not in self.confirmed)
+        )
+
+    def sure(self, key: str, sure: bool) -> bool:
+        """Whether a reading enters the plan: read sure, or confirmed by the candidate."""
+        return sure or key in self.confirmed
 
     def sentence(self, s: str, t: Text) -> None:
         risk = _risk_of(t)
@@ -459,7 +468,7 @@ class _Reader:
         if old.owner is not None:
             return
         warning = _signal_clause(s) if find(Text.of(rest), SIGNALS[risk]).found else ""
-        if not unsure:
+        if self.sure(f"owner:{risk}={team}", not unsure):
             self.risks[risk] = RiskPlan(owner=team, early_warning=warning)  # type: ignore[arg-type]
         self.note(f"owner of {risk}", team + (" with an early warning" if warning else ""), s,
                   f"owner:{risk}={team}", unsure)  # fmt: skip
@@ -584,7 +593,7 @@ class _Reader:
             if field in store:
                 continue
             value = min(0.5, b.number.value)
-            if b.sure:
+            if self.sure(f"{b.noun}={_fraction(value)}", b.sure):
                 store[field] = value
             name = "reserve" if field == "reserve_fraction" else "ablation budget"
             self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not b.sure)
@@ -599,7 +608,7 @@ class _Reader:
         for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
             if b.noun not in DOLLAR_KEY or b.noun in self.budget:
                 continue
-            if b.sure:
+            if self.sure(f"{DOLLAR_KEY[b.noun]}={b.number.value:.0f}", b.sure):
                 self.budget[b.noun] = b.number.value
             self.note(f"{b.noun.removesuffix('_usd').replace('_', ' ')} estimate",
                       f"${b.number.value:,.0f}", s,
@@ -641,7 +650,7 @@ class _Reader:
             hits = [(a, o) for a, o in hits if o not in refused]
             options, sure = ordered(low, hits)
             if len(options) >= (1 if kind in ("rollback", "ship") else 2):
-                if sure:
+                if self.sure(f"playbook:{kind}={'>'.join(options)}", sure):
                     self.playbook[kind] = options
                 self.note(f"playbook: {kind}", " → ".join(options), s,
                           f"playbook:{kind}={'>'.join(options)}", not sure)  # fmt: skip
@@ -801,10 +810,15 @@ class ProseReading:
         return tuple(r for r in self.readings if r.unsure)
 
 
-def read_answer(text: str, plan: InterviewPlan | None = None) -> ProseReading:
+def read_answer(
+    text: str, plan: InterviewPlan | None = None, confirmed: Iterable[str] = ()
+) -> ProseReading:
     """A prose answer read on ``plan``'s world. Never raises on any text.
 
-    An answer over :data:`PROSE_MAX` characters is read up to there, and a message says so.
+    ``confirmed``: keys of unsure readings the candidate confirmed; those enter the plan
+    (and are no longer unsure). Every other unsure reading stays out of it: the reader
+    asks, never guesses. An answer over :data:`PROSE_MAX` characters is read up to there,
+    and a message says so.
     """
     messages = []
     if len(text) > PROSE_MAX:
@@ -814,7 +828,7 @@ def read_answer(text: str, plan: InterviewPlan | None = None) -> ProseReading:
         )
         text = text[:PROSE_MAX]
     base = (plan or InterviewPlan()).model_copy(update={"prose": text})
-    reader = _Reader(base, text)
+    reader = _Reader(base, text, frozenset(confirmed))
     if text.strip() and not reader.readings:
         messages.append("Nothing in it could be read as part of a plan.")
     return ProseReading(reader.result(), tuple(reader.readings), tuple(messages))

@@ -16,7 +16,7 @@ marked unsure should be confirmed (or corrected) first; pass the confirmed calls
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sim.interview.clauses import clause_start, negated, normalise, ordered
@@ -30,7 +30,7 @@ from sim.interview.followups import (
     unplayable_result,
 )
 from sim.interview.plan import FollowupResult, InterviewPlan
-from sim.interview.prose import Reading, sentences
+from sim.interview.prose import Reading, read_answer, sentences
 
 #: The words for each call a follow-up asks for, by the follow-up's decision kind.
 CALL_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -155,3 +155,58 @@ def play_read_followup(
         game.advance()
     game.play_to_end()
     return followup_result(game, fid, seen, rationale, answered)
+
+
+@dataclass(frozen=True)
+class WordsAnswer:
+    """A whole answer in words, read and played.
+
+    The plan, every reading, and the readings the reader was unsure of that the candidate
+    has not confirmed (left out of the plan, to be asked).
+    """
+
+    plan: InterviewPlan
+    readings: tuple[Reading, ...]
+    asked: tuple[Reading, ...]
+    messages: tuple[str, ...] = ()
+    #: The keys the candidate confirmed.
+    confirmed: frozenset[str] = frozenset()
+
+
+def answer_in_words(
+    text: str,
+    followups: Mapping[str, str] | None = None,
+    confirmed: Iterable[str] = (),
+    plan: InterviewPlan | None = None,
+) -> WordsAnswer:
+    """The answer ``text`` read into a plan and its follow-up answers played on its design.
+
+    ``confirmed`` holds the keys of unsure readings the candidate confirmed (``reserve=0.12``,
+    ``call:benchmarks_vs_product=extra_round``); only those enter the plan. A confirmed call
+    the reader did not read (``call:FID=OPTION``) corrects that follow-up's first unsure
+    call. Every other unsure reading is left out and returned in ``asked``: never guessed.
+    """
+    sure = set(confirmed)
+    read = read_answer(text, plan, sure)
+    p = read.plan
+    readings, asked = list(read.readings), list(read.unsure)
+    for fid, words in (followups or {}).items():
+        if fid not in FOLLOWUPS:
+            raise KeyError(fid)
+        fr = read_followup(fid, words)
+        said = {r.key for r in fr.readings}
+        fixes = [k.partition("=")[2] for k in sure
+                 if k.startswith(f"call:{fid}=") and k not in said]  # fmt: skip
+        calls = []
+        for r in fr.readings:
+            readings.append(r)
+            if not r.unsure or r.key in sure:
+                calls.append(r.value)
+            elif fixes:
+                calls.append(fixes.pop(0))
+            else:
+                asked.append(r)
+        played = play_read_followup(p, fid, calls, words.strip()[:2_000])
+        if played is not None:
+            p = p.with_followup(played)
+    return WordsAnswer(p, tuple(readings), tuple(asked), read.messages, frozenset(sure))

@@ -142,6 +142,33 @@ class RubricReport:
         sound = (1 + c / (abs(c) + CREDIT_HALF)) / 2
         return COVERAGE_WEIGHT * self.score + (1 - COVERAGE_WEIGHT) * sound
 
+    @property
+    def stances(self) -> dict[str, int]:
+        """How many of the answer's claims are sound, thin and unsound."""
+        cs = self.claims
+        return {s: sum(c.stance == s for c in cs) for s in ("sound", "thin", "unsound")}
+
+    def standing(self) -> tuple[tuple[str, str, str], ...]:
+        """Coverage, soundness and grade side by side, each (name, figure, what it says).
+
+        In plain words, for the command line's table, the page and the Markdown export alike.
+        """
+        n = self.stances
+        said = f"{n['sound']} sound, {n['thin']} too thin to credit, {n['unsound']} wrong"
+        if self.soundness is None:
+            sound = ("Soundness", "none", "you said nothing the rubric can judge right or wrong")
+        else:
+            sound = ("Soundness", f"{self.soundness:+.0%}",
+                     f"of what you said, {said} (+100%: all right; -100%: all wrong)")  # fmt: skip
+        return (
+            ("Coverage", f"{self.score:.0%}",
+             "how much of the question you answered (partly met counts half)"),
+            sound,
+            ("Grade", f"{self.grade:.2f}",
+             "0 to 1: mostly what you said right, less what you said wrong, a little "
+             f"coverage; saying nothing is {(1 - COVERAGE_WEIGHT) / 2:.2f} (the ranking uses it)"),
+        )  # fmt: skip
+
     def item(self, item_id: str) -> RubricItem:
         return next(i for i in self.items if i.id == item_id)
 

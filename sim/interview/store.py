@@ -18,7 +18,7 @@ import pandas as pd
 from sqlalchemy import DateTime, Engine, Float, Integer, String, Text, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from sim.interview.plan import InterviewPlan, parse_plan, plan_json
+from sim.interview.plan import InterviewPlan, PlanError, parse_plan, plan_json
 from sim.interview.rubric import POINTS, RubricReport
 from sim.storage import make_engine
 
@@ -71,9 +71,17 @@ class SavedSession:
     markdown: str
 
 
-def _attempt(plan_text: str) -> dict[str, Any]:
-    """A saved plan as data, less its hand-in stamp (the same attempt, handed in or not)."""
-    data = json.loads(plan_text)
+def _attempt(plan: str | InterviewPlan) -> dict[str, Any]:
+    """A plan (or its saved text) as data, every field written out, less its hand-in stamp.
+
+    The same attempt, handed in or not, saved whole (before 2026-12-03) or only its set keys.
+    """
+    if isinstance(plan, str):
+        try:
+            plan = parse_plan(plan)
+        except PlanError:
+            return {"unreadable": plan}
+    data = plan.model_dump(mode="json")
     data.pop("judged_at", None)
     return dict(data)
 
@@ -167,7 +175,7 @@ class PracticeStore:
         query = select(PracticeSessionRow.report_json, PracticeSessionRow.plan_json).where(
             PracticeSessionRow.candidate == candidate
         )
-        own = _attempt(besides.model_dump_json()) if besides is not None else None
+        own = _attempt(besides) if besides is not None else None
         with Session(self.engine) as session:
             shown = [
                 json.loads(report).get("model_compute_usd")

@@ -57,9 +57,9 @@ def replace_plan(plan: InterviewPlan, notice: str) -> None:
 def new_attempt() -> None:
     """A fresh answer for the same candidate: the plan, its runs and follow-ups are cleared."""
     candidate = plan_now().candidate
-    for key in [k for k in st.session_state if str(k).startswith("iv_game_")]:
-        del st.session_state[key]
-    for key in (OUTCOME, SAVED, STARTED, RUN_KEY, "iv_prose_read", "iv_llm"):
+    for key in [k for k in st.session_state if str(k).startswith(("iv_game_", "iv_fu"))]:
+        del st.session_state[key]  # games, and follow-ups answered in words
+    for key in (OUTCOME, SAVED, STARTED, RUN_KEY, "iv_prose_read", "iv_llm", "iv_quick_values"):
         st.session_state.pop(key, None)
     replace_plan(InterviewPlan(candidate=candidate), "A new attempt: the question, from the top.")
     st.session_state[STEP] = 0

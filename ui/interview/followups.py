@@ -27,7 +27,8 @@ from sim.interview.followups import (
 from sim.interview.plan import (
     InterviewPlan,
 )
-from sim.scenario.spec import Scenario
+from sim.interview.prose_followups import play_read_followup, read_followup
+from sim.scenario.spec import DECISION_OPTIONS, Scenario
 from sim.scenario.vocabulary import OPTION_HELP
 from ui.common import (
     usd,
@@ -126,6 +127,7 @@ def render_followups(plan: InterviewPlan) -> None:
                     args=(fid,),
                     icon=":material/play_arrow:",
                 )
+                answer_in_words(fid)
 
 
 def show_followup_decision(fid: str, game: Any, seen: dict[str, float]) -> None:
@@ -214,9 +216,11 @@ def show_followup_result(fid: str, r: Any) -> None:
     )
     cost = usd(r.cost_usd) + (f" (budget {usd(r.budget_usd)})" if r.budget_usd else "")
     verdict = "every objective met" if r.success else "not every objective met"
-    text = f"You chose **{calls}**." + (
-        f" Your playbook then chose {auto} (its calls, not yours)." if auto else ""
-    ) + f" The project finished on {finish} for {cost}: {verdict}."
+    text = (
+        f"You chose **{calls}**."
+        + (f" Your playbook then chose {auto} (its calls, not yours)." if auto else "")
+        + f" The project finished on {finish} for {cost}: {verdict}."
+    )
     if r.quality_given_up is not None:
         given = max(0.0, r.quality_given_up)
         text += (
@@ -237,3 +241,107 @@ def show_followup_result(fid: str, r: Any) -> None:
             "world; every later call in those replays was made by your playbook, not by you."
         )
     st.button("Play it again", key=f"iv_again_{fid}", on_click=replay_followup, args=(fid,))
+
+
+# --- a follow-up answered in words ------------------------------------------------------------
+
+#: The option the candidate picks for a reading that is none of the calls.
+NO_CALL = "none of these"
+
+
+def words_key(fid: str) -> str:
+    """What the reader last read from the answer in words: (the text, the FollowupReading)."""
+    return f"iv_fuwords_{fid}"
+
+
+def ask_key(fid: str, i: int) -> str:
+    return f"iv_fuask_{fid}_{i}"
+
+
+def read_words(fid: str) -> None:
+    text = st.session_state.get(f"iv_futext_{fid}", "")
+    for key in [k for k in st.session_state if str(k).startswith(f"iv_fuask_{fid}_")]:
+        del st.session_state[key]
+    st.session_state[words_key(fid)] = (text, read_followup(fid, text))
+
+
+def confirmed_calls(fid: str) -> list[str] | None:
+    """The calls read, each unsure one as the candidate confirmed or corrected it (None: a
+    question is still open)."""
+    held = st.session_state.get(words_key(fid))
+    if held is None:
+        return None
+    calls = []
+    for i, r in enumerate(held[1].readings):
+        if not r.unsure:
+            calls.append(r.value)
+            continue
+        pick = st.session_state.get(ask_key(fid, i))
+        if pick is None:
+            return None
+        if pick != NO_CALL:
+            calls.append(pick)
+    return calls
+
+
+def play_words(fid: str) -> None:
+    """Play the calls read from the words, confirmed, exactly as the form's follow-up plays."""
+    held, calls = st.session_state.get(words_key(fid)), confirmed_calls(fid)
+    if held is None or not calls:
+        return
+    plan = plan_now()
+    result = play_read_followup(plan, fid, calls, held[0].strip()[:2_000])
+    if result is not None:
+        set_plan(plan.with_followup(result))
+    st.session_state.pop(words_key(fid), None)
+
+
+def answer_in_words(fid: str) -> None:
+    """Answer the follow-up as in the room: the calls are read from the words, each shown with
+    its sentence; the reader asks about any it is unsure of; then they are played."""
+    with st.expander("Or answer in words, as you would in the room"):
+        text = st.text_area(
+            "Your answer", key=f"iv_futext_{fid}", max_chars=2_000, height=100,
+            help="Say what you would do, in order (\"roll back to the last good checkpoint; if "
+            "it spikes again, pause and investigate\"), and why. Your words are also your "
+            "reasoning in the debrief.",
+        )  # fmt: skip
+        st.button("Read my answer", key=f"iv_furead_{fid}", on_click=read_words, args=(fid,),
+                  disabled=not text.strip(), icon=":material/auto_stories:")  # fmt: skip
+        held = st.session_state.get(words_key(fid))
+        if held is None or held[0] != text:
+            return
+        read = held[1]
+        if not read.readings:
+            st.warning("No call could be read from it: name what you would do (roll back, use "
+                       "the reserve, ship, another round…), or play it with the buttons.",
+                       icon=":material/info:")  # fmt: skip
+            return
+        frame = pd.DataFrame(
+            [(words(r.value), "asks you" if r.unsure else "sure", r.sentence)
+             for r in read.readings],
+            columns=["call read", "reading", "from the sentence"],
+        )  # fmt: skip
+        st.dataframe(frame, hide_index=True, width="stretch")
+        options = list(DECISION_OPTIONS[FOLLOWUPS[fid].asks])
+        for i, r in enumerate(read.readings):
+            if r.unsure:
+                st.radio(
+                    f"From “{r.sentence}” I read **{words(r.value)}**, but I am not sure. "
+                    "Which call is it?",
+                    [*options, NO_CALL], index=None, key=ask_key(fid, i),
+                    format_func=lambda o: o if o == NO_CALL else words(o), horizontal=True,
+                )  # fmt: skip
+        calls = confirmed_calls(fid)
+        if calls is None:
+            st.caption("Answer the question above first: an unsure reading is asked, never "
+                       "guessed.")  # fmt: skip
+        elif not calls:
+            st.caption("No call left to play.")
+        else:
+            st.caption("Your calls, in order: " + " → ".join(words(c) for c in calls) + ". "
+                       "They are played on your design in the world the buttons would play, "
+                       "your playbook answering after them.")  # fmt: skip
+        st.button("Play these calls on my design", key=f"iv_fuplay_{fid}", on_click=play_words,
+                  args=(fid,), disabled=not calls, type="primary",
+                  icon=":material/play_arrow:")  # fmt: skip

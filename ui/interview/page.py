@@ -48,7 +48,9 @@ from sim.interview.plan import (
     plan_json,
     shape_scenario,
 )
-from sim.interview.prose import read_prose
+from sim.interview.prose import ProseReading
+from sim.interview.prose import read_answer as read_prose_answer
+from sim.interview.quick import FOLLOWUP_CALLS, PRACTICES, QUICK_INPUTS, QuickInput, quick_plan
 from sim.interview.replays import replayed_plan
 from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
@@ -97,11 +99,17 @@ ICON = {
     "did_not_arise": ":gray[–]",
     "not_run": ":gray[–]",
 }
-#: What the prose reader last read: (the text, the plan, the readings).
+#: What the prose reader last read: (the text, its ProseReading).
 PROSE_READ = "iv_prose_read"
 #: The language model's notes for a plan digest.
 LLM = "iv_llm"
-MODES = {"structured": "Build it part by part", "prose": "Speak it: write or paste your answer"}
+MODES = {
+    "structured": "Build it part by part",
+    "quick": f"A quick plan ({len(QUICK_INPUTS)} inputs, then the follow-ups)",
+    "prose": "Speak it: write or paste your answer",
+}
+#: The quick plan's last inputs, by input id (its widgets start from them).
+QUICK_VALUES = "iv_quick_values"
 
 #: A database problem met while saving, shown with the past sessions.
 STORE_ERROR = "iv_store_error"
@@ -204,12 +212,14 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
     plan = plan.model_copy(update={"clarifications": chosen, "candidate": candidate})
     mode = st.radio(
         "How will you answer?", list(MODES), format_func=MODES.get, horizontal=True,
-        key=wkey("mode"), index=1 if plan.prose else 0,
+        key=wkey("mode"), index=2 if plan.prose else 0,
         help="In prose you answer as in the room; the tool reads your plan from it, you "
         "correct what it read, and it is run and judged like a plan built part by part.",
     )  # fmt: skip
     if mode == "prose":
         plan = render_prose(plan)
+    elif mode == "quick":
+        render_quick(plan)
     with st.expander("Your past sessions"):
         show_past_sessions(candidate)
     return plan
@@ -217,17 +227,40 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
 
 def read_answer(plan: InterviewPlan) -> None:
     text = st.session_state.get(wkey("prose"), "")
-    read, readings = read_prose(text, plan)
-    st.session_state[PROSE_READ] = (text, read, readings)
+    for key in [k for k in st.session_state if str(k).startswith(wkey("prose_ask_"))]:
+        del st.session_state[key]
+    st.session_state[PROSE_READ] = (text, read_prose_answer(text, plan))
+
+
+#: The two answers to an unsure reading.
+CONFIRM, REJECT = "Yes, that is what I meant", "No, leave it out (I will correct it)"
+
+
+def prose_answers(read: ProseReading) -> dict[str, bool] | None:
+    """Each unsure reading's key, confirmed (True) or left out (False); None while a question
+    is still open: an unsure reading is asked, never guessed."""
+    out = {}
+    for i, r in enumerate(read.unsure):
+        pick = st.session_state.get(wkey(f"prose_ask_{i}"))
+        if pick is None:
+            return None
+        out[r.key] = pick == CONFIRM
+    return out
 
 
 def use_read_plan() -> None:
     held = st.session_state.get(PROSE_READ)
     if held is None:
         return
-    _, read, _ = held
-    replace_plan(read, "Your spoken answer is now the plan: check it in Part 1 and Part 2, "
-                 "correct what was misread, then run and judge it.")  # fmt: skip
+    text, read = held
+    answers = prose_answers(read)
+    if answers is None:
+        return
+    confirmed = [k for k, yes in answers.items() if yes]
+    plan = read_prose_answer(text, plan_now(), confirmed).plan
+    replace_plan(plan, "Your spoken answer is now the plan, with the readings you confirmed: "
+                 "check it in Part 1 and Part 2, correct what was misread or left out, then "
+                 "run and judge it.")  # fmt: skip
     st.session_state[STEP] = 1
 
 
@@ -237,7 +270,8 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
         "Write or paste your whole answer: what makes it hard, then how you would organise "
         "the team. Name owners, early warnings, gates, numbers (reserve, ablation share, "
         "estimates in dollars), what you do first when the budget is cut, your roles, build "
-        "or adapt and why, and your trade-offs."
+        "or adapt and why, and your trade-offs. The follow-ups you can answer in words too, "
+        "on their step."
     )
     text = st.text_area("Your answer", value=plan.prose, key=wkey("prose"), height=260,
                         max_chars=20_000)  # fmt: skip
@@ -245,19 +279,95 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     st.button("Read my answer", key="iv_read_prose", on_click=read_answer, args=(plan,),
               icon=":material/auto_stories:", disabled=not text.strip())  # fmt: skip
     held = st.session_state.get(PROSE_READ)
-    if held is not None and held[0] == text:
-        _, read, readings = held
-        if not readings:
-            st.warning("Nothing in it could be read as part of a plan.", icon=":material/info:")
-            return plan
-        st.markdown(f"**What the tool read: {len(readings)} things.** Check them; you can "
-                    "correct each in Part 1 and Part 2 after using it.")  # fmt: skip
-        frame = pd.DataFrame([(r.field, r.value, r.sentence) for r in readings],
-                             columns=["read as", "value", "from the sentence"])  # fmt: skip
-        st.dataframe(frame, hide_index=True, width="stretch")
-        st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
-                  type="primary", icon=":material/edit_note:")  # fmt: skip
+    if held is None or held[0] != text:
+        return plan
+    read: ProseReading = held[1]
+    for message in read.messages:
+        st.warning(message, icon=":material/info:")
+    if not read.readings:
+        return plan
+    st.markdown(f"**What the tool read: {len(read.readings)} things**, each beside the sentence "
+                "it came from. Check them; after using the plan you can correct each in Part 1 "
+                "and Part 2.")  # fmt: skip
+    frame = pd.DataFrame(
+        [(r.field, r.value, "asks you" if r.unsure else "sure", r.sentence)
+         for r in read.readings],
+        columns=["read as", "value", "reading", "from the sentence"],
+    )  # fmt: skip
+    st.dataframe(frame, hide_index=True, width="stretch")
+    if read.unsure:
+        many = "1 reading" if len(read.unsure) == 1 else f"{len(read.unsure)} readings"
+        st.markdown(f"**{many} the tool is not sure of.** Nothing unsure "
+                    "goes into your plan unless you say so.")  # fmt: skip
+    for i, r in enumerate(read.unsure):
+        st.radio(
+            f"From “{r.sentence}” I read **{r.field}: {r.value}**. Is that what you meant?",
+            [CONFIRM, REJECT], index=None, key=wkey(f"prose_ask_{i}"),
+        )  # fmt: skip
+    open_questions = prose_answers(read) is None
+    if open_questions:
+        st.caption("Answer each question above first; then the plan is read with your answers.")
+    st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
+              type="primary", icon=":material/edit_note:", disabled=open_questions)  # fmt: skip
     return plan
+
+
+def team_label(team: str | None) -> str:
+    return "—" if team is None else words(team)
+
+
+def quick_widget(q: QuickInput, teams: list[str], old: dict[str, Any]) -> Any:
+    """One quick-plan input, starting from its last value."""
+    key, value = wkey(f"quick_{q.id}"), old.get(q.id)
+    if q.kind == "text":
+        return st.text_input(q.label, value=value or "", key=key, placeholder=q.help,
+                             max_chars=2_000)  # fmt: skip
+    if q.kind == "lines":
+        return st.text_area(q.label, value=value or "", key=key, placeholder=q.help,
+                            max_chars=2_000, height=110)  # fmt: skip
+    if q.kind == "percent":
+        return st.number_input(q.label, 0.0, 50.0, value=value, step=1.0, key=key)
+    if q.kind == "usd":
+        return st.number_input(q.label, 0.0, 1e10, value=value, step=10_000.0, key=key)
+    if q.kind == "team":
+        options = [None, *teams]
+        at = options.index(value) if value in options else 0
+        return st.selectbox(q.label, options, index=at, key=key, format_func=team_label)
+    if q.kind == "choice":
+        options = ["pretrain", "adapt"]
+        return st.radio(q.label, options, index=options.index(value) if value in options
+                        else None, key=key, horizontal=True, format_func=words)  # fmt: skip
+    return st.multiselect(q.label, list(PRACTICES), default=value or [], key=key,
+                          format_func=words)  # fmt: skip
+
+
+def render_quick(plan: InterviewPlan) -> None:
+    st.markdown("#### A quick plan")
+    st.caption(
+        f"{len(QUICK_INPUTS)} inputs that reach every item of the rubric, then the "
+        f"{FOLLOWUP_CALLS} follow-ups: {len(QUICK_INPUTS) + FOLLOWUP_CALLS} in all. It becomes "
+        "the same plan as the full form, run and judged the same way, and you can deepen it "
+        "there afterwards. What you leave empty counts as not done."
+    )
+    teams = list(base_scenario(plan.base).team_ids)
+    old = st.session_state.get(QUICK_VALUES, {})
+    with st.form("iv_quick_form", border=True):
+        values = {}
+        for q in QUICK_INPUTS:
+            values[q.id] = quick_widget(q, teams, old)
+        submitted = st.form_submit_button("Use this quick plan", type="primary",
+                                          icon=":material/bolt:")  # fmt: skip
+    if submitted:
+        st.session_state[QUICK_VALUES] = values
+        built = quick_plan(values, plan)
+        notice = "Your quick plan is the answer: play the follow-ups, then read the debrief."
+        if built.left_out:
+            asked = "; ".join(f"{r.field} ({r.sentence})" for r in built.left_out)
+            notice += (f" {len(built.left_out)} readings the tool was unsure of were left out, "
+                       f"never guessed; add them in Part 1 and Part 2: {asked}")  # fmt: skip
+        replace_plan(built.plan, notice)
+        st.session_state[STEP] = 3
+        st.rerun()
 
 
 def show_world(world: Scenario) -> None:
@@ -340,6 +450,8 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
             label = f"{ICON[item.status]} **{item.title}**: {STATUS_LABEL[item.status]}"
             with st.expander(label, expanded=item.status in ("partly", "missed")):
                 st.markdown("\n".join(f"- {e}" for e in item.evidence))
+                if item.claims:
+                    st.markdown(said_line(item))
                 if item.status != "met":
                     st.markdown(f":material/lightbulb: **A strong answer:** {item.strong}")
                 if item.id in answers:
@@ -348,6 +460,15 @@ def show_items(plan: InterviewPlan, report: RubricReport) -> None:
                 if review is not None and item.id in notes:
                     st.markdown(f":material/smart_toy: **{review.model}** (not part of the "
                                 f"score): {notes[item.id]}")  # fmt: skip
+
+
+def said_line(item: Any) -> str:
+    """An item's claims in plain words: how many right, thin and wrong, and each wrong one."""
+    n = {s: sum(c.stance == s for c in item.claims) for s in ("sound", "thin", "unsound")}
+    text = (f":material/fact_check: **What you said here:** {n['sound']} right, "
+            f"{n['thin']} too thin to credit, {n['unsound']} wrong.")  # fmt: skip
+    wrong = [c.evidence or c.name for c in item.claims if c.stance == "unsound"]
+    return text + "".join(f"\n- :red[Wrong:] {w}" for w in wrong)
 
 
 SHORT_NAMES = {YOUR_DESIGN: "yours", SCENARIO_PLAN: "scenario's", NEGLECTED: "siloed"}
@@ -369,17 +490,21 @@ def render_debrief(plan: InterviewPlan) -> None:
     outcome = outcome_for(plan)
     report = judge(plan, outcome, revealed_for(plan), reveal=handed_in_here(plan))
     mine = outcome.get("Your design", {})
-    row = st.columns(5)
+    row = st.columns(7)
     row[0].metric("Rubric score", f"{report.score:.0%}", help="Partly met counts half.")
     row[1].metric("Met", report.counts["met"])
     row[2].metric("Partly met", report.counts["partly"])
     row[3].metric("Missed", report.counts["missed"])
-    row[4].metric(
+    (_, _, covered), (_, sound, said), (_, grade, graded) = report.standing()
+    row[4].metric("Soundness", sound, help=f"Of what you said: {said}.")
+    row[5].metric("Grade", grade, help=f"{graded}.")
+    row[6].metric(
         "All objectives met",
         f"{mine.get('p_success', 0.0):.0%}",
         help="Your design: the share of simulated worlds where it is on time, on budget and "
         "meets every quality target.",
     )
+    st.caption(f"**Score** (coverage): {covered}. **Soundness**: {said}. **Grade**: {graded}.")
     items, side = st.columns([3, 2], gap="large")
     with items:
         if not report.revealed:
