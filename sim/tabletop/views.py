@@ -13,6 +13,7 @@ from typing import Any
 
 from sim.play.game import Game
 from sim.play.views import snapshot
+from sim.tabletop.binding import seat_notice
 from sim.tabletop.clock import metrics, playbook_choice
 from sim.tabletop.db.room import Room
 
@@ -167,6 +168,7 @@ def player_view(room: Room, game: Game, participant_id: int) -> dict[str, Any]:
     me = next(p for p in room.participants if p.id == participant_id)
     view["me"] = {"id": me.id, "name": me.name,
                   "roles": [r.team for r in room.roles_of(participant_id)]}  # fmt: skip
+    view["seat_notice"] = seat_notice(me)
     return view
 
 
@@ -232,6 +234,12 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
     view["alerts"] = [
         {"at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"), "day": e.day, "summary": e.summary}
         for e in room.events
-        if e.kind in ("barred", "joined_flagged")
+        if e.kind in ("barred", "joined_flagged", "seat_contested")
     ]
+    view["contests"] = [
+        {"id": p.id, "name": p.name,
+         "at": p.contested_at.strftime("%H:%M:%S UTC") if p.contested_at else ""}
+        for p in room.participants
+        if p.contender_hash is not None and p.removed_at is None
+    ]  # fmt: skip
     return view
