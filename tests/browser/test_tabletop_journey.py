@@ -2,8 +2,11 @@
 their own, through one inject and the decision it raises, to the after-action report.
 
 Players see each other's moves through the pages' polling. The facilitator opens the room
-by typing the key back; a player keeps her seat in the page's address and a reload keeps
-it; an intruder is removed and his page loses the seat at once.
+by typing the key back; a player keeps her seat in the page's address (a link bound to her
+browser, never the seat key) and a reload keeps it; her address opened in another browser
+opens nothing; her seat key typed in another browser is noticed, shown to the facilitator
+and to her, and the facilitator keeps the seat with her; an intruder is removed and his
+page loses the seat at once.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def _join(player: AppDriver, room: str, name: str, role: str | None) -> None:
     form.get_by_label("Your name").fill(name)
     form.get_by_role("button", name="Join").click()
     expect(page.get_by_text(f"Welcome, {name}")).to_be_visible(timeout=SHOWN)
-    expect(page.get_by_text("Save this link")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("Keep your seat key")).to_be_visible(timeout=SHOWN)
     player.wait()
     if role is None:
         return
@@ -95,18 +98,19 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     # Two players join from their own browsers and take roles. Ada keeps her seat in the
     # page's address, and a reload brings her straight back to it.
     _join(ada, room, "Ada", "pretraining")
+    seat_key = ada.page.locator(".st-key-tt_save_seat code").first.inner_text().strip()
     ada.page.locator(".st-key-tt_keep").get_by_role("button").click()
-    expect(ada.page.get_by_text("This page's address keeps your seat")).to_be_visible(
-        timeout=SHOWN
-    )
+    expect(ada.page.get_by_text("keeps a link to your seat")).to_be_visible(timeout=SHOWN)
     ada.wait()
-    assert "key=" in ada.page.url
+    query = parse_qs(urlparse(ada.page.url).query)
+    assert "seat" in query and "key" not in query and seat_key not in ada.page.url
     ada.screenshot("tabletop-3a-player-save-link")
     ada.page.reload()
     ada.wait()
     expect(ada.page.get_by_text("Welcome back, Ada")).to_be_visible(timeout=SHOWN)
     expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
     ada.assert_no_exception()
+    _second_browser(browser, browser_context_args, app_url, fac, ada, room, seat_key)
     _join(grace, room, "Grace", "leadership")
     expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)  # seen by polling
     fac.wait()
@@ -269,6 +273,52 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     ).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
+
+
+def _second_browser(
+    browser: Browser, args: dict[str, Any], url: str, fac: AppDriver, ada: AppDriver,
+    room: str, seat_key: str,
+) -> None:
+    """Ada's address and Ada's seat key in another browser: the first opens nothing, the
+    second is noticed (her page and the facilitator's are told) and the facilitator keeps
+    the seat with her; a seat key put in a page's address is never used."""
+    thief = _driver(browser, args, url)
+    thief.page.goto(ada.page.url)  # her kept address, seen over her shoulder
+    thief.wait()
+    expect(thief.page.get_by_text("only in the browser that holds it")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(thief.page.get_by_text("Join an exercise")).to_be_visible()
+    thief.page.goto(f"{url}/tabletop-player?room={room}&key={seat_key}")
+    thief.wait()
+    expect(thief.page.get_by_text("A seat key in a page's address is never used")).to_be_visible(
+        timeout=SHOWN
+    )
+    assert seat_key not in thief.page.url
+    form = thief.page.get_by_test_id("stForm").filter(has_text="Rejoin")
+    form.get_by_label("Room code").fill(room)
+    form.get_by_label("Your seat key").fill(seat_key)
+    form.get_by_role("button", name="Rejoin").click()
+    expect(thief.page.get_by_text("held by another browser").first).to_be_visible(timeout=SHOWN)
+    thief.screenshot("tabletop-3c-second-browser-waits")
+    expect(fac.page.get_by_text("used from a second browser").first).to_be_visible(timeout=SHOWN)
+    expect(ada.page.get_by_text("Your seat key was used from another browser")).to_be_visible(
+        timeout=SHOWN
+    )
+    ada.screenshot("tabletop-3d-holder-told")
+    fac.wait()
+    fac.screenshot("tabletop-3e-facilitator-contest")
+    _click_once_settled(fac, fac.page.get_by_role("button", name="Keep it with the first browser"))
+    expect(fac.page.get_by_text("the other browser is denied")).to_be_visible(timeout=SHOWN)
+    expect(thief.page.get_by_text("gave this seat to another browser")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(ada.page.get_by_text("Your seat key was used from another browser")).to_have_count(
+        0, timeout=SHOWN
+    )
+    ada.wait()
+    expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
+    thief.page.context.close()
 
 
 def _decide(player: AppDriver, rationale: str) -> None:
