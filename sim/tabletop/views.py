@@ -16,6 +16,7 @@ from sim.play.views import snapshot
 from sim.tabletop.binding import seat_notice
 from sim.tabletop.clock import metrics, playbook_choice
 from sim.tabletop.db.room import Room
+from sim.tabletop.db.store import QUIET_KINDS
 
 #: Engine trace kinds players do not see: the facilitator's injects and the analysis of
 #: what set the pace are the facilitator's business.
@@ -230,7 +231,7 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
         }
         for e in room.events
     ]
-    view["log_mark"] = room.events[-1].id if room.events else 0
+    view["log_mark"] = max((e.id for e in room.events if e.kind not in QUIET_KINDS), default=0)
     view["alerts"] = [
         {"at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"), "day": e.day, "summary": e.summary}
         for e in room.events

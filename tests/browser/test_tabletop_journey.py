@@ -260,9 +260,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     fac.wait()
     fac.assert_no_exception()
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
-    expect(page.get_by_role("button", name="Download the report (HTML)")).to_be_visible()
-    expect(page.get_by_role("button", name="Download the report (Word)")).to_be_visible()
-    expect(page.get_by_role("button", name="Download the report (PDF)")).to_be_visible()
+    _every_download_gives_its_file(fac)
 
     report.scroll_into_view_if_needed()
     fac.screenshot("tabletop-7-facilitator-report")
@@ -319,6 +317,36 @@ def _second_browser(
     ada.wait()
     expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
     thief.page.context.close()
+
+
+#: What each download's file must start with (Word is a zip; its first entry says Word).
+MAGIC = {"docx": b"PK", "pdf": b"%PDF", "html": b"<!doctype html", "md": b"# "}
+
+
+def _every_download_gives_its_file(fac: AppDriver) -> None:
+    """Each download button on the facilitator's page gives its file, the first time."""
+    page = fac.page
+    buttons = page.get_by_test_id("stDownloadButton")
+    expect(buttons.filter(has_text="Download the report (PDF)")).to_have_count(1, timeout=SHOWN)
+    fac.wait()
+    labels = [b.inner_text().strip() for b in buttons.all()]
+    assert sum("Download the report" in t for t in labels) == 4, labels
+    assert len(labels) >= 8, labels  # the report's four and the four manuals
+    for label in labels:
+        button = page.get_by_test_id("stDownloadButton").filter(has_text=label).first
+        with page.expect_download(timeout=SHOWN) as info:
+            button.get_by_role("button").click()
+        download = info.value
+        path = download.path()
+        assert path is not None, f"{label}: no file"
+        data = open(path, "rb").read()  # noqa: SIM115, PTH123
+        ext = download.suggested_filename.rsplit(".", 1)[-1]
+        assert len(data) > 200, f"{label}: {len(data)} bytes"
+        start = data[:64].lstrip().lower()
+        assert start.startswith(MAGIC[ext].lower()), f"{label}: {data[:40]!r}"
+        if "report" in label and ext in ("html", "md"):
+            assert b"After-action report" in data, label
+        fac.wait()
 
 
 def _decide(player: AppDriver, rationale: str) -> None:

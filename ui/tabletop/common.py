@@ -57,7 +57,7 @@ def plain(text: object) -> None:
 
 @st.cache_resource(show_spinner=False)
 def _service(url: str) -> TabletopService:
-    return TabletopService(make_engine(url))
+    return TabletopService(make_engine(url), prefetch=True)
 
 
 def service() -> TabletopService:
@@ -381,20 +381,38 @@ def report(room: str, key: str, facilitator: bool) -> None:
     bar.empty()
     slug = result.room_code.lower()
     cols = st.columns(4)
-    # (label, the document made when it is asked for, extension, MIME type)
-    exports: list[tuple[str, Callable[[], str | bytes], str, str]] = [
-        ("Word", lambda: to_docx(result), "docx",
-         "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-        ("PDF", lambda: to_pdf(result), "pdf", "application/pdf"),
-        ("HTML", lambda: to_html(result), "html", "text/html"),
-        ("Markdown", lambda: to_markdown(result), "md", "text/markdown"),
-    ]  # fmt: skip
-    for col, (label, data, ext, mime) in zip(cols, exports, strict=True):
+    for col, (label, ext, mime, data) in zip(cols, _exports(result, facilitator), strict=True):
         col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
                             icon=":material/download:", key=f"tt_aar_{ext}",
                             on_click=_downloaded, args=(room, key, ext))  # fmt: skip
     with st.container(border=True, key="tt_report"):
         st.html(f"<div class='tt-report'>{html_body(document(result))}</div>" + _REPORT_CSS)
+
+
+EXPORTS = "tt_exports"
+
+
+def _exports(result: Any, facilitator: bool) -> list[tuple[str, str, str, bytes]]:
+    """The report's four files, made once per report shown (kept in the session).
+
+    Made here, as bytes, not on click: a file made on click was lost when the page reran
+    under it (the log's poll), and half the downloads gave no file.
+    """
+    ident = (result.exercise_id, facilitator, len(result.audit), len(result.plan),
+             hash(to_markdown(result)))  # fmt: skip
+    kept = st.session_state.get(EXPORTS)
+    if kept is None or kept[0] != ident:
+        files = [
+            ("Word", "docx",
+             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+             to_docx(result)),
+            ("PDF", "pdf", "application/pdf", to_pdf(result)),
+            ("HTML", "html", "text/html", to_html(result).encode("utf-8")),
+            ("Markdown", "md", "text/markdown", to_markdown(result).encode("utf-8")),
+        ]  # fmt: skip
+        kept = (ident, files)
+        st.session_state[EXPORTS] = kept
+    return kept[1]
 
 
 _REPORT_CSS = """<style>

@@ -78,6 +78,8 @@ Clients = Sequence[str]
 #: The log's actor for someone whose key opened nothing, and for someone not seated yet.
 UNKNOWN_KEY = "someone with a wrong key"
 NEWCOMER = "newcomer (not seated)"
+#: Log entries the facilitator's page does not rerun for (shown at its next rerun).
+QUIET_KINDS = ("download",)
 #: Who the action under way turned out to be (set as keys are checked; read on refusal).
 _ACTOR: ContextVar[str | None] = ContextVar("tabletop_actor", default=None)
 #: Who is calling (the page's clients, :meth:`ExerciseStore.acting_from`): a seat key acts
@@ -266,10 +268,18 @@ class ExerciseStore:
             _ACTOR.reset(token)
 
     def log_mark(self, room: str) -> int:
-        """The newest audit-log entry's id (cheap to poll: it grows with every entry)."""
+        """The newest audit-log entry's id (cheap to poll: it grows with every entry).
+
+        A report download (:data:`QUIET_KINDS`) does not count: the page that polls it
+        would rerun under the download and lose the file.
+        """
         with self._reading() as session:
             ex = self._find(session, room)
-            last = session.scalar(select(func.max(Event.id)).where(Event.exercise_id == ex.id))
+            last = session.scalar(
+                select(func.max(Event.id)).where(
+                    Event.exercise_id == ex.id, Event.kind.not_in(QUIET_KINDS)
+                )
+            )
             return int(last or 0)
 
     def _guarded(self, clients: Clients, attempt: Callable[[], T]) -> T:
