@@ -333,12 +333,19 @@ class TabletopService(WrapUp):
 
         def act(session: Session, ex: Exercise) -> None:
             me = self._player(session, ex, seat_key)
-            why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
-            if not isinstance(choice, str) or not choice:
-                raise InputError("choose one of the options first")
             self._running(ex)
             game = derive(load_room(session, ex).play_record())
             point = game.pending
+            only = None
+            if point is not None and point.key == decision_key:
+                only = views.single_option_reason(point.kind, list(point.options))
+            # One option: nothing to explain, so no rationale is asked (it says why instead).
+            if only:
+                why = clean_text(rationale or "", "the rationale", MAX_RATIONALE, 0) or only
+            else:
+                why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
+            if not isinstance(choice, str) or not choice:
+                raise InputError("choose one of the options first")
             if point is None or point.key != decision_key:
                 raise Refused("that decision is no longer waiting")
             role = self._role(session, ex, point.owner)

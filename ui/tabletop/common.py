@@ -215,11 +215,18 @@ def open_view(
         return None
 
 
+def badge(ex: dict[str, Any]) -> str:
+    """The status badge: "waiting to open" until the facilitator opens the room."""
+    if not ex.get("open", True) and ex["status"] != "ended":
+        return ":blue-badge[waiting to open]"
+    return STATUS_BADGE.get(ex["status"], ex["status"])
+
+
 def header(view: dict[str, Any], who: str) -> None:
     ex = view["exercise"]
     st.markdown(f"### {esc(ex['title'])}")
     st.markdown(
-        f"#### Room code `{ex['room_code']}` {STATUS_BADGE.get(ex['status'], ex['status'])}"
+        f"#### Room code `{ex['room_code']}` {badge(ex)}"
     )
     st.caption(who)
 
@@ -252,7 +259,7 @@ def decision_card(view: dict[str, Any]) -> None:
     pending = view["pending"]
     if pending is None:
         return
-    title = DECISION_TITLES.get(pending["kind"], words(pending["kind"]))
+    title = pending.get("title") or DECISION_TITLES.get(pending["kind"], words(pending["kind"]))
     holder = esc(pending["holder"] or "nobody yet")
     st.markdown(f"#### {title}")
     travel = (

@@ -152,6 +152,15 @@ def decide(view: dict[str, Any], room: str, seat: str) -> None:
                 icon=":material/lock:",
             )
             return
+        if pending.get("single_option"):
+            only = pending["options"][0]
+            st.info(esc(pending["single_option"]), icon=":material/info:")
+            if st.button(f"Confirm: {words(only)}", type="primary", icon=":material/gavel:",
+                         key=f"tt_confirm_{pending['key']}"):  # fmt: skip
+                tt.attempt(lambda: tt.service().decide(room, seat, pending["key"], only, ""),
+                           NOTICE, f"You chose {words(only)}.")  # fmt: skip
+                st.rerun()
+            return
         with st.form(f"tt_decide_{pending['key']}"):
             choice = st.radio(
                 "Your decision", pending["options"], format_func=lambda o: words(o),
