@@ -146,9 +146,13 @@ def test_the_room_opens_only_with_the_key_typed_back(data_dir: Path) -> None:
     assert not service().room(at.session_state[fac.ROOM]).exercise.opened_at
 
 
-def test_a_kept_seat_survives_a_reload_and_a_removed_player_is_shown_out(
+def test_a_seat_key_never_rides_in_the_address_and_a_removed_player_is_shown_out(
     facilitator: AppTest,
 ) -> None:
+    """The address keeps a seat link, never the key; a key put in an address is not used.
+
+    (A reload that keeps the seat needs a real browser's id: tests/browser does it.)
+    """
     room = facilitator.session_state[fac.ROOM]
     p = open_page("ui/tabletop/player.py")
     p.text_input(key="tt_join_room").set_value(room)
@@ -156,29 +160,30 @@ def test_a_kept_seat_survives_a_reload_and_a_removed_player_is_shown_out(
     next(b for b in p.button if b.label == "Join").click()
     ok(p)
     seat = p.session_state[player.SEAT]
-    assert any("Save this link" in m.value for m in p.markdown)
-    assert any(seat in c.value for c in p.code), "the link holds the seat key"
+    assert any("Keep your seat key" in m.value for m in p.markdown)
+    assert any(seat in c.value for c in p.code), "the key is shown to be kept"
     p.button(key="tt_keep").click()
     ok(p)
-    assert p.query_params["key"] == seat and p.query_params["room"] == room
-    # A reload is a new session that starts from the page's address.
-    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60 * load_scale())
-    reloaded.query_params.update({"room": room, "key": seat})
-    reloaded.run()
-    reloaded.switch_page("ui/tabletop/player.py")
-    reloaded.query_params.update({"room": room, "key": seat})
-    ok(reloaded)
-    assert reloaded.session_state[player.SEAT] == seat
-    assert any("You are **Ada**" in c.value for c in reloaded.caption)
-    # The facilitator removes Ada; her kept link opens nothing any more.
+    assert "key" not in p.query_params and seat not in str(dict(p.query_params))
+    assert p.query_params.get("seat") and p.query_params["room"] == room
+    # An address that carries the seat key opens nothing, and says why.
+    other = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60 * load_scale())
+    other.run()
+    other.switch_page("ui/tabletop/player.py")
+    other.query_params.update({"room": room, "key": seat})
+    ok(other)
+    assert player.SEAT not in other.session_state
+    assert any("never used" in e.value for e in other.error)
+    assert "key" not in other.query_params
+    # The facilitator removes Ada; her page shows her out.
     ok(facilitator)
     ada = next(x for x in facilitator_view(facilitator)["participants"] if x["name"] == "Ada")
     facilitator.button(key=f"tt_remove_{ada['id']}").click()
     ok(facilitator)
     assert any("Ada was removed" in s.value for s in facilitator.success)
-    ok(reloaded)
-    assert any("removed this seat" in e.value for e in reloaded.error)
-    assert player.SEAT not in reloaded.session_state
+    ok(p)
+    assert any("removed this seat" in e.value for e in p.error)
+    assert player.SEAT not in p.session_state
 
 
 def test_the_decision_starts_with_no_option_chosen(facilitator: AppTest) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from sim.storage import make_engine
+from sim.tabletop.binding import Contested
 from sim.tabletop.db.models import Event
 from sim.tabletop.db.store import NEWCOMER, UNKNOWN_KEY
 from sim.tabletop.errors import Barred, Forbidden, NotFound, OldCode, Refused
@@ -52,10 +53,11 @@ class TestRemovalMeansOut:
         svc, room, key = table.svc, table.room, table.key
         mallory = svc.join(room, "Mallory", clients=MALLORY)
         assert last(svc, room).kind == "joined"
-        svc.rejoin(room, mallory.seat_key, clients=MALLORY_PHONE)  # her phone, too
+        with pytest.raises(Contested):  # her phone, too: a second browser, noticed
+            svc.rejoin(room, mallory.seat_key, clients=MALLORY_PHONE)
         entry = last(svc, room)
-        assert (entry.kind, entry.actor) == ("rejoined", "Mallory")
-        assert "a browser this seat was not used from before" in entry.summary
+        assert (entry.kind, entry.actor) == ("seat_contested", "Mallory")
+        assert "second browser" in entry.summary
         svc.remove_player(room, key, mallory.participant_id, reason="not on the invite list")
         entry = last(svc, room)
         assert entry.kind == "removed" and "2 browsers barred" in entry.summary
@@ -77,13 +79,14 @@ class TestRemovalMeansOut:
         assert (entry.kind, entry.actor) == ("refused", "Mallory (removed)")
         # The facilitator is shown the barred attempts; a colleague at the same address
         # is not barred (only the browser is), but the join is flagged with whose it was.
-        alerts = table.view()["alerts"]
-        assert len(alerts) == 3 and all("Mallory" in b["summary"] for b in alerts)
+        alerts = table.view()["alerts"]  # the contest, then the three barred joins
+        assert len(alerts) == 4 and all("Mallory" in b["summary"] for b in alerts)
+        assert table.view()["contests"] == [], "a removed seat is contested no more"
         assert svc.join(room, "Linus", clients=COLLEAGUE).name == "Linus"
         entry = last(svc, room)
         assert (entry.kind, entry.actor) == ("joined_flagged", "Linus")
         assert "from the address of removed seat Mallory" in entry.summary
-        assert len(table.view()["alerts"]) == 4
+        assert len(table.view()["alerts"]) == 5
         assert svc.join(room, "Wanda", clients=("session:w", "ip:10.0.0.77")).name == "Wanda"
         assert last(svc, room).kind == "joined", "another address: an ordinary join"
         names = [p["name"] for p in table.view()["participants"] if not p["removed"]]

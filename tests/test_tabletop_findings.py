@@ -14,6 +14,8 @@ from datetime import date
 from types import SimpleNamespace
 from typing import cast
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from sim.storage import make_engine
@@ -22,6 +24,7 @@ from sim.tabletop.report.calls import judged
 from sim.tabletop.report.findings import Finding, one_verdict, quantify
 from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
 from sim.tabletop.report.report import AfterActionReport
+from sim.tabletop.report.versus import FINDING_WORLDS, compare
 from sim.tabletop.service import TabletopService
 from tests.test_tabletop_service import RATIONALE, Table, db_url, quiet_yaml, sample_injects
 
@@ -37,7 +40,9 @@ def service(db_url: str) -> Iterator[TabletopService]:
     svc.engine.dispose()
 
 
-def play(svc: TabletopService, seed: int, choose: Chooser) -> tuple[Table, AfterActionReport]:
+def play(
+    svc: TabletopService, seed: int, choose: Chooser, reps: int = 6
+) -> tuple[Table, AfterActionReport]:
     """An exercise to its end, every role held by a player, each call made by ``choose``."""
     table = Table.__new__(Table)
     table.svc = svc
@@ -61,7 +66,7 @@ def play(svc: TabletopService, seed: int, choose: Chooser) -> tuple[Table, After
         except Refused:
             break
     svc.set_status(table.room, table.key, "ended")
-    return table, svc.report(table.room, table.key, reps=6)
+    return table, svc.report(table.room, table.key, reps=reps)
 
 
 def playbook(pending: dict, view: dict) -> str:
@@ -100,17 +105,110 @@ def test_a_call_away_from_the_playbook_is_judged(service: TabletopService) -> No
             return "overreact"
         return playbook(pending, view)
 
-    table, report = play(service, 3, overreact)
+    table, report = play(service, 3, overreact, reps=FINDING_WORLDS)
     spike = next(d for d in table.svc.room(table.room).decisions if d.choice == "overreact")
     judged_calls = {k for f in on_calls(report) for k in f.calls}
     assert spike.key in judged_calls
     effect = report.montecarlo.effect("rollback")
     assert effect is not None and [e.kind for e in report.montecarlo.by_kind] == ["rollback"]
+    assert effect.judged == (spike.key,)
     for o, ci in effect.delta_p_met_interval.items():  # each chance with its interval
-        assert ci["low"] <= effect.delta_p_met[o] <= ci["high"] and ci["n"] == 6
+        assert ci["low"] <= effect.delta_p_met[o] <= ci["high"] and ci["n"] == FINDING_WORLDS
+    for row in (effect.delta_days, effect.delta_cost_usd):
+        assert row["low"] <= row["mean"] <= row["high"] and row["n"] == FINDING_WORLDS
     good = {k for f in report.strengths for k in f.calls}
     bad = {k for f in report.improvements for k in f.calls}
     assert not good & bad
+
+
+def contrarian(pick: int) -> Chooser:
+    """Every call away from the playbook where it has another option (the pick-th other)."""
+
+    def choose(pending: dict, view: dict) -> str:
+        agreed = playbook(pending, view)
+        others = [o for o in pending["options"] if o != agreed]
+        return others[pick % len(others)] if others else agreed
+
+    return choose
+
+
+@pytest.mark.parametrize(("seed", "pick"), [(3, 0), (11, -1)])
+def test_every_finding_on_calls_rests_on_the_many_world_verdict(
+    service: TabletopService, seed: int, pick: int
+) -> None:
+    """A finding on the room's choices is the kind's verdict over >= 100 paired worlds.
+
+    Clearly worse is an area for improvement, clearly better a strength, anything else
+    (no clear difference, a trade-off) no finding at all, whatever one world says; the
+    single replayed world appears only as a marked illustration beside the figure.
+    """
+    table, report = play(service, seed, contrarian(pick), reps=FINDING_WORLDS)
+    mc = report.montecarlo
+    assert mc.reps >= 100 and mc.by_kind, "the contrarian room left the playbook"
+    by_source = {f.source: f for f in (*report.strengths, *report.improvements)}
+    slow = {k for f in report.improvements if f.source.startswith(("slow ", "unstaffed "))
+            for k in f.calls}  # fmt: skip
+    for effect in mc.by_kind:
+        v = effect.versus
+        assert v.reps == mc.reps and set(v.chances) == {"deadline", "budget", "quality"}
+        found = by_source.get(f"calls {effect.kind}")
+        if v.verdict == "worse":
+            assert found is not None and found.kind == "improvement"
+        elif v.verdict == "better" and not set(effect.judged) & slow:
+            assert found is not None and found.kind == "strength"
+        elif v.verdict not in ("worse", "better"):
+            assert found is None, (effect.kind, v.verdict, found)
+        if found is not None:
+            assert set(found.calls) == set(effect.judged)
+            assert f"Over {v.reps} simulated worlds" in found.quantified
+            assert found.quantified.count("95% interval") == 5  # finish, cost, 3 chances
+            singles = [e for e in found.evidence if "One world only" in e]
+            assert all("illustration" in e for e in singles)
+            assert "One world" not in found.text and "same world" not in found.text
+    # No claim on a call rests on one world: the old single-world sentence is gone.
+    texts = [f.text for f in (*report.strengths, *report.improvements)]
+    assert not any("would have beaten" in t or "in the same world" in t for t in texts)
+    # Each objective's chance carries its interval and the paired gap to the playbook.
+    for f in report.strengths + report.improvements:
+        if f.source.startswith("objective "):
+            assert "95% interval" in f.quantified and "on the same worlds" in f.quantified
+
+
+def test_too_few_worlds_give_no_verdict_on_a_call(service: TabletopService) -> None:
+    """Below 100 worlds the comparison is shown but no call is judged by it."""
+    _, report = play(service, 11, contrarian(-1), reps=20)
+    assert report.montecarlo.by_kind
+    assert {e.versus.verdict for e in report.montecarlo.by_kind} == {"too few worlds"}
+    assert not [f for f in (*report.strengths, *report.improvements)
+                if f.source.startswith("calls ")]  # fmt: skip
+
+
+def _frame(days: np.ndarray, cost: np.ndarray, on_time: np.ndarray) -> pd.DataFrame:
+    n = days.size
+    return pd.DataFrame({"schedule_days": days, "cost_usd": cost, "on_time": on_time,
+                         "on_budget": np.ones(n, bool), "quality_met": np.ones(n, bool)})
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_verdict_reads_only_clear_paired_differences(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 100
+    days, cost = rng.normal(150, 10, n), rng.normal(8e6, 4e5, n)
+    on_time = rng.random(n) < 0.6
+    base = _frame(days, cost, on_time)
+    # The same worlds, three days later and $200k dearer in each (a shift, plus noise).
+    later = _frame(days + 3 + rng.normal(0, 1, n), cost + 2e5 + rng.normal(0, 5e4, n), on_time)
+    assert compare(base, later).verdict == "worse"
+    assert compare(later, base).verdict == "better"
+    # Sooner but dearer: a trade-off, no verdict either way.
+    mixed = _frame(days - 3 + rng.normal(0, 1, n), cost + 2e5 + rng.normal(0, 5e4, n), on_time)
+    assert compare(base, mixed).verdict == "trade-off"
+    # Noise alone around the same worlds: no clear difference.
+    noise = _frame(days + rng.normal(0, 1, n), cost + rng.normal(0, 5e4, n), on_time)
+    assert compare(base, noise).verdict == "no clear difference"
+    # The same shift on too few worlds is never a verdict.
+    few = compare(base.head(FINDING_WORLDS - 1), later.head(FINDING_WORLDS - 1))
+    assert few.verdict == "too few worlds" and not few.worse_on()
 
 
 def test_a_single_option_or_the_playbooks_call_is_not_judged() -> None:
@@ -121,17 +219,17 @@ def test_a_single_option_or_the_playbooks_call_is_not_judged() -> None:
 
 
 def test_no_monte_carlo_gap_on_calls_that_were_the_playbooks() -> None:
-    same = KindEffect("budget", ("use_reserve", "use_reserve"), "use_reserve",
-                      {"budget": -0.2}, {"mean": 3.0, "low": 1.0, "high": 5.0},
-                      {"mean": 181_647.0, "low": 109_000.0, "high": 254_000.0})  # fmt: skip
+    rng = np.random.default_rng(4)
+    days, cost = rng.normal(150, 10, 100), rng.normal(8e6, 4e5, 100)
+    base = _frame(days, cost, rng.random(100) < 0.6)
+    versus = compare(base, _frame(days + 3, cost + 181_647, base["on_time"].to_numpy()))
     mc = cast(MonteCarlo, SimpleNamespace(reps=100))  # quantify reads the count only
+    same = KindEffect("budget", ("use_reserve", "use_reserve"), "use_reserve", versus)
     assert quantify(same, mc) == ""
-    other = KindEffect("budget", ("use_reserve", "cut_scope"), "use_reserve",
-                       same.delta_p_met, same.delta_days, same.delta_cost_usd,
-                       {"budget": {"mean": -0.2, "low": -0.31, "high": -0.09, "n": 100.0}},
-                       )  # fmt: skip
+    other = KindEffect("budget", ("use_reserve", "cut_scope"), "use_reserve", versus)
     said = quantify(other, mc)
-    assert "$+181,647" in said and "-20 points (95% interval -31 to -9)" in said
+    assert "+$181,647" in said and "the finish +3.0 days (95% interval" in said
+    assert "Over 100 simulated worlds (common random numbers)" in said
 
 
 def test_a_call_is_never_both_a_strength_and_an_area_for_improvement() -> None:
@@ -143,3 +241,22 @@ def test_a_call_is_never_both_a_strength_and_an_area_for_improvement() -> None:
     fault = Finding("improvement", "incident_response", "Would have beaten.", "Ada", due,
                     "decision rollback#0", calls=("rollback#0",))  # fmt: skip
     assert one_verdict([strength, other, fault]) == [other, fault]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_adopting_the_findings_does_not_count_them_twice(
+    service: TabletopService, seed: int
+) -> None:
+    """Adopted, each proposed area for improvement is one plan item and one finding (27.8)."""
+    table, before = play(service, seed, contrarian(0), reps=FINDING_WORLDS)  # adopt's count
+    proposed = [p for p in before.plan if p.item_id is None]
+    assert proposed, "the contrarian room leaves something to improve"
+    added = service.adopt_findings(table.room, table.key)
+    assert added == len(proposed)
+    after = service.report(table.room, table.key, reps=FINDING_WORLDS)
+    assert len(after.improvements) == len(before.improvements)
+    assert len(after.plan) == len(before.plan)
+    assert all(p.item_id is not None for p in after.plan)
+    sources = [f.source for f in after.improvements]
+    assert len(sources) == len(set(sources)), sources
+    assert service.adopt_findings(table.room, table.key) == 0  # nothing left to adopt

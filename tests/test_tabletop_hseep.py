@@ -122,3 +122,4 @@ def test_the_timeline_keeps_the_order_things_happened_in_within_a_day(db_url: st
     assert call < late
     days = [e.day for e in timeline]
     assert days == sorted(days)
+

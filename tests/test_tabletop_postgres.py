@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from sim.tabletop.db.models import Base
 from tests.test_tabletop_access import TestRemovalMeansOut as _RemovalTests
 from tests.test_tabletop_attacks import TestAttacks as _AttackTests
+from tests.test_tabletop_binding import TestSeatsBoundToTheirHolder as _BindingTests
 from tests.test_tabletop_service import TestTabletopService as _ServiceTests
 
 REQUIRE = os.environ.get("TRAININGROOM_REQUIRE_POSTGRES") == "1"
@@ -85,3 +86,7 @@ class TestAttacksOnPostgres(_AttackTests):
 
 class TestRemovalMeansOutOnPostgres(_RemovalTests):
     """Removal, the lock and the re-key of test_tabletop_access.py, on PostgreSQL."""
+
+
+class TestSeatsBoundToTheirHolderOnPostgres(_BindingTests):
+    """Seats bound to their holder of test_tabletop_binding.py, on PostgreSQL."""

@@ -20,7 +20,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from sim.tabletop.db.clients import barring, flagging, merged, seen_hashes
+from sim.tabletop.binding import Binding, Contested
+from sim.tabletop.db.clients import barring, flagging, holder_of, merged, seen_hashes
 from sim.tabletop.db.credentials import (
     MAX_ORGANISATION,
     check_key,
@@ -32,7 +33,7 @@ from sim.tabletop.db.credentials import (
 )
 from sim.tabletop.db.identity import clean_display_name
 from sim.tabletop.db.models import BarredClient, Exercise, Participant, RetiredCode, Role, utcnow
-from sim.tabletop.db.store import FACILITATOR, NEWCOMER, Clients, ExerciseStore, shown
+from sim.tabletop.db.store import FACILITATOR, NEWCOMER, Clients, shown
 from sim.tabletop.errors import Barred, Conflict, Forbidden, InputError, NotFound, Refused
 
 
@@ -51,7 +52,7 @@ def _organisation(text: str | None) -> str | None:
     return " ".join(clean_text(text, "the organisation", MAX_ORGANISATION).split())
 
 
-class Seats(ExerciseStore):
+class Seats(Binding):
     """Joining, rejoining and roles; the facilitator's roster actions."""
 
     def open_as_facilitator(self, room: str, key: str, clients: Clients = ()) -> int:
@@ -116,7 +117,8 @@ class Seats(ExerciseStore):
                 )
             me = Participant(exercise_id=ex.id, name=shown_, name_key=name_key,
                              organisation=org, token_hash=key_hash(key),
-                             client_hashes=seen or None)  # fmt: skip
+                             client_hashes=seen or None,
+                             holder_hash=holder_of(clients))  # fmt: skip
             session.add(me)
             session.flush()
             near = self._removed_at_address(session, ex, flagging(seen))
@@ -166,23 +168,34 @@ class Seats(ExerciseStore):
     def rejoin(self, room: str, seat_key: str, clients: Clients = ()) -> Seat:
         """Check a seat key (after a reload, a disconnect or a server restart); logged.
 
-        The browser is remembered with the seat; a key used from a browser the seat was
-        never used from before says so in the log.
+        The browser is remembered with the seat. A key presented from a second browser
+        does not get the seat: the seat is marked contested and the facilitator chooses
+        (:mod:`sim.tabletop.binding`); this raises :class:`Contested` until then, and
+        :class:`Forbidden` once the facilitator chose the other browser.
         """
         seen = seen_hashes(clients)
 
-        def act(session: Session, ex: Exercise) -> Seat:
-            me = self._player(session, ex, seat_key)
+        def act(session: Session, ex: Exercise) -> Seat | None:
+            me = self._player(session, ex, seat_key, bound=False)
             new = [b for b in seen if b not in (me.client_hashes or [])]
+            if new:
+                me.client_hashes = merged(me.client_hashes, new)
+            if not self._claim_seat(session, ex, me, clients):
+                return None
             where = ""
             if barring(new) and barring(me.client_hashes):
                 where = " from a browser this seat was not used from before"
-            if new:
-                me.client_hashes = merged(me.client_hashes, new)
             self._log(session, ex, "rejoined", me.name, f"{me.name} rejoined{where}")
             return Seat(me.id, me.name, seat_key.strip())
 
-        return self._guarded(clients, lambda: self._act(room, act, "rejoin", bump=False))
+        with self.acting_from(clients):
+            seat = self._guarded(clients, lambda: self._act(room, act, "rejoin", bump=False))
+        if seat is None:
+            raise Contested(
+                "this seat is held by another browser. The facilitator has been told and "
+                "chooses which browser keeps it; this page waits for that choice"
+            )
+        return seat
 
     def lock_room(self, room: str, key: str, locked: bool = True) -> None:
         """Lock the room (no new joins; seated players stay and rejoin) or unlock it."""

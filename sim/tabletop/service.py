@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +56,16 @@ from sim.tabletop.db.room import Room, load_room
 from sim.tabletop.db.store import FACILITATOR, RETRIES, Actor, shown, unavailable
 from sim.tabletop.errors import Conflict, Forbidden, InputError, NotFound, Refused
 from sim.tabletop.report.release import for_players
-from sim.tabletop.report.report import REPS, AfterActionReport, Progress, audit_log, build_report
+from sim.tabletop.report.report import (
+    REPS,
+    AfterActionReport,
+    Analysis,
+    Progress,
+    analyse,
+    audit_log,
+    build_report,
+    play_fingerprint,
+)
 from sim.tabletop.report.wrapup import DUE_DAYS, HOT_WASH_KINDS, WrapUp
 from sim.tabletop.seats import Seat
 
@@ -62,6 +73,8 @@ logger = logging.getLogger(__name__)
 
 MAX_SCENARIO_BYTES = 1 << 20
 MAX_TITLE = 120
+#: Reports (per version) and analyses (per play) kept in memory.
+CACHED_REPORTS = 8
 __all__ = [
     "DUE_DAYS", "FACILITATOR", "HOT_WASH_KINDS", "Actor", "Created", "Seat", "TabletopService",
 ]  # fmt: skip
@@ -84,9 +97,17 @@ class TabletopService(WrapUp):
     """Tabletop exercises in a database (default: :func:`sim.storage.make_engine`)."""
 
     def __init__(self, engine: Engine | None = None, create_tables: bool = True,
-                 **kwargs: Any) -> None:  # fmt: skip
+                 prefetch: bool = False, **kwargs: Any) -> None:  # fmt: skip
+        """A service on ``engine``; with ``prefetch`` an ended exercise's report starts at once.
+
+        The analysis then runs in the background from the moment the facilitator ends the
+        exercise (the pages set it), so the first report is ready sooner.
+        """
         super().__init__(engine, create_tables, **kwargs)
-        self._reports: dict[tuple[int, int, int], AfterActionReport] = {}
+        self._reports: OrderedDict[tuple[int, int, int], AfterActionReport] = OrderedDict()
+        self._analyses: OrderedDict[tuple[int, str], Analysis] = OrderedDict()
+        self._computing: dict[tuple[int, str], threading.Lock] = {}
+        self._prefetch = prefetch
 
     # --- creating, joining, roles -----------------------------------------------------------
 
@@ -298,6 +319,10 @@ class TabletopService(WrapUp):
             self._log(session, ex, status, FACILITATOR, f"Exercise {status}")
 
         self._act(room, act, f"set the exercise {shown(status, 16)}")
+        if status == "ended" and self._prefetch:
+            state = self._read(room)
+            threading.Thread(target=self._analysis_of, args=(state, None, REPS),
+                             name="tabletop-report", daemon=True).start()  # fmt: skip
 
     # --- decisions, comments, hot wash ----------------------------------------------------------
 
@@ -308,12 +333,19 @@ class TabletopService(WrapUp):
 
         def act(session: Session, ex: Exercise) -> None:
             me = self._player(session, ex, seat_key)
-            why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
-            if not isinstance(choice, str) or not choice:
-                raise InputError("choose one of the options first")
             self._running(ex)
             game = derive(load_room(session, ex).play_record())
             point = game.pending
+            only = None
+            if point is not None and point.key == decision_key:
+                only = views.single_option_reason(point.kind, list(point.options))
+            # One option: nothing to explain, so no rationale is asked (it says why instead).
+            if only:
+                why = clean_text(rationale or "", "the rationale", MAX_RATIONALE, 0) or only
+            else:
+                why = clean_text(rationale, "the rationale", MAX_RATIONALE, MIN_RATIONALE)
+            if not isinstance(choice, str) or not choice:
+                raise InputError("choose one of the options first")
             if point is None or point.key != decision_key:
                 raise Refused("that decision is no longer waiting")
             role = self._role(session, ex, point.owner)
@@ -483,14 +515,43 @@ class TabletopService(WrapUp):
             return self._find(session, room).id
 
     def _report(self, state: Room, progress: Progress | None, reps: int) -> AfterActionReport:
+        """The report of this version: assembled once per version from the play's analysis.
+
+        The analysis (replay, alternatives, Monte Carlo) is computed once per play
+        (:func:`play_fingerprint`) and reused by every version that changes only the
+        wrap-up, and by every page asking at once (one computes, the others wait).
+        """
         key = (state.exercise.id, state.exercise.version, reps)
         with self._lock:
             cached = self._reports.get(key)
         if cached is None:
-            cached = build_report(state, progress, reps)
+            cached = build_report(state, reps=reps,
+                                  analysis=self._analysis_of(state, progress, reps))  # fmt: skip
             with self._lock:
-                self._reports = {key: cached}
+                self._reports[key] = cached
+                while len(self._reports) > CACHED_REPORTS:
+                    self._reports.popitem(last=False)
         return dataclasses.replace(cached, audit=audit_log(state))
+
+    def _analysis_of(self, state: Room, progress: Progress | None, reps: int) -> Analysis:
+        key = (state.exercise.id, play_fingerprint(state, reps))
+        with self._lock:
+            found = self._analyses.get(key)
+            gate = self._computing.setdefault(key, threading.Lock())
+        if found is not None:
+            return found
+        with gate:  # one computes; the others wait for it and reuse it
+            with self._lock:
+                found = self._analyses.get(key)
+            if found is None:
+                found = analyse(state, progress, reps)
+                with self._lock:
+                    self._analyses[key] = found
+                    while len(self._analyses) > CACHED_REPORTS:
+                        self._analyses.popitem(last=False)
+        with self._lock:
+            self._computing.pop(key, None)
+        return found
 
     def adopt_findings(self, room: str, key: str, progress: Progress | None = None) -> int:
         """Put the report's proposed areas for improvement into the stored plan.

@@ -11,10 +11,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.engine.budget import ON_FORECAST
 from sim.play.game import Game
 from sim.play.views import snapshot
+from sim.scenario.vocabulary import DECISION_TITLES
+from sim.tabletop.binding import seat_notice
 from sim.tabletop.clock import metrics, playbook_choice
 from sim.tabletop.db.room import Room
+from sim.tabletop.db.store import QUIET_KINDS
 
 #: Engine trace kinds players do not see: the facilitator's injects and the analysis of
 #: what set the pace are the facilitator's business.
@@ -60,6 +64,29 @@ def _roles(room: Room) -> list[dict[str, Any]]:
     ]
 
 
+#: A budget call raised by the forecast, not by a cut (the engine's own words for it).
+FORECAST_WORDS = ON_FORECAST
+
+
+def decision_title(kind: str, summary: str) -> str:
+    """The call's title: a forecast over budget is not a cut."""
+    if kind == "budget" and FORECAST_WORDS in summary:
+        return "The forecast is over budget: how do you close the gap?"
+    return DECISION_TITLES.get(kind, kind.replace("_", " ").capitalize())
+
+
+def single_option_reason(kind: str, options: tuple[str, ...] | list[str]) -> str | None:
+    """Why a call offers one option (None when it offers more): nothing to explain."""
+    if len(options) != 1:
+        return None
+    only = options[0].replace("_", " ")
+    if kind == "budget" and options[0] == "accept_overrun":
+        return (f"Only {only} is open: the reserve is spent and no cut of scope applies "
+                "now, so there is no choice to explain.")  # fmt: skip
+    return (f"Only {only} is open: the other responses were used already or do not apply "
+            "here, so there is no choice to explain.")  # fmt: skip
+
+
 def _pending(room: Room, game: Game, me: int | None) -> dict[str, Any] | None:
     point = game.pending
     if point is None:
@@ -78,6 +105,8 @@ def _pending(room: Room, game: Game, me: int | None) -> dict[str, Any] | None:
         "can_decide": holder is not None and holder.id == me and room.exercise.status == "running",
         "detected_by": point.detected_by,
         "latency_days": point.latency_days,
+        "title": decision_title(point.kind, point.summary),
+        "single_option": single_option_reason(point.kind, list(point.options)),
     }
 
 
@@ -167,6 +196,7 @@ def player_view(room: Room, game: Game, participant_id: int) -> dict[str, Any]:
     me = next(p for p in room.participants if p.id == participant_id)
     view["me"] = {"id": me.id, "name": me.name,
                   "roles": [r.team for r in room.roles_of(participant_id)]}  # fmt: skip
+    view["seat_notice"] = seat_notice(me)
     return view
 
 
@@ -228,10 +258,16 @@ def facilitator_view(room: Room, game: Game) -> dict[str, Any]:
         }
         for e in room.events
     ]
-    view["log_mark"] = room.events[-1].id if room.events else 0
+    view["log_mark"] = max((e.id for e in room.events if e.kind not in QUIET_KINDS), default=0)
     view["alerts"] = [
         {"at": e.at.strftime("%Y-%m-%d %H:%M:%S UTC"), "day": e.day, "summary": e.summary}
         for e in room.events
-        if e.kind in ("barred", "joined_flagged")
+        if e.kind in ("barred", "joined_flagged", "seat_contested")
     ]
+    view["contests"] = [
+        {"id": p.id, "name": p.name,
+         "at": p.contested_at.strftime("%H:%M:%S UTC") if p.contested_at else ""}
+        for p in room.participants
+        if p.contender_hash is not None and p.removed_at is None
+    ]  # fmt: skip
     return view

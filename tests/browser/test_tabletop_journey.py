@@ -2,8 +2,11 @@
 their own, through one inject and the decision it raises, to the after-action report.
 
 Players see each other's moves through the pages' polling. The facilitator opens the room
-by typing the key back; a player keeps her seat in the page's address and a reload keeps
-it; an intruder is removed and his page loses the seat at once.
+by typing the key back; a player keeps her seat in the page's address (a link bound to her
+browser, never the seat key) and a reload keeps it; her address opened in another browser
+opens nothing; her seat key typed in another browser is noticed, shown to the facilitator
+and to her, and the facilitator keeps the seat with her; an intruder is removed and his
+page loses the seat at once.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def _join(player: AppDriver, room: str, name: str, role: str | None) -> None:
     form.get_by_label("Your name").fill(name)
     form.get_by_role("button", name="Join").click()
     expect(page.get_by_text(f"Welcome, {name}")).to_be_visible(timeout=SHOWN)
-    expect(page.get_by_text("Save this link")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("Keep your seat key")).to_be_visible(timeout=SHOWN)
     player.wait()
     if role is None:
         return
@@ -95,18 +98,19 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     # Two players join from their own browsers and take roles. Ada keeps her seat in the
     # page's address, and a reload brings her straight back to it.
     _join(ada, room, "Ada", "pretraining")
+    seat_key = ada.page.locator(".st-key-tt_save_seat code").first.inner_text().strip()
     ada.page.locator(".st-key-tt_keep").get_by_role("button").click()
-    expect(ada.page.get_by_text("This page's address keeps your seat")).to_be_visible(
-        timeout=SHOWN
-    )
+    expect(ada.page.get_by_text("keeps a link to your seat")).to_be_visible(timeout=SHOWN)
     ada.wait()
-    assert "key=" in ada.page.url
+    query = parse_qs(urlparse(ada.page.url).query)
+    assert "seat" in query and "key" not in query and seat_key not in ada.page.url
     ada.screenshot("tabletop-3a-player-save-link")
     ada.page.reload()
     ada.wait()
     expect(ada.page.get_by_text("Welcome back, Ada")).to_be_visible(timeout=SHOWN)
     expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
     ada.assert_no_exception()
+    _second_browser(browser, browser_context_args, app_url, fac, ada, room, seat_key)
     _join(grace, room, "Grace", "leadership")
     expect(page.get_by_text("2 players")).to_be_visible(timeout=SHOWN)  # seen by polling
     fac.wait()
@@ -256,9 +260,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     fac.wait()
     fac.assert_no_exception()
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
-    expect(page.get_by_role("button", name="Download the report (HTML)")).to_be_visible()
-    expect(page.get_by_role("button", name="Download the report (Word)")).to_be_visible()
-    expect(page.get_by_role("button", name="Download the report (PDF)")).to_be_visible()
+    _every_download_gives_its_file(fac)
 
     report.scroll_into_view_if_needed()
     fac.screenshot("tabletop-7-facilitator-report")
@@ -269,6 +271,82 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     ).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
+
+
+def _second_browser(
+    browser: Browser, args: dict[str, Any], url: str, fac: AppDriver, ada: AppDriver,
+    room: str, seat_key: str,
+) -> None:
+    """Ada's address and Ada's seat key in another browser: the first opens nothing, the
+    second is noticed (her page and the facilitator's are told) and the facilitator keeps
+    the seat with her; a seat key put in a page's address is never used."""
+    thief = _driver(browser, args, url)
+    thief.page.goto(ada.page.url)  # her kept address, seen over her shoulder
+    thief.wait()
+    expect(thief.page.get_by_text("only in the browser that holds it")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(thief.page.get_by_text("Join an exercise")).to_be_visible()
+    thief.page.goto(f"{url}/tabletop-player?room={room}&key={seat_key}")
+    thief.wait()
+    expect(thief.page.get_by_text("A seat key in a page's address is never used")).to_be_visible(
+        timeout=SHOWN
+    )
+    assert seat_key not in thief.page.url
+    form = thief.page.get_by_test_id("stForm").filter(has_text="Rejoin")
+    form.get_by_label("Room code").fill(room)
+    form.get_by_label("Your seat key").fill(seat_key)
+    form.get_by_role("button", name="Rejoin").click()
+    expect(thief.page.get_by_text("held by another browser").first).to_be_visible(timeout=SHOWN)
+    thief.screenshot("tabletop-3c-second-browser-waits")
+    expect(fac.page.get_by_text("used from a second browser").first).to_be_visible(timeout=SHOWN)
+    expect(ada.page.get_by_text("Your seat key was used from another browser")).to_be_visible(
+        timeout=SHOWN
+    )
+    ada.screenshot("tabletop-3d-holder-told")
+    fac.wait()
+    fac.screenshot("tabletop-3e-facilitator-contest")
+    _click_once_settled(fac, fac.page.get_by_role("button", name="Keep it with the first browser"))
+    expect(fac.page.get_by_text("the other browser is denied")).to_be_visible(timeout=SHOWN)
+    expect(thief.page.get_by_text("gave this seat to another browser")).to_be_visible(
+        timeout=SHOWN
+    )
+    expect(ada.page.get_by_text("Your seat key was used from another browser")).to_have_count(
+        0, timeout=SHOWN
+    )
+    ada.wait()
+    expect(ada.page.locator(".st-key-tt_release_pretraining")).to_be_visible(timeout=SHOWN)
+    thief.page.context.close()
+
+
+#: What each download's file must start with (Word is a zip; its first entry says Word).
+MAGIC = {"docx": b"PK", "pdf": b"%PDF", "html": b"<!doctype html", "md": b"# "}
+
+
+def _every_download_gives_its_file(fac: AppDriver) -> None:
+    """Each download button on the facilitator's page gives its file, the first time."""
+    page = fac.page
+    buttons = page.get_by_test_id("stDownloadButton")
+    expect(buttons.filter(has_text="Download the report (PDF)")).to_have_count(1, timeout=SHOWN)
+    fac.wait()
+    labels = [b.inner_text().replace("download", "").strip() for b in buttons.all()]
+    assert sum("Download the report" in t for t in labels) == 4, labels
+    assert len(labels) >= 8, labels  # the report's four and the four manuals
+    for n, label in enumerate(labels):
+        button = page.get_by_test_id("stDownloadButton").nth(n).get_by_role("button")
+        with page.expect_download(timeout=SHOWN) as info:
+            button.click()
+        download = info.value
+        path = download.path()
+        assert path is not None, f"{label}: no file"
+        data = open(path, "rb").read()  # noqa: SIM115, PTH123
+        ext = download.suggested_filename.rsplit(".", 1)[-1]
+        assert len(data) > 200, f"{label}: {len(data)} bytes"
+        start = data[:64].lstrip().lower()
+        assert start.startswith(MAGIC[ext].lower()), f"{label}: {data[:40]!r}"
+        if "report" in label and ext in ("html", "md"):
+            assert b"After-action report" in data, label
+        fac.wait()
 
 
 def _decide(player: AppDriver, rationale: str) -> None:

@@ -57,7 +57,7 @@ def plain(text: object) -> None:
 
 @st.cache_resource(show_spinner=False)
 def _service(url: str) -> TabletopService:
-    return TabletopService(make_engine(url))
+    return TabletopService(make_engine(url), prefetch=True)
 
 
 def service() -> TabletopService:
@@ -103,7 +103,8 @@ def clients() -> tuple[str, ...]:
 def attempt(action: Callable[[], Any], notice: str, done: str | None = None) -> Any:
     """Run a service call; its refusal goes to ``st.session_state[notice]`` as an error."""
     try:
-        result = action()
+        with service().acting_from(clients()):  # a seat key acts from its holder's browser
+            result = action()
     except TabletopError as exc:  # the service's refusals, and a database that is down
         st.session_state[notice] = ("error", str(exc))
         return None
@@ -146,28 +147,33 @@ def live(room: str, seen_key: str, version: int, log_mark: int | None = None) ->
 # --- seats kept in the page's address ----------------------------------------------------------
 
 
-def kept() -> tuple[str, str] | None:
-    """The room code and key kept in this page's address, if any."""
-    room, key = st.query_params.get("room"), st.query_params.get("key")
+#: The page's address parameter that carries what opens the seat: the facilitator's key,
+#: or a player's seat link (a token bound to the player's browser, never the seat key).
+KEPT = {"tabletop-facilitator": "key", "tabletop-player": "seat"}
+
+
+def kept(param: str = "key") -> tuple[str, str] | None:
+    """The room code and the token kept in this page's address under ``param``, if any."""
+    room, key = st.query_params.get("room"), st.query_params.get(param)
     return (room, key) if room and key else None
 
 
-def keep(room: str, key: str) -> None:
-    """Keep the room code and key in this page's address: a reload keeps the seat."""
-    st.query_params.update({"room": room, "key": key})
+def keep(room: str, key: str, param: str = "key") -> None:
+    """Keep the room code and a token in this page's address: a reload keeps the place."""
+    st.query_params.update({"room": room, param: key})
 
 
 def forget() -> None:
-    for name in ("room", "key"):
+    for name in ("room", "key", "seat"):
         st.query_params.pop(name, None)
 
 
 def link(page: str, room: str, key: str) -> str:
-    """The address that opens ``page`` straight into this seat."""
+    """The address that opens ``page`` straight into this place (``KEPT[page]`` carries it)."""
     base = str(getattr(st.context, "url", "") or "").split("?")[0].rstrip("/")
     if base.endswith(("/tabletop-player", "/tabletop-facilitator")):
         base = base.rsplit("/", 1)[0]
-    return f"{base}/{page}?{urlencode({'room': room, 'key': key})}"
+    return f"{base}/{page}?{urlencode({'room': room, KEPT[page]: key})}"
 
 
 def open_view(
@@ -183,8 +189,9 @@ def open_view(
     restart of the server).
     """
     room_key, secret_key, notice = keys
-    if not st.session_state.get(secret_key) and kept() is not None:
-        room, key = kept()  # type: ignore[misc]
+    param = "key" if room_key.startswith("tt_fac") else "seat"
+    if not st.session_state.get(secret_key) and kept(param) is not None:
+        room, key = kept(param)  # type: ignore[misc]
         if not resume(room, key):
             forget()
     room, key = st.session_state.get(room_key), st.session_state.get(secret_key)
@@ -193,7 +200,8 @@ def open_view(
         show_notice(notice)
         return None
     try:
-        return room, key, read(service(), room, key)
+        with service().acting_from(clients()):
+            return room, key, read(service(), room, key)
     except Unavailable as exc:  # keep the keys: the exercise is there once the database is back
         st.error(f"{esc(exc)}. Your place is kept; try again in a moment.",
                  icon=":material/cloud_off:")  # fmt: skip
@@ -207,11 +215,18 @@ def open_view(
         return None
 
 
+def badge(ex: dict[str, Any]) -> str:
+    """The status badge: "waiting to open" until the facilitator opens the room."""
+    if not ex.get("open", True) and ex["status"] != "ended":
+        return ":blue-badge[waiting to open]"
+    return STATUS_BADGE.get(ex["status"], ex["status"])
+
+
 def header(view: dict[str, Any], who: str) -> None:
     ex = view["exercise"]
     st.markdown(f"### {esc(ex['title'])}")
     st.markdown(
-        f"#### Room code `{ex['room_code']}` {STATUS_BADGE.get(ex['status'], ex['status'])}"
+        f"#### Room code `{ex['room_code']}` {badge(ex)}"
     )
     st.caption(who)
 
@@ -221,7 +236,7 @@ def situation(view: dict[str, Any]) -> None:
     s = view["situation"]
     run = s["run"]
     top, bottom = st.columns(3), st.columns(3)
-    top[0].metric("Day", f"{s['day']:.0f} of {s['deadline_days']:.0f}", help="Day of the deadline")
+    top[0].metric("Day", f"{s['day']:.1f} of {s['deadline_days']:g}", help="Day of the deadline")
     top[1].metric("Phase", words(s["phase"]))
     top[2].metric(
         "Main run trained", f"{run['progress']:.0%}" if run else "not started",
@@ -244,7 +259,7 @@ def decision_card(view: dict[str, Any]) -> None:
     pending = view["pending"]
     if pending is None:
         return
-    title = DECISION_TITLES.get(pending["kind"], words(pending["kind"]))
+    title = pending.get("title") or DECISION_TITLES.get(pending["kind"], words(pending["kind"]))
     holder = esc(pending["holder"] or "nobody yet")
     st.markdown(f"#### {title}")
     travel = (
@@ -373,20 +388,38 @@ def report(room: str, key: str, facilitator: bool) -> None:
     bar.empty()
     slug = result.room_code.lower()
     cols = st.columns(4)
-    # (label, the document made when it is asked for, extension, MIME type)
-    exports: list[tuple[str, Callable[[], str | bytes], str, str]] = [
-        ("Word", lambda: to_docx(result), "docx",
-         "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
-        ("PDF", lambda: to_pdf(result), "pdf", "application/pdf"),
-        ("HTML", lambda: to_html(result), "html", "text/html"),
-        ("Markdown", lambda: to_markdown(result), "md", "text/markdown"),
-    ]  # fmt: skip
-    for col, (label, data, ext, mime) in zip(cols, exports, strict=True):
+    for col, (label, ext, mime, data) in zip(cols, _exports(result, facilitator), strict=True):
         col.download_button(f"Download the report ({label})", data, f"aar-{slug}.{ext}", mime,
                             icon=":material/download:", key=f"tt_aar_{ext}",
                             on_click=_downloaded, args=(room, key, ext))  # fmt: skip
     with st.container(border=True, key="tt_report"):
         st.html(f"<div class='tt-report'>{html_body(document(result))}</div>" + _REPORT_CSS)
+
+
+EXPORTS = "tt_exports"
+
+
+def _exports(result: Any, facilitator: bool) -> list[tuple[str, str, str, bytes]]:
+    """The report's four files, made once per report shown (kept in the session).
+
+    Made here, as bytes, not on click: a file made on click was lost when the page reran
+    under it (the log's poll), and half the downloads gave no file.
+    """
+    ident = (result.exercise_id, facilitator, len(result.audit), len(result.plan),
+             hash(to_markdown(result)))  # fmt: skip
+    kept = st.session_state.get(EXPORTS)
+    if kept is None or kept[0] != ident:
+        files = [
+            ("Word", "docx",
+             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+             to_docx(result)),
+            ("PDF", "pdf", "application/pdf", to_pdf(result)),
+            ("HTML", "html", "text/html", to_html(result).encode("utf-8")),
+            ("Markdown", "md", "text/markdown", to_markdown(result).encode("utf-8")),
+        ]  # fmt: skip
+        kept = (ident, files)
+        st.session_state[EXPORTS] = kept
+    return kept[1]
 
 
 _REPORT_CSS = """<style>

@@ -524,6 +524,25 @@ def barred_alerts(view: dict[str, Any]) -> None:
                    icon=":material/gpp_maybe:")  # fmt: skip
 
 
+def contested_seats(view: dict[str, Any], room: str, key: str) -> None:
+    """Seats whose key a second browser used: the facilitator chooses which keeps each."""
+    for c in view.get("contests", []):
+        with st.container(border=True, key=f"tt_contest_{c['id']}"):
+            st.warning(
+                f"{esc(c['name'])}'s seat key was used from a second browser at {c['at']}. "
+                "The first browser still holds the seat. Ask the player, then choose.",
+                icon=":material/devices:",
+            )
+            cols = st.columns(2)
+            for col, to_new, label in ((cols[0], False, "Keep it with the first browser"),
+                                       (cols[1], True, "Move it to the new browser")):  # fmt: skip
+                col.button(
+                    label, key=f"tt_settle_{c['id']}_{int(to_new)}", on_click=tt.attempt,
+                    args=(lambda pid=c["id"], new=to_new: tt.service().settle_seat(
+                        room, key, pid, new), NOTICE, "Done: the other browser is denied."),
+                )  # fmt: skip
+
+
 def _assign(room: str, key: str, team: str) -> None:
     pid = st.session_state.pop(f"tt_assign_{team}", None)
     if pid is not None:
@@ -552,6 +571,7 @@ def main() -> None:
     tt.header(view, f"You are the facilitator · {players}")
     tt.show_notice(NOTICE)
     barred_alerts(view)
+    contested_seats(view, room, key)
     if not view["exercise"]["open"]:
         save_key(view, room, key)
         return

@@ -1,10 +1,13 @@
 """Tabletop, player's page: join with a room code, take a role, follow the situation, decide
 when a decision is yours (with a rationale), comment; the hot wash and the report at the end.
 
-The page keeps only the room code and the seat key in ``st.session_state`` and, when the
-player chooses, in the page's address (so a reload or a server restart keeps the seat);
-everything it shows comes from ``sim.tabletop.service``'s player view, re-read whenever
-the exercise changes (a fragment polls its version).
+The page keeps only the room code and the seat key in ``st.session_state``. A seat key is
+never taken from the page's address: when the player chooses, the address keeps a seat
+link instead, a token that opens the seat only in this browser (so a reload or a server
+restart keeps the seat, and the address seen by anyone else opens nothing). A key used
+from a second browser waits here for the facilitator's choice. Everything the page shows
+comes from ``sim.tabletop.service``'s player view, re-read whenever the exercise changes
+(a fragment polls its version).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import streamlit as st
 
 from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import situation_manual, situation_manual_blocks
+from sim.tabletop.binding import Contested
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.credentials import MAX_NAME, MAX_ORGANISATION, MAX_RATIONALE, MIN_RATIONALE
+from sim.tabletop.errors import TabletopError
 from sim.tabletop.report.document import html_body
 from sim.tabletop.service import TabletopService
 from ui.common import words
@@ -24,7 +29,7 @@ from ui.tabletop import common as tt
 from ui.tabletop import wrapup
 
 ROOM, SEAT, SEEN, NOTICE = "tt_player_room", "tt_player_seat", "tt_player_seen", "tt_player_notice"
-SAVE, INJECTS = "tt_player_save", "tt_player_injects"
+SAVE, INJECTS, WAITING = "tt_player_save", "tt_player_injects", "tt_player_waiting"
 esc = tt.esc
 
 
@@ -39,15 +44,51 @@ def _join(room: str, name: str, organisation: str) -> None:
 
 
 def _rejoin(room: str, key: str) -> bool:
-    seat = tt.attempt(lambda: tt.service().rejoin(room, key, clients=tt.clients()), NOTICE)
+    try:
+        seat = tt.service().rejoin(room, key, clients=tt.clients())
+    except Contested as exc:  # a second browser: the facilitator chooses; wait here
+        st.session_state[WAITING] = (room, key)
+        st.session_state[NOTICE] = ("error", str(exc))
+        return False
+    except TabletopError as exc:
+        st.session_state.pop(WAITING, None)
+        st.session_state[NOTICE] = ("error", str(exc))
+        return False
+    st.session_state.pop(WAITING, None)
     if seat is not None:
         st.session_state[ROOM], st.session_state[SEAT] = tt.code(room), seat.seat_key
         st.session_state[NOTICE] = ("success", f"Welcome back, {seat.name}.")
     return seat is not None
 
 
+def waiting() -> None:
+    """A seat key used from this second browser: wait for the facilitator's choice."""
+    room, key = st.session_state[WAITING]
+    st.warning(
+        "Your seat key is held by another browser. The facilitator has been told and "
+        "chooses which browser keeps the seat; this page opens it if it is given to you.",
+        icon=":material/devices:",
+    )
+
+    @st.fragment(run_every=tt.POLL_SECONDS)
+    def _ask_again() -> None:
+        if _rejoin(room, key) or WAITING not in st.session_state:
+            st.rerun(scope="app")
+
+    _ask_again()
+
+
 def entrance() -> None:
     st.title("Tabletop exercise: player")
+    if "key" in st.query_params:  # an address that carries a seat key: never used
+        st.query_params.pop("key", None)
+        st.session_state[NOTICE] = (
+            "error", "A seat key in a page's address is never used: anyone who sees the "
+            "address could use it. Type your seat key in Rejoin instead.",
+        )  # fmt: skip
+    if WAITING in st.session_state:
+        waiting()
+        return
     st.caption(
         "Your facilitator gives you a room code. Join with a name the others will recognise, "
         "then take a role: each role holds some decision rights in the project."
@@ -111,6 +152,15 @@ def decide(view: dict[str, Any], room: str, seat: str) -> None:
                 icon=":material/lock:",
             )
             return
+        if pending.get("single_option"):
+            only = pending["options"][0]
+            st.info(esc(pending["single_option"]), icon=":material/info:")
+            if st.button(f"Confirm: {words(only)}", type="primary", icon=":material/gavel:",
+                         key=f"tt_confirm_{pending['key']}"):  # fmt: skip
+                tt.attempt(lambda: tt.service().decide(room, seat, pending["key"], only, ""),
+                           NOTICE, f"You chose {words(only)}.")  # fmt: skip
+                st.rerun()
+            return
         with st.form(f"tt_decide_{pending['key']}"):
             choice = st.radio(
                 "Your decision", pending["options"], format_func=lambda o: words(o),
@@ -147,24 +197,34 @@ def manual(view: dict[str, Any], room: str) -> None:
         st.html(html_body(situation_manual_blocks(scenario, OPTION_HELP, title)))
 
 
+def _keep(room: str, seat: str) -> None:
+    """Keep a seat link (bound to this browser) in the page's address."""
+    link = tt.attempt(lambda: tt.service().seat_link(room, seat, clients=tt.clients()), NOTICE)
+    if link is not None:
+        tt.keep(room, link, "seat")
+
+
 def save_seat(room: str, seat: str) -> None:
-    """The "save this link" step: the link back to this seat, and keeping it on reload."""
-    kept = tt.kept() == (room, seat)
+    """The "keep your seat" step: the seat key to type back, and a link for this browser."""
+    kept = tt.kept("seat") is not None
     with st.container(border=True, key="tt_save_seat"):
         st.markdown(
-            "**Save this link** to come back to your seat after a reload, a closed tab or a "
-            "restart. Anyone with it can act as you: keep it to yourself."
+            "**Keep your seat key** to come back after a closed tab, another device or a "
+            "restart: type it in *Rejoin*. Anyone with it can ask for your seat; a second "
+            "browser that uses it is shown to the facilitator, who chooses who keeps it."
         )
-        st.code(tt.link("tabletop-player", room, seat), language=None)
+        st.code(seat, language=None)
         cols = st.columns(2)
         if kept:
-            cols[0].caption(":material/check: This page's address keeps your seat: a reload "
-                            "brings you straight back.")  # fmt: skip
+            cols[0].caption(":material/check: This page's address keeps a link to your "
+                            "seat that works only in this browser: a reload brings you "
+                            "back.")  # fmt: skip
             cols[1].button("Forget it on this page", key="tt_forget", on_click=tt.forget)
         else:
             cols[0].button("Keep my seat in this page's address", key="tt_keep",
-                           icon=":material/bookmark:", on_click=tt.keep, args=(room, seat),
-                           help="A reload then keeps your seat; bookmark the page.")  # fmt: skip
+                           icon=":material/bookmark:", on_click=_keep, args=(room, seat),
+                           help="A link that opens your seat only in this browser; never "
+                                "the seat key itself.")  # fmt: skip
         if st.session_state.get(SAVE):
             done = cols[0 if kept else 1]
             done.button("I have saved it", key="tt_saved", on_click=st.session_state.pop,
@@ -182,13 +242,13 @@ def main() -> None:
     roles_held = f", holding {esc(', '.join(held))}" if held else ", no role yet"
     tt.header(view, f"You are **{esc(me['name'])}**{roles_held}")
     tt.show_notice(NOTICE)
+    if view.get("seat_notice"):
+        st.warning(esc(view["seat_notice"]), icon=":material/devices:")
     if st.session_state.get(SAVE):
         save_seat(room, seat)
     else:
-        with st.expander("Your link back to this seat", icon=":material/link:"):
+        with st.expander("Your seat key and link", icon=":material/link:"):
             save_seat(room, seat)
-            st.caption("Or rejoin with the room code and your seat key:")
-            st.code(seat, language=None)
     if not held:
         st.info("Take a role to decide for it. Anyone may comment.", icon=":material/person_add:")
     tt.situation(view)

@@ -31,6 +31,20 @@ def seen_hashes(clients: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: The kinds of client id that can hold a seat, the steadier first (sim.tabletop.binding).
+HOLDING_KINDS = ("browser", "session")
+
+
+def holder_of(clients: Iterable[str]) -> str | None:
+    """The ``kind:hash`` that holds a seat for these clients: the browser, else the session."""
+    seen = seen_hashes(clients)
+    for kind in HOLDING_KINDS:
+        found = next((h for h in seen if h.startswith(f"{kind}:")), None)
+        if found:
+            return found
+    return None
+
+
 def of_kind(hashes: Iterable[str] | None, kinds: tuple[str, ...]) -> list[str]:
     """The stored ``kind:hash`` entries of ``kinds``."""
     return [h for h in hashes or () if h.split(":", 1)[0] in kinds]

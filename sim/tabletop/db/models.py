@@ -89,6 +89,16 @@ class Participant(Base):
     #: ``kind:hash`` of the sessions, browsers and addresses this seat was used from
     #: (:mod:`sim.tabletop.db.clients`): the first two are barred when the seat is removed.
     client_hashes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    #: The browser (``kind:hash``) that holds the seat: its key acts from there only
+    #: (:mod:`sim.tabletop.binding`). Set at the join, or at the first rejoin that names one.
+    holder_hash: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    #: A second browser that presented the seat key, waiting for the facilitator's choice.
+    contender_hash: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    contested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Browsers the facilitator chose against: the seat key opens nothing from them.
+    denied_hashes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    #: Hash of the seat's link token: it opens the seat only from the holding browser.
+    link_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class RetiredCode(Base):

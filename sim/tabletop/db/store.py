@@ -44,6 +44,7 @@ from sim.play.game import Game
 from sim.storage import make_engine
 from sim.tabletop.clock import derive
 from sim.tabletop.db import backoff
+from sim.tabletop.db.clients import holder_of
 from sim.tabletop.db.credentials import (
     check_key,
     hashes_match,
@@ -77,8 +78,13 @@ Clients = Sequence[str]
 #: The log's actor for someone whose key opened nothing, and for someone not seated yet.
 UNKNOWN_KEY = "someone with a wrong key"
 NEWCOMER = "newcomer (not seated)"
+#: Log entries the facilitator's page does not rerun for (shown at its next rerun).
+QUIET_KINDS = ("download",)
 #: Who the action under way turned out to be (set as keys are checked; read on refusal).
 _ACTOR: ContextVar[str | None] = ContextVar("tabletop_actor", default=None)
+#: Who is calling (the page's clients, :meth:`ExerciseStore.acting_from`): a seat key acts
+#: only from the browser that holds its seat (:mod:`sim.tabletop.binding`).
+_CLIENTS: ContextVar[tuple[str, ...]] = ContextVar("tabletop_clients", default=())
 
 
 def shown(text: object, limit: int) -> str:
@@ -262,10 +268,18 @@ class ExerciseStore:
             _ACTOR.reset(token)
 
     def log_mark(self, room: str) -> int:
-        """The newest audit-log entry's id (cheap to poll: it grows with every entry)."""
+        """The newest audit-log entry's id (cheap to poll: it grows with every entry).
+
+        A report download (:data:`QUIET_KINDS`) does not count: the page that polls it
+        would rerun under the download and lose the file.
+        """
         with self._reading() as session:
             ex = self._find(session, room)
-            last = session.scalar(select(func.max(Event.id)).where(Event.exercise_id == ex.id))
+            last = session.scalar(
+                select(func.max(Event.id)).where(
+                    Event.exercise_id == ex.id, Event.kind.not_in(QUIET_KINDS)
+                )
+            )
             return int(last or 0)
 
     def _guarded(self, clients: Clients, attempt: Callable[[], T]) -> T:
@@ -331,18 +345,58 @@ class ExerciseStore:
         return Actor(FACILITATOR)
 
     @staticmethod
-    def _player(session: Session, ex: Exercise, seat_key: str) -> Participant:
+    @staticmethod
+    @contextlib.contextmanager
+    def acting_from(clients: Clients) -> Iterator[None]:
+        """Every call inside names these clients (the page's session, browser, address).
+
+        A seat key then acts only from the browser that holds its seat, and a seat link
+        opens it only there (:mod:`sim.tabletop.binding`).
+        """
+        token = _CLIENTS.set(tuple(clients))
+        try:
+            yield
+        finally:
+            _CLIENTS.reset(token)
+
+    @staticmethod
+    def _player(
+        session: Session, ex: Exercise, seat_key: str, bound: bool = True
+    ) -> Participant:
+        """The seated player a seat key (or a seat link's token) belongs to.
+
+        ``bound``: refused from a browser other than the one holding the seat. A link
+        token is always bound, and needs the caller to name its browser.
+        """
         wanted = key_hash(check_key(seat_key, "the seat key"))
         me = session.scalar(
             select(Participant).where(
                 Participant.exercise_id == ex.id, Participant.token_hash == wanted
             )
         )
-        if me is None or not hashes_match(me.token_hash, wanted):
+        by_link = False
+        if me is None:
+            me = session.scalar(
+                select(Participant).where(
+                    Participant.exercise_id == ex.id, Participant.link_hash == wanted
+                )
+            )
+            by_link = me is not None
+        stored = (me.link_hash if by_link else me.token_hash) if me is not None else None
+        if me is None or not hashes_match(stored or "", wanted):
             raise Forbidden("that seat key does not belong to a player in this exercise")
         _ACTOR.set(me.name if me.removed_at is None else f"{me.name} (removed)")
         if me.removed_at is not None:
             raise Forbidden("the facilitator has removed this seat from the exercise")
+        caller = holder_of(_CLIENTS.get())
+        if by_link and (caller is None or caller != me.holder_hash):
+            raise Forbidden("a seat link opens the seat only in the browser that holds it; "
+                            "rejoin with your seat key")  # fmt: skip
+        if bound and caller is not None and me.holder_hash not in (None, caller):
+            if caller in (me.denied_hashes or []):
+                raise Forbidden("the facilitator gave this seat to another browser")
+            raise Forbidden("this seat is held by another browser; rejoin with your seat key "
+                            "and the facilitator chooses which browser keeps it")  # fmt: skip
         return me
 
     def _anyone(self, session: Session, ex: Exercise, key: str) -> Actor:

@@ -16,7 +16,7 @@ from sim.tabletop.report.document import to_docx as docx_bytes
 from sim.tabletop.report.document import to_html as page
 from sim.tabletop.report.document import to_markdown as md
 from sim.tabletop.report.document import to_pdf as pdf_bytes
-from sim.tabletop.report.findings import Finding
+from sim.tabletop.report.findings import Finding, chance_words
 from sim.tabletop.report.hseep import (
     CAPABILITIES,
     MISSION_AREAS,
@@ -24,11 +24,13 @@ from sim.tabletop.report.hseep import (
     RATINGS,
     element_of,
 )
+from sim.tabletop.report.montecarlo import Arm, MonteCarlo
 from sim.tabletop.report.report import (
     AfterActionReport,
     CapabilityAnalysis,
     ObjectiveAnalysis,
 )
+from sim.tabletop.report.versus import figure
 
 #: The report's top-level sections, in order (the export tests check each is there).
 SECTIONS = (
@@ -107,7 +109,9 @@ def _objectives(r: AfterActionReport) -> list[Block]:
         caps = ", ".join(c.name for c in a.capabilities)
         met = "; ".join(f"{o.name}: {o.result} ({'met' if o.met else 'missed'})"
                         for o in a.results)  # fmt: skip
-        rows.append((a.name, caps, met, f"{a.p_room:.0%}", f"{a.p_playbook:.0%}"))
+        gap = mc.versus.chances.get(a.id) if mc.versus else None
+        rows.append((a.name, caps, met, _chance(mc.room, a.id), _chance(mc.playbook, a.id),
+                     figure(a.id, gap) if gap else ""))  # fmt: skip
     return [
         Heading(2, "Objectives and capabilities"),
         Para(f"Each objective, the capabilities it tests, its result in the room's own play, "
@@ -117,7 +121,7 @@ def _objectives(r: AfterActionReport) -> list[Block]:
              "room answered it, later calls of a kind as the room most often did) and with the "
              "scenario's playbook."),
         Table(("objective", "capabilities tested", "in the room's play", "chance (room)",
-               "chance (playbook)"), tuple(rows)),
+               "chance (playbook)", "room minus playbook, same worlds"), tuple(rows)),
         Table(("over the simulated worlds", "room", "playbook"), (
             ("Finish day, P10 / P50 / P90", _dist(mc.room.days, False),
              _dist(mc.playbook.days, False)),
@@ -129,6 +133,11 @@ def _objectives(r: AfterActionReport) -> list[Block]:
               for e, p in mc.room.p_eval.items()),
         )),  # fmt: skip
     ]
+
+
+def _chance(arm: Arm, objective: str) -> str:
+    lo, hi = arm.p_met_interval.get(objective, (0.0, 1.0))
+    return f"{arm.p_met[objective]:.0%} ({lo:.0%} to {hi:.0%})"
 
 
 def references(r: AfterActionReport) -> dict[tuple[str, str, str], str]:
@@ -207,8 +216,7 @@ def _analysis(
     refs = references(r)
     out: list[Block] = [
         Heading(3, f"Objective {n}: {a.name}"),
-        Para(f"Met when {a.meaning}. Chance with the room's way of deciding: {a.p_room:.0%}; "
-             f"with the playbook: {a.p_playbook:.0%}."),
+        Para(f"Met when {a.meaning}. {chance_words(r.montecarlo, a.id)}"),
     ]  # fmt: skip
     idle = [c.name for c in a.capabilities if c.id not in r.exercised]
     if idle:
@@ -245,6 +253,16 @@ def _plan(r: AfterActionReport) -> list[Block]:
     ]  # fmt: skip
 
 
+def _kind_rows(mc: MonteCarlo) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        (_words(k.kind), ", ".join(_words(c) for c in k.room_choices), _words(k.playbook_choice),
+         figure("days", k.versus.days), figure("cost_usd", k.versus.cost_usd),
+         "; ".join(f"{OBJECTIVES[o][0]}: {figure(o, row)}" for o, row in k.versus.chances.items()),
+         k.versus.verdict)
+        for k in mc.by_kind
+    )  # fmt: skip
+
+
 def _effect_rows(effects: Sequence[DecisionEffect]) -> tuple[tuple[str, ...], ...]:
     rows = []
     for e in effects:
@@ -254,9 +272,9 @@ def _effect_rows(effects: Sequence[DecisionEffect]) -> tuple[tuple[str, ...], ..
                          "", "", "", "only option"))  # fmt: skip
             continue
         verdict = (
-            f"{_words(top.option)} was better"
+            f"{_words(top.option)} did better here"
             if top.impact > MARGIN
-            else ("about as good" if top.impact > -MARGIN else "the best call")
+            else ("about as good here" if top.impact > -MARGIN else "the best call here")
         )
         rows.append((f"{e.day:.1f}", e.role, _words(e.choice), _words(top.option),
                      f"{top.delta_schedule_days:+.1f}", f"{top.delta_cost_usd:+,.0f}",
@@ -272,8 +290,10 @@ def document(r: AfterActionReport) -> list[Block]:
         Heading(1, f"After-action report and improvement plan: {r.title}"),
         Para(f"{_played(r)} Objectives met in the room's play: {met} of {len(r.objectives)}. "
              f"Strengths: {len(r.strengths)}; areas for improvement: {len(r.improvements)}. "
-             "Each decision's effect is a replay of the same world with that one decision "
-             "changed; each chance is a Monte Carlo over many worlds.", quiet=True),
+             f"Each verdict on the room's calls compares them with the playbook's over "
+             f"{r.montecarlo.reps} simulated worlds (common random numbers); a replay of the "
+             "exercise's own world with one decision changed is shown only as an "
+             "illustration.", quiet=True),
         *_overview(r),
         *_objectives(r),
         Heading(2, "Analysis of objectives and capabilities"),
@@ -287,11 +307,25 @@ def document(r: AfterActionReport) -> list[Block]:
               tuple((f"{e.day:.1f}", e.kind, e.title, e.detail, e.who) for e in r.timeline)
               or (("", "", "nothing happened", "", ""),)),
         Heading(2, "Decisions and their effect"),
-        Para("Each row sets the choice made against the strongest other option in the same "
-             "world: what that option would have changed (days and dollars: negative is sooner "
-             "and cheaper; quality: the mean score on the target evals)."),
+        Para(f"Each kind of call where the room left the playbook, over {r.montecarlo.reps} "
+             "simulated worlds: the room's way of deciding minus the same with only that kind "
+             "answered by the playbook, on the same worlds (95% intervals; negative days and "
+             "dollars are sooner and cheaper). The verdict reads only differences that are "
+             "clear after Holm's adjustment over the measures; it is the basis of every "
+             "finding on a call."),
+        Table(("kind", "room's calls", "playbook's", "change in finish", "change in cost",
+               "change in each objective's chance", "verdict"),
+              _kind_rows(r.montecarlo)
+              or (("", "every call was the playbook's or had one option", "", "", "", "",
+                   "nothing to judge"),)),
+        Heading(3, "One world, as an illustration"),
+        Para("Each row sets the choice made against the strongest other option in the "
+             "exercise's own world only (one draw of the scenario's randomness): what that "
+             "option would have changed there (days and dollars: negative is sooner and "
+             "cheaper; quality: the mean score on the target evals). One world shows how a "
+             "call can play out; it is no verdict."),
         Table(("day", "role", "chose", "best other option", "change in days",
-               "change in cost (USD)", "change in quality", "verdict"),
+               "change in cost (USD)", "change in quality", "in this world"),
               _effect_rows(r.decisions) or (("", "", "no decisions", "", "", "", "", ""),)),
     ]  # fmt: skip
     for e in r.decisions:

@@ -5,16 +5,21 @@ Monte Carlo says about it.
 
 Where each comes from:
 
-- a decision with a clearly better option in the same world (an improvement), or a
-  role's calls of one kind with none (a strength);
+- the room's calls of one kind against the playbook's, on the same simulated worlds
+  (at least :data:`sim.tabletop.report.versus.FINDING_WORLDS`, common random numbers):
+  clearly worse is an area for improvement, clearly better a strength, with the paired
+  intervals on the finish, the cost and each objective's chance
+  (:mod:`sim.tabletop.report.versus`); the exercise's own world with the call changed is
+  shown beside it as an illustration only, never as the basis of the verdict;
 - a call that took more than :data:`SLOW_DAYS` to reach its holder;
 - a call that fell to the playbook because nobody held the role;
 - an inject's expected choice made, not made, or never answered (matched by the day the
   incident happened: :mod:`sim.tabletop.matching`);
 - the facilitator's rating of each expected action (P a strength; S, M, U an area for
   improvement);
-- each objective met or missed, with its chance under the room's way of deciding;
-- the hot wash.
+- each objective met or missed, with its chance under the room's way of deciding and
+  the playbook's (Wilson intervals) and their paired difference (Tango's interval);
+- the hot wash; a finding adopted into it is listed once, as the hot-wash item.
 
 Two rules keep the verdicts honest. A call the playbook would have made, or a call with
 a single option, is never judged (neither a strength nor an area for improvement, and no
@@ -37,6 +42,7 @@ from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
 from sim.tabletop.report.calls import judgeable
 from sim.tabletop.report.hseep import CAPABILITIES, OBJECTIVES, RATINGS, capability_of_kind
 from sim.tabletop.report.montecarlo import KindEffect, MonteCarlo
+from sim.tabletop.report.versus import Versus, figure, figures, label
 
 #: A decision that took longer than this to reach its owner is worth a look (days).
 SLOW_DAYS = 1.0
@@ -72,10 +78,6 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def _pts(share: float) -> str:
-    return f"{share * 100:+.0f} points"
-
-
 def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     """What the room's choices of one kind did over the Monte Carlo's worlds.
 
@@ -84,22 +86,70 @@ def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     """
     if effect is None or set(effect.room_choices) <= {effect.playbook_choice}:
         return ""
-    days, cost = effect.delta_days, effect.delta_cost_usd
-
-    def chance(o: str, v: float) -> str:
-        ci = effect.delta_p_met_interval.get(o)
-        within = f" (95% interval {ci['low'] * 100:+.0f} to {ci['high'] * 100:+.0f})" if ci else ""
-        return f"{OBJECTIVES[o][0].lower()} {_pts(v)}{within}"
-
-    chances = ", ".join(chance(o, v) for o, v in effect.delta_p_met.items())
     chose = ", ".join(_words(c) for c in effect.room_choices)
     return (
-        f"Over {mc.reps} simulated worlds, the room's {effect.kind} calls ({chose}) against "
-        f"the playbook's ({_words(effect.playbook_choice)}) changed the chance of each "
-        f"objective by: {chances}; the finish by {days['mean']:+.1f} days "
-        f"(95% interval {days['low']:+.1f} to {days['high']:+.1f}) and the cost by "
-        f"${cost['mean']:+,.0f} (${cost['low']:+,.0f} to ${cost['high']:+,.0f})."
+        f"Over {effect.versus.reps} simulated worlds (common random numbers), the room's "
+        f"{_words(effect.kind)} calls ({chose}) against the playbook's "
+        f"({_words(effect.playbook_choice)}) changed {figures(effect.versus)}. Verdict: "
+        f"{effect.versus.verdict}."
     )
+
+
+def illustration(e: DecisionEffect) -> str:
+    """The exercise's own world with this call changed: an illustration, never a verdict."""
+    top = max(e.alternatives, key=lambda a: a.impact, default=None)
+    if top is None:
+        return ""
+    return (
+        f"One world only (the exercise's own, an illustration beside the many-world figure): "
+        f"{_words(top.option)} instead of {_words(e.choice)} on day {e.day:.1f} would have "
+        f"changed the finish by {top.delta_schedule_days:+.1f} days, the cost by "
+        f"${top.delta_cost_usd:+,.0f} and quality by {top.delta_quality:+.3f}."
+    )
+
+
+def _clear_words(v: Versus, measures: Sequence[str]) -> str:
+    return "; ".join(f"{label(m)} {figure(m, v.rows()[m])}" for m in measures)
+
+
+def _kind_finding(
+    room: Room, effect: KindEffect, calls: Sequence[DecisionEffect], mc: MonteCarlo,
+    improve: date, sustain: date,
+) -> Finding | None:
+    """The verdict on the room's calls of one kind, over the Monte Carlo's worlds, or none."""
+    v = effect.versus
+    if v.verdict not in ("worse", "better") or not calls:
+        return None
+    s = scenario_of(room.exercise.scenario_yaml)
+    agreed = s.levers.playbook.get(effect.kind)  # type: ignore[call-overload]
+    chose = "; ".join(f"day {e.day:.0f}: {_words(e.choice)}" for e in calls)
+    head = (f"{_words(effect.kind).capitalize()} calls ({chose}) against the playbook's "
+            f"({_words(effect.playbook_choice)}), over {v.reps} simulated worlds")  # fmt: skip
+    evidence = tuple(
+        f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
+        f"Rationale: {e.rationale}" for e in calls
+    ) + tuple(filter(None, (illustration(e) for e in calls)))
+    keys = tuple(e.key for e in calls)
+    cap = capability_of_kind(effect.kind).id
+    if v.verdict == "better":
+        return Finding(
+            "strength", cap, f"{head}: clearly better on {_clear_words(v, v.better_on())}.",
+            calls[0].role, sustain, f"calls {effect.kind}", evidence=evidence,
+            quantified=quantify(effect, mc), calls=keys,
+        )  # fmt: skip
+    cause = (
+        f"The playbook agrees {', '.join(_words(a) for a in agreed)} for {_words(effect.kind)} "
+        "calls; the room chose otherwise."
+        if agreed
+        else f"No {_words(effect.kind)} response was agreed in advance, so it was decided ad hoc."
+    )
+    return Finding(
+        "improvement", cap, f"{head}: clearly worse on {_clear_words(v, v.worse_on())}.",
+        calls[0].role, improve, f"calls {effect.kind}", cause,
+        f"Agree the {_words(effect.kind)} response in the playbook "
+        f"({_words(effect.playbook_choice)} where it applies) and rehearse it.",
+        evidence, quantify(effect, mc), keys,
+    )  # fmt: skip
 
 
 def _decision_findings(
@@ -108,40 +158,22 @@ def _decision_findings(
     mc: MonteCarlo,
     improve: date,
     sustain: date,
-    faulted: frozenset[str] = frozenset(),
 ) -> list[Finding]:
-    """Findings on the room's calls; ``faulted`` calls (named elsewhere) are no strength."""
+    """Findings on the room's calls: per kind over many worlds, and each call's route."""
     s = scenario_of(room.exercise.scenario_yaml)
     items: list[Finding] = []
-    clean: dict[tuple[str, str], list[DecisionEffect]] = {}
     may_judge = judgeable(room)
+    for kind in dict.fromkeys(e.kind for e in effects):
+        effect = mc.effect(kind)
+        calls = [e for e in effects if e.kind == kind and may_judge(e.key)]
+        found = _kind_finding(room, effect, calls, mc, improve, sustain) if effect else None
+        if found is not None:
+            items.append(found)
     for e in effects:
         cap = capability_of_kind(e.kind).id
         evidence = (f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
                     f"Rationale: {e.rationale}",)  # fmt: skip
-        best = e.best
         agreed = s.levers.playbook.get(e.kind)  # type: ignore[call-overload]
-        if not may_judge(e.key):
-            best = None  # the agreed call, or no choice at all: never judged
-        elif best is None and e.alternatives:
-            clean.setdefault((e.role, e.kind), []).append(e)
-        if best is not None:
-            cause = (
-                f"The playbook agrees {', '.join(_words(a) for a in agreed)} for {e.kind} calls; "
-                f"the room chose {_words(e.choice)}."
-                if agreed
-                else f"No {e.kind} response was agreed in advance, so it was decided ad hoc."
-            )
-            items.append(Finding(
-                "improvement", cap,
-                f"Day {e.day:.1f}: {_words(best.option)} would have beaten {_words(e.choice)} "
-                f"in the same world ({best.delta_schedule_days:+.1f} days, "
-                f"${best.delta_cost_usd:+,.0f}, quality {best.delta_quality:+.3f}).",
-                e.role, improve, f"decision {e.key}", cause,
-                f"Agree the {e.kind} response in the playbook ({_words(best.option)} where it "
-                "applies) and rehearse it.", evidence, quantify(mc.effect(e.kind), mc),
-                (e.key,),
-            ))  # fmt: skip
         if e.latency_days > SLOW_DAYS:
             items.append(Finding(
                 "improvement", cap,
@@ -162,25 +194,12 @@ def _decision_findings(
                 "Staff every role that holds a decision right before the exercise starts.",
                 evidence, calls=(e.key,),
             ))  # fmt: skip
-    faulted = faulted | {k for f in items if f.kind == "improvement" for k in f.calls}
-    for (role, kind), found in clean.items():
-        calls = [e for e in found if e.key not in faulted]
-        if not calls:
-            continue
-        total = sum(1 for e in effects if (e.role, e.kind) == (role, kind))
-        days = ", ".join(f"{e.day:.0f}" for e in calls)
-        items.append(Finding(
-            "strength", capability_of_kind(kind).id,
-            f"{_words(kind).capitalize()} calls: {len(calls)} of {total} had no clearly better "
-            f"option in the same world (day{'s' if len(calls) > 1 else ''} {days}).",
-            role, sustain, "decisions " + ", ".join(e.key for e in calls),
-            evidence=tuple(f"Decision {e.key}: {_words(e.choice)}" for e in calls),
-            calls=tuple(e.key for e in calls),
-        ))  # fmt: skip
     return items
 
 
-def _choice_finding(a: ExpectedAction, n: int, improve: date, sustain: date) -> Finding:
+def _choice_finding(
+    a: ExpectedAction, improve: date, sustain: date, mc: MonteCarlo | None = None
+) -> Finding:
     where = f"Inject “{a.inject}”"
     when = "" if a.incident_day is None else f" (the incident: day {a.incident_day:.1f})"
     expected = " or ".join(_words(o) for o in a.choice)
@@ -201,6 +220,7 @@ def _choice_finding(a: ExpectedAction, n: int, improve: date, sustain: date) -> 
         "" if met else "The expected response was not chosen when the incident struck.",
         "" if met else "Rehearse this response, and write it into the playbook.",
         (f"Decision {a.answered_by}: {_words(a.answered_choice)}",),
+        quantify(mc.effect(a.answered_by.split("#")[0]), mc) if mc and a.answered_by else "",
         calls=(a.answered_by,) if a.answered_by else (),
     )  # fmt: skip
 
@@ -210,13 +230,14 @@ def _expected_findings(
     improve: date,
     sustain: date,
     may_judge: Callable[[str], bool] = lambda key: True,
+    mc: MonteCarlo | None = None,
 ) -> list[Finding]:
     items = []
     for n, a in enumerate(expected):
         if a.choice:
             if a.answered_by is not None and not may_judge(a.answered_by):
                 continue  # the playbook's call, or no choice: not a finding either way
-            items.append(_choice_finding(a, n, improve, sustain))
+            items.append(_choice_finding(a, improve, sustain, mc))
         elif a.rating:
             good = a.rating == "P"
             items.append(Finding(
@@ -231,17 +252,30 @@ def _expected_findings(
     return items
 
 
+def chance_words(mc: MonteCarlo, objective: str) -> str:
+    """An objective's chance, room and playbook, each with its interval, and the paired gap."""
+    lo, hi = mc.room.p_met_interval.get(objective, (0.0, 1.0))
+    blo, bhi = mc.playbook.p_met_interval.get(objective, (0.0, 1.0))
+    gap = mc.versus.chances.get(objective) if mc.versus else None
+    paired = (
+        f"; the room minus the playbook on the same worlds: {figure(objective, gap)}"
+        if gap
+        else ""
+    )
+    return (
+        f"Over {mc.reps} simulated worlds the room's way of deciding meets the objective "
+        f"“{OBJECTIVES[objective][0]}” {mc.room.p_met[objective]:.0%} of the time (95% "
+        f"interval {lo:.0%} to {hi:.0%}), the playbook {mc.playbook.p_met[objective]:.0%} "
+        f"({blo:.0%} to {bhi:.0%}){paired}."
+    )
+
+
 def _objective_findings(
     objectives: Sequence[Objective], mc: MonteCarlo, improve: date, sustain: date
 ) -> list[Finding]:
     items = []
     for o in objectives:
-        p_room, p_book = mc.room.p_met[o.objective], mc.playbook.p_met[o.objective]
-        chance = (
-            f"Over {mc.reps} simulated worlds the room's way of deciding meets "
-            f"{OBJECTIVES[o.objective][0].lower()} {p_room:.0%} of the time (the playbook "
-            f"{p_book:.0%})."
-        )
+        chance = chance_words(mc, o.objective)
         cap = OBJECTIVE_CAPABILITY[o.objective]
         if o.met:
             items.append(Finding("strength", cap, f"{o.name} met in the room's play: {o.result} "
@@ -278,13 +312,23 @@ def findings(
 ) -> list[Finding]:
     """Every strength and area for improvement of the exercise."""
     improve, sustain = end + timedelta(IMPROVE_DUE_DAYS), end + timedelta(SUSTAIN_DUE_DAYS)
-    answers = _expected_findings(expected, improve, sustain, judgeable(room))
-    return one_verdict(
-        _decision_findings(room, effects, mc, improve, sustain, faulted(answers))
+    answers = _expected_findings(expected, improve, sustain, judgeable(room), mc)
+    computed = (
+        _decision_findings(room, effects, mc, improve, sustain)
         + answers
         + _objective_findings(objectives, mc, improve, sustain)
-        + _hot_wash(room)
     )
+    return one_verdict(adopted_once(computed, room) + _hot_wash(room))
+
+
+def adopted_once(computed: Sequence[Finding], room: Room) -> list[Finding]:
+    """The report's own findings less those adopted into the hot wash (the copy stands in).
+
+    Adopting a proposed finding stores it as a hot-wash item with the finding's source;
+    counting both would list it twice (issue 27.8: 6 areas for improvement became 14).
+    """
+    stored = {h.source for h in room.hot_wash if h.source}
+    return [f for f in computed if f.source not in stored]
 
 
 def faulted(items: Sequence[Finding]) -> frozenset[str]:

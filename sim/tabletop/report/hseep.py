@@ -112,14 +112,15 @@ def worst_rating(ratings: list[str]) -> str | None:
 def element_of(source: str) -> str:
     """The capability element (:data:`ELEMENTS`) a finding's gap belongs to, by its source.
 
-    A call slow to reach its holder, or that nobody held, is Organization; a better
-    option the room did not take, or an expected action rated below P, is Training; an
+    A call slow to reach its holder, or that nobody held, is Organization; calls of a
+    kind clearly worse than the playbook's over many worlds, or an expected action rated
+    below P, is Training; an
     inject left unanswered or an objective missed is Planning (no pre-agreed answer);
     the hot wash's own items say nothing of it and count as Planning.
     """
     head = source.split(" ", 1)[0]
     if head in ("slow", "unstaffed"):
         return "Organization"
-    if head in ("decision", "action"):
+    if head in ("calls", "decision", "action"):
         return "Training"
     return "Planning"

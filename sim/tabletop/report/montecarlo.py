@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pandas as pd
 
@@ -31,7 +32,7 @@ from sim.engine.decisions import (
     first_available,
     reference_decider,
 )
-from sim.intervals import paired_difference
+from sim.intervals import wilson
 from sim.runner import run_replications
 from sim.scenario.spec import DECISION_OPTIONS, RUN_KINDS, Scenario, ScriptedIncident
 from sim.stats import summarize
@@ -39,6 +40,7 @@ from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.room import Room
 from sim.tabletop.report.calls import judged_call
 from sim.tabletop.report.hseep import OBJECTIVE_COLUMN
+from sim.tabletop.report.versus import Versus, compare
 
 #: Replications per arm in the report: about 4 ms each on this machine, so the default
 #: report (at most seven arms) takes a few seconds.
@@ -56,21 +58,41 @@ class Arm:
     p_success: float
     days: dict[str, float]
     cost_usd: dict[str, float]
+    #: Each objective's chance with its 95% Wilson interval (low, high).
+    p_met_interval: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class KindEffect:
-    """What the room's choices of one kind did, against the playbook's, on the same worlds."""
+    """The room's calls of one kind against the playbook's, on the same worlds.
+
+    ``versus`` is the room's way of deciding minus the same with only this kind handed
+    back to the playbook: the finish, the cost and each objective's chance, with paired
+    intervals and the verdict (:mod:`sim.tabletop.report.versus`).
+    """
 
     kind: str
     room_choices: tuple[str, ...]
     playbook_choice: str
-    delta_p_met: dict[str, float]
-    delta_days: dict[str, float]
-    delta_cost_usd: dict[str, float]
-    #: Each objective's chance, room minus playbook, with its paired 95% interval
-    #: (``mean``, ``low``, ``high``, ``n``) over the same worlds.
-    delta_p_met_interval: dict[str, dict[str, float]] = field(default_factory=dict)
+    versus: Versus
+    #: The room's calls of this kind that left the playbook (their keys).
+    judged: tuple[str, ...] = ()
+
+    @property
+    def delta_p_met(self) -> dict[str, float]:
+        return {o: float(r["mean"]) for o, r in self.versus.chances.items()}
+
+    @property
+    def delta_p_met_interval(self) -> dict[str, dict[str, Any]]:
+        return self.versus.chances
+
+    @property
+    def delta_days(self) -> dict[str, Any]:
+        return self.versus.days
+
+    @property
+    def delta_cost_usd(self) -> dict[str, Any]:
+        return self.versus.cost_usd
 
 
 @dataclass(frozen=True)
@@ -82,6 +104,8 @@ class MonteCarlo:
     room: Arm
     playbook: Arm
     by_kind: tuple[KindEffect, ...]
+    #: The room's way of deciding minus the playbook's, every call, on the same worlds.
+    versus: Versus | None = None
 
     def effect(self, kind: str) -> KindEffect | None:
         return next((k for k in self.by_kind if k.kind == kind), None)
@@ -136,6 +160,7 @@ def _arm(name: str, df: pd.DataFrame, evals: Sequence[str]) -> Arm:
         float(df["success"].mean()),
         summarize(df["schedule_days"]),
         summarize(df["cost_usd"]),
+        {o: wilson(float(df[c].sum()), len(df)) for o, c in OBJECTIVE_COLUMN.items()},
     )
 
 
@@ -182,23 +207,16 @@ def simulate(room: Room, reps: int = REPS, progress: Progress | None = None) -> 
         done += reps
     evals = [t.eval for t in scenario.objective.targets]
     room_df = frames["room"]
-    effects = []
-    for kind in differing:
-        alt = frames[f"room:{kind}"]
-        effects.append(
-            KindEffect(
-                kind, tuple(c for k, c in calls.items() if k.split("#")[0] == kind),
-                playbook_pick(kind),
-                {o: float(room_df[c].mean() - alt[c].mean()) for o, c in OBJECTIVE_COLUMN.items()},
-                paired_difference(alt["schedule_days"], room_df["schedule_days"]),
-                paired_difference(alt["cost_usd"], room_df["cost_usd"]),
-                {o: paired_difference(alt[c].astype(float), room_df[c].astype(float))
-                 for o, c in OBJECTIVE_COLUMN.items()},
-            )
-        )  # fmt: skip
+    effects = tuple(
+        KindEffect(
+            kind, tuple(c for k, c in calls.items() if k.split("#")[0] == kind),
+            playbook_pick(kind), compare(frames[f"room:{kind}"], room_df),
+            tuple(d.key for d in room.decisions if d.kind == kind and judged_call(room, d)),
+        )
+        for kind in differing
+    )  # fmt: skip
     return MonteCarlo(
         reps, room.exercise.seed, len(scenario.incidents.scripted),
         _arm("room", room_df, evals), _arm("playbook", frames["playbook"], evals),
-        tuple(effects),
+        effects, compare(frames["playbook"], room_df),
     )  # fmt: skip
-

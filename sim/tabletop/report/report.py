@@ -19,6 +19,7 @@ Rendering lives in :mod:`sim.tabletop.report.aar` (the document) and
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
@@ -45,7 +46,10 @@ from sim.tabletop.report.montecarlo import REPS, MonteCarlo, simulate
 
 Progress = Callable[[int, int], None]
 IMPROVE_DUE_DAYS = 30
-__all__ = ["REPS", "AfterActionReport", "Progress", "audit_log", "build_report"]
+__all__ = [
+    "REPS", "AfterActionReport", "Analysis", "Progress", "analyse", "audit_log", "build_report",
+    "play_fingerprint",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -421,13 +425,37 @@ def _scaled(progress: Progress | None, offset: int, total: int) -> Progress | No
     return lambda done, of: progress(offset + done, total)
 
 
-def build_report(
-    room: Room, progress: Progress | None = None, reps: int = REPS
-) -> AfterActionReport:
-    """The after-action report of an exercise, at whatever point it stands.
+@dataclass(frozen=True)
+class Analysis:
+    """The expensive part of a report: the replay, every alternative, the Monte Carlo.
 
-    ``progress(done, total)`` is called as the replays and the Monte Carlo go.
+    It depends only on the play (:func:`play_fingerprint`), not on the wrap-up (hot wash,
+    plan, ratings, overview), so those edits reuse it and re-render only what they change.
     """
+
+    game: Game
+    outcome: dict[str, Any]
+    reviews: tuple[DecisionReview, ...]
+    lessons: tuple[tuple[str, str], ...]
+    montecarlo: MonteCarlo
+
+
+def play_fingerprint(room: Room, reps: int) -> str:
+    """What an :class:`Analysis` depends on, as a digest: scenario, seed, clock, calls, injects."""
+    ex = room.exercise
+    parts = (
+        hashlib.sha256(ex.scenario_yaml.encode("utf-8", "surrogatepass")).hexdigest(),
+        ex.seed, round(ex.clock_day, 9), reps,
+        tuple((d.key, d.kind, d.choice, d.by, tuple(d.options), d.participant_id)
+              for d in room.decisions),
+        tuple((i.inject_id, i.engine_step, i.engine_day, i.delivered_day, repr(i.spec))
+              for i in room.delivered()),
+    )  # fmt: skip
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def analyse(room: Room, progress: Progress | None = None, reps: int = REPS) -> Analysis:
+    """Replay the play to its end, each decision's alternatives, and the Monte Carlo."""
     ex = room.exercise
     scenario = scenario_of(ex.scenario_yaml)
     record = room.play_record()
@@ -442,9 +470,25 @@ def build_report(
     mc = simulate(room, reps, _scaled(progress, options, total))
     if progress:
         progress(total, total)
-    outcome = debrief.outcome
+    return Analysis(game, dict(debrief.outcome), tuple(debrief.decisions),
+                    tuple((title, evidence) for _, title, evidence in debrief.lessons), mc)
+
+
+def build_report(
+    room: Room, progress: Progress | None = None, reps: int = REPS,
+    analysis: Analysis | None = None,
+) -> AfterActionReport:
+    """The after-action report of an exercise, at whatever point it stands.
+
+    ``progress(done, total)`` is called as the replays and the Monte Carlo go; a given
+    ``analysis`` (of this play) is reused instead.
+    """
+    ex = room.exercise
+    scenario = scenario_of(ex.scenario_yaml)
+    a = analysis if analysis is not None else analyse(room, progress, reps)
+    game, outcome, mc = a.game, a.outcome, a.montecarlo
     end = (ex.ended_at or utcnow()).date()
-    effects = _effects(room, debrief.decisions)
+    effects = _effects(room, a.reviews)
     objectives = _objectives(room, outcome)
     expected = _expected(room, game)
     items = findings(room, effects, expected, objectives, mc, end)
@@ -460,7 +504,7 @@ def build_report(
         tuple(effects),
         strengths, improvements, mc,
         audit_log(room),
-        tuple((title, evidence) for _, title, evidence in debrief.lessons),
+        a.lessons,
         ex.opened_at, narrative(scenario), hazards(room),
         exercised(effects, expected, items),
     )  # fmt: skip
