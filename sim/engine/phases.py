@@ -35,6 +35,8 @@ RETUNE_DATA_PERSON_DAYS = 20.0
 SAFETY_TUNING_ROUNDS = 1
 #: People of the safety team on a fix found by the model review (its days become work).
 SAFETY_FIX_PEOPLE = 2.0
+#: Defects fixed before any training on the data: no right to train on unlicensed data.
+FIX_BEFORE_TRAINING = frozenset({"licensing"})
 
 
 def prepare(m: Project) -> Steps:
@@ -319,8 +321,14 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
-        d.fixed = True
+        if d.kind in FIX_BEFORE_TRAINING:
+            yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+            d.fixed = True
+        else:
+            # Nothing waits for the fix: a run that starts before it lands trains on the bad
+            # data until then and trains back what it spoiled, as a fix during the run does,
+            # but from a sooner start (docs/model.md, "Handling a found defect").
+            m.env.process(_fix_in_background(m, d, fixer))
         return
     options: tuple[str, ...] = DECISION_OPTIONS["data_fix"]
     if d.kind == "licensing":
@@ -362,12 +370,41 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
+    """The fix while the run trains on; then the run trains back what the bad data spoiled.
+
+    Every token trained on the defect lost ``quality_penalty`` of its value, so the plan's
+    effective tokens need ``quality_penalty * affected tokens`` more clean ones (the
+    retraining share, paid in compute and calendar; docs/model.md, "Handling a found
+    defect"). A run that ended before the fix landed keeps the damage.
+    """
     yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(
         "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
     )
+    run = m.run
+    if run is None or m.run_finished or run.tokens >= run.target_tokens:
+        return
+    extra = retraining_tokens(d)
+    if extra > 0:
+        run.target_tokens += extra
+        m.count_incident("retraining_share")
+        m.trace_event(
+            "retrain",
+            f"The run trains {extra / 1e9:,.0f}B more tokens to make up what the "
+            f"{d.kind.replace('_', ' ')} defect spoiled",
+            owner,
+        )
+
+
+def retraining_tokens(d: Defect) -> float:
+    """Clean tokens that make up a fixed defect's damage: its penalty times the tokens it spoiled.
+
+    Effective tokens after ``E`` more clean ones are ``(T + E) - penalty * A``, the clean
+    run's ``T`` at ``E = penalty * A`` (one defect; docs/model.md).
+    """
+    return d.source.quality_penalty * d.affected_tokens
 
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
