@@ -8,7 +8,8 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 import simpy
 
@@ -217,9 +218,10 @@ def _eval_gap(m: Project) -> Steps:
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
+        detected_by = yield from _notice_eval_gap(m)
         choice = yield from m.decide(
             "ship",
-            detected_by=m.org.owner("eval_gap") or m.org.decider("ship"),
+            detected_by=detected_by,
             summary="Targets missed: " + ", ".join(f"{e} {v:.2f}" for e, v in scores.items()),
             context={"missed": scores},
             options=tuple(options),
@@ -234,6 +236,27 @@ def _eval_gap(m: Project) -> Steps:
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
+
+
+def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
+    """Who raises a missed target, after how long (docs/model.md, "Eval gap loop").
+
+    The owner of ``eval_gap`` reads the results as they come and raises the gap at once.
+    Nobody owning it, the results sit with the team that ran the evaluation until the
+    project's next routine look at them (a uniform share of ``org.eval_interval_days``,
+    keyed by the gap's number), and that team raises it.
+    """
+    owner = m.org.owner("eval_gap")
+    if owner is not None:
+        return owner
+    evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
+    team = evaluators[0] if evaluators else m.org.decider("ship")
+    u = m.streams.entity_uniform("signals", f"eval_gap#{m.incidents['eval_gap']}")
+    yield m.env.timeout(u * m.scenario.org.eval_interval_days)
+    m.trace_event(
+        "signal", "Nobody owns the eval gap: missed targets seen at the routine review", team
+    )
+    return team
 
 
 def release(m: Project) -> Steps:
