@@ -79,10 +79,15 @@ def test_a_defect_caught_before_the_run_is_fixed_without_a_decision() -> None:
     m = model(s)
     m.env.run()
     (d,) = m.defects.defects
-    assert d.found_at == "audit" and d.fixed and d.affected_tokens == 0.0
+    assert d.found_at == "audit" and d.fixed
     assert not [r for r in m.decisions if r.kind == "data_fix"]
+    # Nothing waited for the fix: the run started on the bad data and, once the fix
+    # landed, trained back the spoiled share (the retraining share).
+    assert m.run is not None and d.affected_tokens > 0
+    assert m.run.target_tokens == pytest.approx(m.tokens_plan + 0.15 * d.affected_tokens)
+    assert m.incidents["retraining_share"] == 1
     ablations = phase_starts(m)["Ablations"]
-    assert d.found_day is not None and d.found_day < ablations
+    assert d.found_day is not None and d.found_day <= ablations  # found before; not waited for
 
 
 def test_a_defect_found_in_the_run_goes_to_the_holder_of_the_data_fix_right() -> None:

@@ -8,7 +8,8 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 import simpy
 
@@ -36,6 +37,8 @@ RETUNE_DATA_PERSON_DAYS = 20.0
 SAFETY_TUNING_ROUNDS = 1
 #: People of the safety team on a fix found by the model review (its days become work).
 SAFETY_FIX_PEOPLE = 2.0
+#: Defects fixed before any training on the data: no right to train on unlicensed data.
+FIX_BEFORE_TRAINING = frozenset({"licensing"})
 
 
 def prepare(m: Project) -> Steps:
@@ -237,9 +240,10 @@ def _eval_gap(m: Project) -> Steps:
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
+        detected_by = yield from _notice_eval_gap(m)
         choice = yield from m.decide(
             "ship",
-            detected_by=m.org.owner("eval_gap") or m.org.decider("ship"),
+            detected_by=detected_by,
             summary="Targets missed: " + ", ".join(f"{e} {v:.2f}" for e, v in scores.items()),
             context={"missed": scores},
             options=tuple(options),
@@ -254,6 +258,27 @@ def _eval_gap(m: Project) -> Steps:
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
+
+
+def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
+    """Who raises a missed target, after how long (docs/model.md, "Eval gap loop").
+
+    The owner of ``eval_gap`` reads the results as they come and raises the gap at once.
+    Nobody owning it, the results sit with the team that ran the evaluation until the
+    project's next routine look at them (a uniform share of ``org.eval_interval_days``,
+    keyed by the gap's number), and that team raises it.
+    """
+    owner = m.org.owner("eval_gap")
+    if owner is not None:
+        return owner
+    evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
+    team = evaluators[0] if evaluators else m.org.decider("ship")
+    u = m.streams.entity_uniform("signals", f"eval_gap#{m.incidents['eval_gap']}")
+    yield m.env.timeout(u * m.scenario.org.eval_interval_days)
+    m.trace_event(
+        "signal", "Nobody owns the eval gap: missed targets seen at the routine review", team
+    )
+    return team
 
 
 def release(m: Project) -> Steps:
@@ -341,8 +366,14 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
-        d.fixed = True
+        if d.kind in FIX_BEFORE_TRAINING:
+            yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+            d.fixed = True
+        else:
+            # Nothing waits for the fix: a run that starts before it lands trains on the bad
+            # data until then and trains back what it spoiled, as a fix during the run does,
+            # but from a sooner start (docs/model.md, "Handling a found defect").
+            m.env.process(_fix_in_background(m, d, fixer))
         return
     options: tuple[str, ...] = DECISION_OPTIONS["data_fix"]
     if d.kind == "licensing":
@@ -384,12 +415,41 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
+    """The fix while the run trains on; then the run trains back what the bad data spoiled.
+
+    Every token trained on the defect lost ``quality_penalty`` of its value, so the plan's
+    effective tokens need ``quality_penalty * affected tokens`` more clean ones (the
+    retraining share, paid in compute and calendar; docs/model.md, "Handling a found
+    defect"). A run that ended before the fix landed keeps the damage.
+    """
     yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(
         "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
     )
+    run = m.run
+    if run is None or m.run_finished or run.tokens >= run.target_tokens:
+        return
+    extra = retraining_tokens(d)
+    if extra > 0:
+        run.target_tokens += extra
+        m.count_incident("retraining_share")
+        m.trace_event(
+            "retrain",
+            f"The run trains {extra / 1e9:,.0f}B more tokens to make up what the "
+            f"{d.kind.replace('_', ' ')} defect spoiled",
+            owner,
+        )
+
+
+def retraining_tokens(d: Defect) -> float:
+    """Clean tokens that make up a fixed defect's damage: its penalty times the tokens it spoiled.
+
+    Effective tokens after ``E`` more clean ones are ``(T + E) - penalty * A``, the clean
+    run's ``T`` at ``E = penalty * A`` (one defect; docs/model.md).
+    """
+    return d.source.quality_penalty * d.affected_tokens
 
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
