@@ -13,7 +13,13 @@ from typing import Any
 
 import simpy
 
-from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
+from sim.engine.budget import (
+    ablation_compute_usd,
+    budget_gap,
+    budget_watch,
+    licences,
+    round_cost,
+)
 from sim.engine.forecast import ablation_days, forecast_days
 from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
@@ -441,6 +447,10 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
             f"{d.kind.replace('_', ' ')} defect spoiled",
             owner,
         )
+        # The longer run is a plan change with a bill: the budget owner checks the
+        # forecast now, not at the next phase boundary (docs/model.md, "Handling a found
+        # defect"); a cut to tokens then trains back only what the budget affords.
+        yield from budget_watch(m)
 
 
 def retraining_tokens(d: Defect) -> float:
