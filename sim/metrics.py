@@ -67,10 +67,12 @@ RUN: tuple[Metric, ...] = (
 DETAIL: tuple[Metric, ...] = (
     Metric("budget_usd", "Budget after cuts", "USD", "higher"),
     Metric("reserve_used_usd", "Reserve used", "USD", "lower"),
-    Metric("tokens_planned_b", "Tokens planned", "billion tokens", "higher"),
+    Metric("tokens_planned_b", "Tokens planned after the budget fit", "billion tokens", "higher"),
     Metric("tokens_b", "Tokens trained", "billion tokens", "higher"),
     Metric("loss", "Pretraining loss", "nats per token", "lower"),
-    Metric("post_training_rounds_planned", "Post-training rounds planned", "rounds", "higher"),
+    Metric(
+        "post_training_rounds_planned", "Rounds planned after the budget fit", "rounds", "higher"
+    ),
     Metric("post_training_rounds", "Post-training rounds", "rounds", "higher"),
     Metric("scope_cuts", "Scope cuts", "count", "lower"),
     Metric("scope_cut_usd", "Saved by scope cuts", "USD", "lower"),

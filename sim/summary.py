@@ -63,8 +63,9 @@ def scope_summary(df: pd.DataFrame) -> dict[str, Any]:
         if c.startswith("scope:")
     }
     return {
-        "tokens_planned_b": float(df["tokens_planned_b"].max()),
-        "post_training_rounds_planned": int(df["post_training_rounds_planned"].max()),
+        # The plan as fitted to the budget at set-up (the same in every world).
+        "tokens_planned_b": float(df["tokens_planned_b"].mean()),
+        "post_training_rounds_planned": float(df["post_training_rounds_planned"].mean()),
         "p_cut": float((df["scope_cuts"] > 0).mean()),
         "cut_usd": summarize(df["scope_cut_usd"]),
         "cut_loss": summarize(df["scope_cut_loss"]),

@@ -122,10 +122,14 @@ def test_a_tokens_price_includes_the_salaries_of_its_days(base: Scenario) -> Non
 
 
 def test_the_priced_quality_matches_what_the_cut_costs(base: Scenario) -> None:
-    # Paired: the same worlds with the plan funded in full and cut to fit a 15% reserve.
-    # Only a cut's expected score is compared (a risk price is not an expected loss).
-    cut = reserve(base, 0.15)
-    priced = sum(c.score for c in ProjectModel(cut).scope_cuts if not c.at_risk)
+    # Paired: the same worlds with the plan funded in full and cut to fit a 20% reserve.
+    # Only a cut's expected score is compared (a risk price is not an expected loss), so
+    # the playbook cuts rounds and tokens only: ablations first would be a risk price.
+    playbook = {"levers.playbook.budget": ["fewer_post_training_rounds", "reduce_tokens"]}
+    cut = reserve(with_overrides(base, playbook), 0.2)
+    cuts = ProjectModel(cut).scope_cuts
+    assert cuts and not any(c.at_risk for c in cuts), [c.summary() for c in cuts]
+    priced = sum(c.score for c in cuts)
     assert priced < 0
     funded = fund_full_plan(cut)
     for seed in SEEDS:
@@ -144,11 +148,16 @@ def test_scope_cuts_are_visible_and_priced_everywhere(base: Scenario) -> None:
     assert cuts and all(e.data["saves_usd"] > 0 and "saves $" in e.summary for e in cuts)
     out = game.outcome()
     assert out["scope_cuts"] == len(cuts) and out["scope_cut_usd"] > 0
-    assert out["tokens_planned_b"] == 4_000 and out["post_training_rounds_planned"] == 4
+    # What the outcome calls planned is the plan fitted to the budget: a shorter last round.
+    fitted = game.model.set_up_plan
+    assert fitted is not None and fitted.rounds < 4
+    assert out["tokens_planned_b"] == fitted.tokens / 1e9
+    assert out["post_training_rounds_planned"] == fitted.rounds
     assert snapshot(game)["scope_cuts"] == [e.summary for e in cuts]
     args = ["run", "assistant_7b", "--reps", "3", "--set", "levers.reserve_fraction=0.2"]
     scope = json.loads(sim(*args, "--json").stdout)["scope"]
-    assert scope["p_cut"] == 1.0 and scope["tokens_planned_b"] == 4_000 and scope["responses"]
+    assert scope["p_cut"] == 1.0 and scope["responses"]
+    assert scope["post_training_rounds_planned"] == pytest.approx(fitted.rounds)
     assert "Worlds with a scope cut" in sim(*args).stdout
 
 

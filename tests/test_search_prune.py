@@ -121,3 +121,33 @@ def test_changes_a_team_lead_would_question_are_named_and_the_playbook_comes_apa
     assert doubts["levers.reserve_fraction"] is None
     assert "levers.playbook:rollback" in doubts and len(changes) == 5
     assert apply_delta(base, combine(base, changes)) == apply_delta(base, delta)
+
+
+@pytest.mark.parametrize("path", ["scenarios/assistant_7b.yaml", "scenarios/frontier_405b.yaml"])
+def test_a_right_moved_nearer_its_signals_is_not_questioned_one_moved_farther_is(path):
+    """Near or far is measured where the signals arise in the base's worlds, and agrees
+    with the latency the engine's decisions then wait (two seeds of worlds)."""
+    from sim.compare.prune import doubt, reach_days
+    from sim.engine.model import ProjectModel
+
+    base = load_scenario(path)
+    assert base.org.decision_rights["ship"] == "product"
+    near = doubt(base, "org.decision_rights.ship", "evals")  # evals run the evaluations
+    far = doubt(base, "org.decision_rights.ship", "data")
+    assert near is None
+    assert far is not None and "farther from where its signals arise" in far
+    assert reach_days(base, "ship", "evals") < reach_days(base, "ship", "product")
+    assert reach_days(base, "ship", "data") > reach_days(base, "ship", "product")
+
+    def waited(holder: str, seed: int) -> float:
+        design = apply_delta(base, {"org.decision_rights.ship": holder})
+        days = []
+        for rep in range(8):
+            m = ProjectModel(design, seed=seed, replication=rep, observed=False)
+            m.env.run()
+            days += [d.latency_days for d in m.decisions if d.kind == "ship"]
+        assert days, "no ship decision in 8 worlds"
+        return sum(days) / len(days)
+
+    for seed in (0, 7):
+        assert waited("evals", seed) < waited("product", seed) < waited("data", seed)

@@ -142,7 +142,7 @@ def _print_scope(scope: dict[str, Any]) -> None:
     """What the plan gave up to fit the budget, so fewer tokens never read as speed."""
     rows: list[tuple[Any, ...]] = [
         (label("tokens_planned_b"), with_unit(scope["tokens_planned_b"], "billion tokens")),
-        ("Post-training rounds planned", scope["post_training_rounds_planned"]),
+        (label("post_training_rounds_planned"), f"{scope['post_training_rounds_planned']:.1f}"),
         ("Worlds with a scope cut", percent(scope["p_cut"])),
     ]
     if scope["p_cut"] > 0:

@@ -12,8 +12,10 @@ confirmation's) keeps only the changes that pay:
 3. repeat until a round drops nothing: every change left pays.
 
 A change a team lead would question (:func:`doubt`: a team cut to one person, a decision
-right moved away from the team the base gives it, a risk left unowned) must pay clearly,
-at :data:`QUESTION_ALPHA`, and is reported with the reason and its worth.
+right moved farther from where its signals arise, a risk left unowned) must pay clearly,
+at :data:`QUESTION_ALPHA`, and is reported with the reason and its worth. A right moved
+*nearer* the work, or as near, is an ordinary change: where a kind's signals arise is
+measured on the base's own worlds (:func:`signal_sources`), not assumed.
 
 The importance of each change of the winner is measured the same way, on/off on common
 worlds: its worth added alone to the baseline (first in Shapley's orders) and removed from
@@ -22,9 +24,11 @@ the winner (last), and their average with a paired interval (:func:`on_off`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,11 +37,13 @@ import pandas as pd
 from sim.compare.editing import readable_changes
 from sim.compare.space import Constraints, violation
 from sim.designs import Delta, apply_delta
+from sim.engine.model import ProjectModel
 from sim.engine.org import OrgGraph
 from sim.intervals import ALPHA, paired_mean, paired_proportion
 from sim.runner import run_on
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.units import HOURS_PER_DAY
 
 #: The pruning's worlds come from this seed offset: fresh, neither the search's worlds nor
 #: the confirmation's (which then judge the pruned design without having chosen it).
@@ -46,6 +52,12 @@ PRUNE_SEED_OFFSET = 2_000_029
 QUESTION_ALPHA = ALPHA / 5
 #: The playbook is one field of the delta; pruning takes each decision kind's entry apart.
 PLAYBOOK = "levers.playbook"
+#: Worlds of the base played to find where each kind of decision's signals arise.
+SOURCE_WORLDS = 20
+#: A moved right is "farther from the work" when its signals take this much longer to reach
+#: the new holder and be looked at than the base's holder (days): a quarter of a day, below
+#: which the move changes no decision's timing by more than a working morning.
+FARTHER_DAYS = 0.25
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,42 @@ def worth(with_it: pd.Series, without: pd.Series) -> Worth:
 # --- changes: a delta taken apart and put together ------------------------------------------
 
 
+@lru_cache(maxsize=16)
+def _sources(scenario_json: str) -> dict[str, dict[str, int]]:
+    base = Scenario.model_validate_json(scenario_json)
+    seen: dict[str, Counter[str]] = {}
+    for rep in range(SOURCE_WORLDS):
+        model = ProjectModel(base, seed=0, replication=rep, decider="playbook", observed=False)
+        model.env.run()
+        for d in model.decisions:
+            seen.setdefault(d.kind, Counter())[d.detected_by] += 1
+    return {kind: dict(c) for kind, c in seen.items()}
+
+
+def signal_sources(base: Scenario) -> dict[str, dict[str, int]]:
+    """Where each kind of decision's signals arise, on the base's own worlds.
+
+    Detecting team -> count over the base's first :data:`SOURCE_WORLDS` worlds under the
+    playbook (cached per scenario).
+    """
+    return _sources(base.model_dump_json())
+
+
+def reach_days(base: Scenario, kind: str, holder: str) -> float:
+    """Mean days before ``holder`` sees a ``kind`` signal.
+
+    The trip along the org graph from the teams that detect it (weighted by how often each
+    does) and half the holder's watch interval, as the engine's decision latency counts
+    them. A kind that never arose in the base's worlds is taken to arise with the team
+    running training.
+    """
+    org = OrgGraph(base)
+    sources = signal_sources(base).get(kind) or {org.training_team: 1}
+    total = sum(sources.values())
+    trip = sum(n * org.signal_latency(src, holder) for src, n in sources.items()) / total
+    return trip + org.teams[holder].watch_hours / HOURS_PER_DAY / 2.0
+
+
 def doubt(base: Scenario, key: str, value: Any) -> str | None:
     """Why a team lead would question this change of ``base``, or None."""
     if key.startswith("org.teams.") and key.endswith(".headcount") and int(value) == 1:
@@ -110,11 +158,13 @@ def doubt(base: Scenario, key: str, value: Any) -> str | None:
         return f"leaves the {key.rsplit('.', 1)[1]} risk unowned"
     if key.startswith("org.decision_rights."):
         kind = key.rsplit(".", 1)[1]
-        held = base.org.decision_rights[kind]  # type: ignore[index]
-        days = OrgGraph(base).signal_latency(held, value)
+        held = str(base.org.decision_rights[kind])  # type: ignore[index]
+        before, after = reach_days(base, kind, held), reach_days(base, kind, str(value))
+        if after - before <= FARTHER_DAYS:
+            return None
         return (
-            f"moves the {kind} right from {held}, where the base puts it with the work, "
-            f"to {value} ({days:.2g} days of signal away)"
+            f"moves the {kind} right from {held} to {value}, farther from where its signals "
+            f"arise ({after:.2g} days to reach and be seen, against {before:.2g})"
         )
     return None
 

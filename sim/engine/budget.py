@@ -24,7 +24,7 @@ from typing import Any
 
 from sim.engine import forecast
 from sim.engine.novelty import expected_ablation_factor
-from sim.engine.project import Project
+from sim.engine.project import ROUND_EPS, Project
 from sim.engine.records import PlanState, ScopeCut, SetUpFit, TraceEvent
 from sim.engine.training import Steps
 from sim.scenario.spec import DECISION_OPTIONS, PHASES
@@ -59,6 +59,11 @@ CLUSTER_FLOOR_SHARE = 0.5
 CLUSTER_CUTS = (0.125, 0.25, 0.375, 0.5)
 #: A smaller eval scope keeps this share of the evaluation work and of every eval's items.
 EVAL_SCOPE_SHARE = 0.5
+
+
+def rounds_words(rounds: float) -> str:
+    """A plan's rounds as read: 4, or 3.4 (a shorter last round)."""
+    return f"{rounds:.0f}" if abs(rounds - round(rounds)) < 0.005 else f"{rounds:.1f}"
 
 
 # --- projected spend ---------------------------------------------------------------------
@@ -332,16 +337,19 @@ def _tokens(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
 
 
 def _rounds(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
-    keep_at_least = max(1, m.rounds_done + 1)
+    # The round under way (or the first) is kept whole; later rounds may be cut in part.
+    keep_at_least = max(1.0, math.floor(m.rounds_done) + 1.0)
     most = m.rounds_planned - keep_at_least
-    if most <= 0:
+    if most <= ROUND_EPS:
         return None
     planned = m.rounds_planned
-    one = _priced(m, base, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - 1))
+    step = min(1.0, most)
+    one = _priced(m, base, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - step))
     if one.saves_usd <= USD_TOLERANCE:
         return None
-    n = min(most, math.ceil(gap / one.saves_usd))
-    what = f"post-training from {planned} to {planned - n} rounds"
+    # A round's dollars are linear in its share: cut exactly the gap's worth of rounds.
+    n = min(most, step * gap / one.saves_usd)
+    what = f"post-training from {rounds_words(planned)} to {rounds_words(planned - n)} rounds"
     return _priced(m, base, "fewer_post_training_rounds", what, lambda: m.plan_rounds(planned - n))
 
 
@@ -469,6 +477,7 @@ def fit_plan_to_budget(m: Project) -> None:
         m.trace.append(TraceEvent(e.day, e.kind, e.summary, e.team, dict(e.data)))
     for kind, n in known.incidents:
         m.incidents[kind] += n
+    m.set_up_plan = known.plan
 
 
 def _fit(m: Project) -> SetUpFit:

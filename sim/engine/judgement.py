@@ -172,7 +172,7 @@ def _budget(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     )
     annotation, compute = round_cost(m)
     per_round = max(1.0, annotation + compute)
-    rounds = min(math.ceil(gap / per_round), max(0, m.rounds_planned - m.rounds_done - 1))
+    rounds = min(gap / per_round, max(0.0, m.rounds_planned - math.floor(m.rounds_done) - 1))
     out["fewer_post_training_rounds"] = Forecast(
         -rounds * m.round_days(),
         -min(gap, rounds * per_round),
@@ -201,8 +201,8 @@ def _schedule(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     projected = float(context.get("projected_day", 0.0))
     slip = max(0.0, projected - float(context.get("deadline_day", 0.0)))
     days = m.round_days()
-    left = max(0, m.rounds_planned - m.rounds_done)
-    cut = min(left - 1, math.ceil(slip / days)) if left > 1 else 0
+    left = max(0.0, m.rounds_planned - m.rounds_done)
+    cut = min(left - 1.0, slip / days) if left > 1 else 0.0
     point = target_score(m)
     fewer = target_score(m, rounds_change=-cut) - point
     team = m.teams[m.post_training_team]

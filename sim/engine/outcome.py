@@ -16,6 +16,7 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     s = m.scenario
     obj = s.objective
     ledger = m.ledger
+    plan = m.set_up_plan
     row: dict[str, Any] = {
         "schedule_days": m.finish_day,
         "cost_usd": ledger.spent_usd,
@@ -23,10 +24,11 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
         "effort_person_days": sum(t.person_days(m.finish_day) for t in m.teams.values()),
         "reserve_used_usd": max(0.0, ledger.spent_usd - (ledger.budget_usd - ledger.reserve_usd)),
         "tokens_b": (m.run.tokens if m.run else 0.0) / 1e9,
-        "tokens_planned_b": m.tokens_scenario / 1e9,
+        # The plan as fitted to the budget at set-up (the scenario's, when nothing was cut).
+        "tokens_planned_b": (plan.tokens if plan else m.tokens_scenario) / 1e9,
         "loss": m.current_loss(m.run.tokens if m.run else 0.0),
         "post_training_rounds": m.rounds_done,
-        "post_training_rounds_planned": s.model.post_training_rounds,
+        "post_training_rounds_planned": plan.rounds if plan else s.model.post_training_rounds,
         "scope_cuts": len(m.scope_cuts),
         "scope_cut_usd": sum(c.saves_usd for c in m.scope_cuts),
         "scope_cut_loss": sum(c.loss for c in m.scope_cuts),

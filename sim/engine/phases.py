@@ -7,7 +7,6 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -24,7 +23,7 @@ from sim.engine.forecast import ablation_days, forecast_days
 from sim.engine.incidents import Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
-from sim.engine.project import Project
+from sim.engine.project import ROUND_EPS, Project
 from sim.engine.quality import data_work_person_days
 from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
 from sim.engine.safety import fix_days as safety_fix_days
@@ -179,29 +178,34 @@ def post_training(m: Project) -> Steps:
 
 
 def _rounds(m: Project) -> Steps:
-    while m.rounds_done < m.rounds_planned:
-        yield from post_training_round(m)
+    while m.rounds_planned - m.rounds_done > ROUND_EPS:
+        yield from post_training_round(m, share=m.round_share())
 
 
-def post_training_round(m: Project, label: str = "post-training round") -> Steps:
+def post_training_round(
+    m: Project, label: str = "post-training round", share: float = 1.0
+) -> Steps:
     """A round: the team's work, at least ``round_days_min``, and its own compute.
 
     SFT, preference tuning and RL with rollouts run on a share of the cluster; the round
-    lasts as long as the longest of the three.
+    lasts as long as the longest of the three. A shorter last round (``share`` < 1, a
+    plan cut to fit its budget by part of a round) does that share of the work, the
+    minimum days, the compute and the annotation: scope shrinks with the dollars cut.
     """
     s = m.scenario
     start = m.env.now
-    effort = s.model.round_person_days * m.round_effort_multiplier()
-    key = f"round{m.rounds_done + m.extra_rounds}"
+    effort = s.model.round_person_days * m.round_effort_multiplier() * share
+    key = f"round{int(m.rounds_done) + m.extra_rounds}"
     yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
-    rest = max(s.model.round_days_min, m.round_compute_days()) - (m.env.now - start)
+    rest = share * max(s.model.round_days_min, m.round_compute_days()) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
     annotation, _ = round_cost(m)
-    m.ledger.charge(m.env.now, "annotation", annotation, label)
-    m.charge_compute(m.round_compute_usd, label, "post_training_compute")
-    m.round_done()
-    m.trace_event("round", f"{label.capitalize()} {m.rounds_done} done", m.post_training_team)
+    m.ledger.charge(m.env.now, "annotation", share * annotation, label)
+    m.charge_compute(share * m.round_compute_usd, label, "post_training_compute")
+    m.round_done(share)
+    done = f"{m.rounds_done:.0f}" if share == 1.0 else f"{m.rounds_done:.2g} (a shorter round)"
+    m.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
 
 
 def _schedule_check(m: Project) -> Steps:
@@ -222,8 +226,8 @@ def _schedule_check(m: Project) -> Steps:
         options=tuple(options),
     )
     if choice == "cut_post_training_rounds":
-        cut = math.ceil((projected - deadline) / m.round_days())
-        m.plan_rounds(max(1, m.rounds_planned - cut))
+        cut = (projected - deadline) / m.round_days()
+        m.plan_rounds(max(1.0, m.rounds_planned - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
 
@@ -467,8 +471,8 @@ def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
     run.target_tokens = target
     yield m.env.process(run.process())
     if m.rounds_done == 0:
-        while m.rounds_done < m.rounds_planned:
-            yield from post_training_round(m, "post-training round (redo)")
+        while m.rounds_planned - m.rounds_done > ROUND_EPS:
+            yield from post_training_round(m, "post-training round (redo)", m.round_share())
 
 
 def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:

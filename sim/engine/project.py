@@ -54,7 +54,14 @@ from sim.engine.quality import (
     loss_sigma,
     measure,
 )
-from sim.engine.records import DecisionRecord, Ledger, PhaseSpan, ScopeCut, TraceEvent
+from sim.engine.records import (
+    DecisionRecord,
+    Ledger,
+    PhaseSpan,
+    PlanState,
+    ScopeCut,
+    TraceEvent,
+)
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
@@ -81,6 +88,11 @@ POST_TRAINING_CLUSTER_SHARE = 0.25
 
 #: The play's environment was called this before it settled stretches of the run.
 CountingEnvironment = PlayEnvironment
+
+
+#: Less of a round than this is no round (a plan's rounds are real numbers: a last round of
+#: 0.4 is 0.4 of a round's work, compute and annotation).
+ROUND_EPS = 1e-6
 
 
 class Project(ABC):
@@ -163,9 +175,13 @@ class Project(ABC):
         self._work_count: dict[TeamId, int] = {}
         # --- the plan: the run's size, rounds and rates (changed by decisions) ---
         self.ablation_fraction = lev.ablation_fraction
-        self.rounds_planned = s.model.post_training_rounds
-        self.rounds_done = 0
+        self.rounds_planned: float = float(s.model.post_training_rounds)
+        #: Rounds done, a last shorter round as its share (a plan of 3.4 rounds ends with a
+        #: round of 0.4 of the work, compute and annotation: docs/model.md, "Budget as a plan").
+        self.rounds_done = 0.0
         self.extra_rounds = 0
+        #: The plan once fitted to the budget at set-up (what the outcome calls planned).
+        self.set_up_plan: PlanState | None = None
         self.product_transfer = 1.0 if lev.product_evals_early else PRODUCT_TRANSFER_LATE
         self.reserve_left = self.ledger.reserve_usd
         self.run_params, self.tokens_plan = planned_run(s)
@@ -342,8 +358,8 @@ class Project(ABC):
             self.run.target_tokens = tokens
         self.tokens_plan = tokens
 
-    def plan_rounds(self, rounds: int) -> None:
-        self.rounds_planned = rounds
+    def plan_rounds(self, rounds: float) -> None:
+        self.rounds_planned = float(rounds)
 
     def cut_ablations(self) -> None:
         self.ablation_fraction = 0.0
@@ -367,13 +383,13 @@ class Project(ABC):
         """A fix or a retrain changed the model: evals must be measured again."""
         self.version += 1
 
-    def round_done(self) -> None:
-        self.rounds_done += 1
+    def round_done(self, share: float = 1.0) -> None:
+        self.rounds_done += share
         self.version += 1
 
     def redo_rounds(self) -> None:
         """A retrain from scratch: post-training starts over."""
-        self.rounds_done = 0
+        self.rounds_done = 0.0
 
     def extra_round_planned(self) -> None:
         self.extra_rounds += 1
@@ -388,7 +404,7 @@ class Project(ABC):
         Its draw, times the research multiplier of frontier work.
         """
         rounds = self.draws.round_multipliers
-        return rounds[(self.rounds_done + self.extra_rounds) % len(rounds)] * self.exploration
+        return rounds[(int(self.rounds_done) + self.extra_rounds) % len(rounds)] * self.exploration
 
     # --- quality ------------------------------------------------------------------------------
 
@@ -671,6 +687,10 @@ class Project(ABC):
         one = output_on(1.0, item, seniority_factor(team.spec.seniority))
         wait = self.scenario.incidents.departures.replacement_days
         return wait + effort / max(one, MIN_FORECAST_RATE)
+
+    def round_share(self) -> float:
+        """The size of the next planned round: 1, or the share left of a shorter last round."""
+        return max(0.0, min(1.0, self.rounds_planned - self.rounds_done))
 
     def round_days(self) -> Days:
         """Rough days of one post-training round (forecasts).

@@ -233,7 +233,7 @@ class PlanState:
     """The parts of a play's plan that scope cuts change (sim/engine/budget.py)."""
 
     tokens: float
-    rounds: int
+    rounds: float
     ablations: float
     eval_scope: float
     gpus: int
