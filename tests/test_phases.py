@@ -84,7 +84,11 @@ def test_a_defect_caught_before_the_run_is_fixed_without_a_decision() -> None:
     # Nothing waited for the fix: the run started on the bad data and, once the fix
     # landed, trained back the spoiled share (the retraining share).
     assert m.run is not None and d.affected_tokens > 0
-    assert m.run.target_tokens == pytest.approx(m.tokens_plan + 0.15 * d.affected_tokens)
+    assert m.set_up_plan is not None
+    planned = m.set_up_plan.tokens
+    assert m.run.target_tokens == pytest.approx(planned + 0.15 * d.affected_tokens)
+    assert m.tokens_plan == m.run.target_tokens  # the plan carries it: a re-pricing keeps it
+    assert m.run.tokens == pytest.approx(m.run.target_tokens)  # and it was trained
     assert m.incidents["retraining_share"] == 1
     ablations = phase_starts(m)["Ablations"]
     assert d.found_day is not None and d.found_day <= ablations  # found before; not waited for

@@ -443,7 +443,7 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
         return
     extra = retraining_tokens(d)
     if extra > 0:
-        run.target_tokens += extra
+        m.plan_tokens(run.target_tokens + extra)  # the plan's tokens too, so a re-priced plan keeps it
         m.count_incident("retraining_share")
         m.trace_event(
             "retrain",
@@ -468,7 +468,7 @@ def retraining_tokens(d: Defect) -> float:
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
     m.trace_event("retrain", note.capitalize())
-    run.target_tokens = target
+    m.plan_tokens(target)
     yield m.env.process(run.process())
     if m.rounds_done == 0:
         while m.rounds_planned - m.rounds_done > ROUND_EPS:
