@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from sim.engine.incidents import BAKED_IN
 from sim.intervals import paired_difference
 from sim.runner import run_designs
 from sim.scenario.loading import load_scenario, with_overrides
@@ -78,6 +79,13 @@ def test_a_defect_found_during_the_run_costs_more_than_one_found_before_it(
         for metric in ("cost_usd", "schedule_days"):
             before = f["before+"][metric] - f["before-"][metric]
             during = f["during+"][metric] - f["during-"][metric]
+            if kind in BAKED_IN and metric == "schedule_days":
+                # No run starts on a tokenizer or config defect found before it, so the
+                # project waits for its fix (docs/model.md): the days are alike, never
+                # clearly fewer during the run.
+                d = paired_difference(before.astype(float), during.astype(float))
+                assert d["high"] > 0 and d["mean"] > -1.0, f"{kind} days, seed {seed}: {d}"
+                continue
             lower(before, during, f"{kind} {metric}, seed {seed}")
 
 

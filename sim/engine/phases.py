@@ -20,7 +20,7 @@ from sim.engine.budget import (
     round_cost,
 )
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import Defect
+from sim.engine.incidents import BAKED_IN, Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import ROUND_EPS, Project
@@ -42,8 +42,9 @@ RETUNE_DATA_PERSON_DAYS = 20.0
 SAFETY_TUNING_ROUNDS = 1
 #: People of the safety team on a fix found by the model review (its days become work).
 SAFETY_FIX_PEOPLE = 2.0
-#: Defects fixed before any training on the data: no right to train on unlicensed data.
-FIX_BEFORE_TRAINING = frozenset({"licensing"})
+#: Defects fixed before any training: no right to train on unlicensed data, and no run
+#: on a tokenizer or config that its checkpoint would carry (BAKED_IN).
+FIX_BEFORE_TRAINING = frozenset({"licensing"}) | BAKED_IN
 
 
 def prepare(m: Project) -> Steps:
@@ -441,9 +442,23 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     run = m.run
     if run is None or m.run_finished or run.tokens >= run.target_tokens:
         return
+    if d.kind in BAKED_IN:
+        # The checkpoint carries the defect: every token so far is trained again.
+        m.trace_event(
+            "retrain",
+            f"The run starts again from scratch: its {run.tokens / 1e9:,.0f}B tokens were "
+            f"trained with the {d.kind.replace('_', ' ')} defect built in",
+            owner,
+        )
+        m.count_incident("retraining_share")
+        run.restart_from(0.0)
+        m.defects.reset_tokens()
+        yield from budget_watch(m)
+        return
     extra = retraining_tokens(d)
     if extra > 0:
-        m.plan_tokens(run.target_tokens + extra)  # the plan's tokens too, so a re-priced plan keeps it
+        # Into the plan's tokens too, so a re-priced plan keeps it.
+        m.plan_tokens(run.target_tokens + extra)
         m.count_incident("retraining_share")
         m.trace_event(
             "retrain",
