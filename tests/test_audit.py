@@ -24,11 +24,11 @@ SEVEN_B = ROOT / "scenarios" / "assistant_7b.yaml"
 #: item of issue 24 (gates 24.3, owners 24.2, decontamination 24.6). The list is a ratchet:
 #: a new free lunch fails the test, and so does a fixed one left on the list.
 KNOWN_FREE_LUNCHES = {
-    "owner:contamination",  # 24.2/24.6: an unwatched contamination costs nothing measured
-    "owner:eval_gap",  # 24.2: the eval-gap owner's attention has no value yet
-    "gate:data_review",  # 24.3: a gate's review costs more than the defects it catches
-    "gate:ablation_gate",  # 24.3
-    "gates:all",  # 24.3: dropping every gate: $165k cheaper, 5.9 days sooner
+    # 24.3: a gate's review costs more than the defects it catches on the 7B's priors. At
+    # 120 worlds the data review, the ablation gate and the staffing owner are not flagged
+    # (within noise); at 200 worlds they are, on schedule or effort (docs/model.md).
+    "gate:release_eval",
+    "gates:all",  # 24.3: dropping every gate: $124k cheaper, 4.8 days sooner (200 worlds)
     "decontaminate",  # 24.6: skipping it only inflates a measured score
 }
 
