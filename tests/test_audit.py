@@ -24,12 +24,11 @@ SEVEN_B = ROOT / "scenarios" / "assistant_7b.yaml"
 #: item of issue 24 (gates 24.3, owners 24.2, decontamination 24.6). The list is a ratchet:
 #: a new free lunch fails the test, and so does a fixed one left on the list.
 KNOWN_FREE_LUNCHES = {
-    "gate:ablation_gate",  # 24.3: a gate's review costs more than the defects it catches
-    "gates:all",  # 24.3: dropping every gate: $194k cheaper, 4.9 days sooner (engine 15)
-    # 24.6: the scan costs 9 person-days and a day; the 7B's only contaminated target
-    # (ifeval) sits 7 points above its bar, so no call rests on leaked items here
-    # (tests/test_contamination.py shows it paying when one does).
-    "decontaminate",
+    # 24.3: a gate's review costs more than the defects it catches on the 7B's priors
+    # (engine 16: reviews about $150k and 5 days against about $95k of expected defects).
+    "gate:data_review",
+    "gate:release_eval",
+    "gates:all",
 }
 
 

@@ -79,10 +79,19 @@ def test_a_defect_caught_before_the_run_is_fixed_without_a_decision() -> None:
     m = model(s)
     m.env.run()
     (d,) = m.defects.defects
-    assert d.found_at == "audit" and d.fixed and d.affected_tokens == 0.0
+    assert d.found_at == "audit" and d.fixed
     assert not [r for r in m.decisions if r.kind == "data_fix"]
+    # Nothing waited for the fix: the run started on the bad data and, once the fix
+    # landed, trained back the spoiled share (the retraining share).
+    assert m.run is not None and d.affected_tokens > 0
+    assert m.set_up_plan is not None
+    planned = m.set_up_plan.tokens
+    assert m.run.target_tokens == pytest.approx(planned + 0.15 * d.affected_tokens)
+    assert m.tokens_plan == m.run.target_tokens  # the plan carries it: a re-pricing keeps it
+    assert m.run.tokens == pytest.approx(m.run.target_tokens)  # and it was trained
+    assert m.incidents["retraining_share"] == 1
     ablations = phase_starts(m)["Ablations"]
-    assert d.found_day is not None and d.found_day < ablations
+    assert d.found_day is not None and d.found_day <= ablations  # found before; not waited for
 
 
 def test_a_defect_found_in_the_run_goes_to_the_holder_of_the_data_fix_right() -> None:
@@ -147,3 +156,25 @@ def test_a_budget_cut_closes_the_gap_with_the_playbook() -> None:
     assert m.ledger.budget_usd < budget and m.incidents["budget_cut"] == 1
     budget_calls = [r for r in m.decisions if r.kind == "budget"]
     assert any(r.raised_day == pytest.approx(10.0) for r in budget_calls), budget_calls
+
+
+def test_a_tokenizer_defect_fixed_during_the_run_trains_the_run_again_from_scratch() -> None:
+    # The checkpoint carries a tokenizer or config defect (BAKED_IN): once its fix lands,
+    # every token trained so far is trained again; a clean-data top-up cannot undo it.
+    s = tiny(
+        incidents__defects=[{"kind": "tokenizer_config", "probability": 0.0,
+                             "fix_person_days": 2}],
+        incidents__scripted=[{"kind": "data_defect", "run_progress": 0.3,
+                              "defect": "tokenizer_config"}],
+        levers__playbook={"data_fix": ["fix_and_continue"]},
+    )  # fmt: skip
+    clean = model(tiny(incidents__defects=[]))
+    clean.env.run()
+    m = model(s)
+    m.env.run()
+    (d,) = [d for d in m.defects.defects if d.present]
+    assert m.run is not None and d.fixed
+    assert m.run.stats.restarts_from_scratch == 1 and m.incidents["retraining_share"] == 1
+    assert m.run.stats.lost_tokens >= 0.3 * m.run.target_tokens
+    assert d.affected_tokens == 0.0  # nothing trained on the defect is left in the model
+    assert m.run.stats.wall_days > clean.run.stats.wall_days + 0.3 * clean.run.stats.wall_days

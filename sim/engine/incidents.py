@@ -24,6 +24,10 @@ from sim.units import Days
 ABLATION_DETECTION_SCALE = 0.04
 #: Defect kinds whose symptoms show in training metrics.
 MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
+#: Defect kinds built into the checkpoint (the vocabulary, the architecture, the schedule):
+#: tokens trained on them cannot be trained back with clean data, so a fix once the run
+#: has started means training again from scratch, and no run starts on them.
+BAKED_IN = frozenset({"tokenizer_config"})
 
 
 def ablation_detection(ablation_fraction: float) -> float:

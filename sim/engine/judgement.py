@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.engine.decisions import STATUS_QUO, Forecast
-from sim.engine.incidents import Defect
+from sim.engine.incidents import BAKED_IN, Defect
 from sim.engine.phases import (
     CONTINUE_AFTER_FIX_SHARE,
     RETUNE_DATA_PERSON_DAYS,
@@ -136,11 +136,13 @@ def _data_fix(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     out: dict[str, Forecast] = {}
     point = target_score(m)
     if during:
-        # Training goes on; bad tokens accrue until the fix lands.
-        partial = min(1.0, fix_days * run.rate / max(run.target_tokens, 1.0))
-        continue_q = target_score(m, loss_if(1.0 - spoil_share * partial)) - point
+        # Training goes on; bad tokens accrue until the fix lands, then the run trains
+        # back the share they lost (the retraining share: its days held and billed).
+        # A defect built into the checkpoint is trained back whole (from scratch).
+        share = 1.0 if d.kind in BAKED_IN else spoil_share
+        retrain_days = share * (d.affected_tokens / run.rate + fix_days)
         restart_days = fix_days + run_days_done
-        out["fix_and_continue"] = Forecast(0.0, 0.0, continue_q)
+        out["fix_and_continue"] = Forecast(retrain_days, retrain_days * run.usd_per_day, 0.0)
         out["fix_and_restart"] = Forecast(restart_days, restart_days * run.usd_per_day, 0.0)
     else:
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens / run.rate

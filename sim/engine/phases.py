@@ -7,13 +7,20 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 import simpy
 
-from sim.engine.budget import ablation_compute_usd, budget_gap, licences, round_cost
+from sim.engine.budget import (
+    ablation_compute_usd,
+    budget_gap,
+    budget_watch,
+    licences,
+    round_cost,
+)
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import Defect
+from sim.engine.incidents import BAKED_IN, Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.politics import FINDING_CATCH
 from sim.engine.project import ROUND_EPS, Project
@@ -39,6 +46,9 @@ RETUNE_DATA_PERSON_DAYS = 20.0
 SAFETY_TUNING_ROUNDS = 1
 #: People of the safety team on a fix found by the model review (its days become work).
 SAFETY_FIX_PEOPLE = 2.0
+#: Defects fixed before any training: no right to train on unlicensed data, and no run
+#: on a tokenizer or config that its checkpoint would carry (BAKED_IN).
+FIX_BEFORE_TRAINING = frozenset({"licensing"}) | BAKED_IN
 
 
 def prepare(m: Project) -> Steps:
@@ -268,9 +278,10 @@ def _eval_gap(m: Project) -> Steps:
         if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
+        detected_by = yield from _notice_eval_gap(m)
         choice = yield from m.decide(
             "ship",
-            detected_by=m.org.owner("eval_gap") or m.org.decider("ship"),
+            detected_by=detected_by,
             summary="Targets missed: " + ", ".join(f"{e} {v:.2f}" for e, v in scores.items()),
             context={"missed": scores},
             options=tuple(options),
@@ -285,6 +296,27 @@ def _eval_gap(m: Project) -> Steps:
             m.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
+
+
+def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
+    """Who raises a missed target, after how long (docs/model.md, "Eval gap loop").
+
+    The owner of ``eval_gap`` reads the results as they come and raises the gap at once.
+    Nobody owning it, the results sit with the team that ran the evaluation until the
+    project's next routine look at them (a uniform share of ``org.eval_interval_days``,
+    keyed by the gap's number), and that team raises it.
+    """
+    owner = m.org.owner("eval_gap")
+    if owner is not None:
+        return owner
+    evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
+    team = evaluators[0] if evaluators else m.org.decider("ship")
+    u = m.streams.entity_uniform("signals", f"eval_gap#{m.incidents['eval_gap']}")
+    yield m.env.timeout(u * m.scenario.org.eval_interval_days)
+    m.trace_event(
+        "signal", "Nobody owns the eval gap: missed targets seen at the routine review", team
+    )
+    return team
 
 
 def release(m: Project) -> Steps:
@@ -372,8 +404,14 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
     run = m.run
     if run is None:
-        yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
-        d.fixed = True
+        if d.kind in FIX_BEFORE_TRAINING:
+            yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+            d.fixed = True
+        else:
+            # Nothing waits for the fix: a run that starts before it lands trains on the bad
+            # data until then and trains back what it spoiled, as a fix during the run does,
+            # but from a sooner start (docs/model.md, "Handling a found defect").
+            m.env.process(_fix_in_background(m, d, fixer))
         return
     options: tuple[str, ...] = DECISION_OPTIONS["data_fix"]
     if d.kind == "licensing":
@@ -415,17 +453,64 @@ def handle_defect(m: Project, d: Defect) -> Steps:
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
+    """The fix while the run trains on; then the run trains back what the bad data spoiled.
+
+    Every token trained on the defect lost ``quality_penalty`` of its value, so the plan's
+    effective tokens need ``quality_penalty * affected tokens`` more clean ones (the
+    retraining share, paid in compute and calendar; docs/model.md, "Handling a found
+    defect"). A run that ended before the fix landed keeps the damage.
+    """
     yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
     m.trace_event(
         "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
     )
+    run = m.run
+    if run is None or m.run_finished or run.tokens >= run.target_tokens:
+        return
+    if d.kind in BAKED_IN:
+        # The checkpoint carries the defect: every token so far is trained again.
+        m.trace_event(
+            "retrain",
+            f"The run starts again from scratch: its {run.tokens / 1e9:,.0f}B tokens were "
+            f"trained with the {d.kind.replace('_', ' ')} defect built in",
+            owner,
+        )
+        m.count_incident("retraining_share")
+        run.restart_from(0.0)
+        m.defects.reset_tokens()
+        yield from budget_watch(m)
+        return
+    extra = retraining_tokens(d)
+    if extra > 0:
+        # Into the plan's tokens too, so a re-priced plan keeps it.
+        m.plan_tokens(run.target_tokens + extra)
+        m.count_incident("retraining_share")
+        m.trace_event(
+            "retrain",
+            f"The run trains {extra / 1e9:,.0f}B more tokens to make up what the "
+            f"{d.kind.replace('_', ' ')} defect spoiled",
+            owner,
+        )
+        # The longer run is a plan change with a bill: the budget owner checks the
+        # forecast now, not at the next phase boundary (docs/model.md, "Handling a found
+        # defect"); a cut to tokens then trains back only what the budget affords.
+        yield from budget_watch(m)
+
+
+def retraining_tokens(d: Defect) -> float:
+    """Clean tokens that make up a fixed defect's damage: its penalty times the tokens it spoiled.
+
+    Effective tokens after ``E`` more clean ones are ``(T + E) - penalty * A``, the clean
+    run's ``T`` at ``E = penalty * A`` (one defect; docs/model.md).
+    """
+    return d.source.quality_penalty * d.affected_tokens
 
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
     m.trace_event("retrain", note.capitalize())
-    run.target_tokens = target
+    m.plan_tokens(target)
     yield m.env.process(run.process())
     if m.rounds_done == 0:
         while m.rounds_planned - m.rounds_done > ROUND_EPS:
