@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import UserError, stderr, stdout, table
+from sim.cli.common import Stopped, UserError, progress_bar, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import amount, best_line, comparison_json
 from sim.compare.inference import Comparison
@@ -60,12 +60,21 @@ def simulate(
         scheduler=scheduler,
         policy=policy,
     )
-    if quiet:
-        return run()
+    total = reps * len(designs)
+    finished = [0]
     columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("run", total=reps * len(designs))
-        return run(progress=lambda done, total: bar.update(task, completed=done))
+    try:
+        with progress_bar(not quiet, *columns) as bar:
+            task = bar.add_task("run", total=total) if bar else None
+
+            def progress(done: int, _total: int) -> None:
+                finished[0] = done
+                if bar is not None and task is not None:
+                    bar.update(task, completed=done)
+
+            return run(progress=progress)
+    except KeyboardInterrupt:
+        raise Stopped(f"after {finished[0]:,} of {total:,} replications") from None
 
 
 #: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
