@@ -93,7 +93,10 @@ def test_evals_figure_keeps_public_benchmarks_and_product_evals_apart() -> None:
     assert list(public.marker.color) == [charts.GOOD, charts.NEUTRAL]
     assert list(product.marker.color) == [charts.BAD]
     targets = [t for t in fig.data if t.name == "target"]
-    assert [list(t.y) for t in targets] == [[0.7], [0.65]]
+    # In points out of 100, the unit of quality on every page.
+    assert [[round(v, 6) for v in t.y] for t in targets] == [[70.0], [65.0]]
+    assert [round(v, 6) for v in public.y] == [80.0, 50.0] and list(public.text) == ["80", "50"]
+    assert "points of 100" in fig.layout.yaxis.title.text
     assert "1 of 2 targets met" in fig.layout.title.text
 
 

@@ -38,6 +38,8 @@ from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
 from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
+    points,
+    points_change,
     setup_overrides,
     usd,
     words,
@@ -215,11 +217,23 @@ def show_scenario(scenario: Scenario) -> None:
 
 
 def _change(value: float, unit: str = "", scale: float = 1.0) -> str:
+    """A signed change with an ASCII minus (``st.metric`` reads only that one as negative)."""
     if abs(value * scale) < 0.05:
         return "–"
     if unit == "$":
-        return ("+" if value > 0 else "−") + usd(abs(value))
+        return ("+" if value > 0 else "-") + usd(abs(value))
     return f"{value * scale:+.1f}{unit}"
+
+
+def _against(value: float, text: str, within: float) -> dict[str, Any]:
+    """``st.metric`` options for a figure against a limit where more is worse (days, cost).
+
+    Over the limit: red, arrow up; under it: green, arrow down; at it (within ``within``):
+    grey, no arrow.
+    """
+    if abs(value) < within:
+        return {"delta": f"at the {text.split()[-1]}", "delta_color": "off", "delta_arrow": "off"}
+    return {"delta": text, "delta_color": "inverse"}
 
 
 def show_estimate(scenario: Scenario, planned: Scenario) -> None:
@@ -528,8 +542,8 @@ def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
         (f"spend at most {usd(out['budget_usd'])}", usd(out["cost_usd"]), out["on_budget"]),
     ] + [
         (
-            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {t.threshold:.2f}",
-            f"{out.get(f'score:{t.eval}', float('nan')):.3f}",
+            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
+            points(out.get(f"score:{t.eval}", float("nan"))),
             bool(out.get(f"met:{t.eval}")),
         )
         for t in obj.targets
@@ -547,12 +561,11 @@ def show_outcome_metrics(game: Game, out: dict[str, Any], view: dict[str, Any]) 
     row[0].metric(
         "Finished",
         f"day {out['schedule_days']:.0f}",
-        delta=f"{late:+.0f} d vs deadline",
-        delta_color="inverse",
+        **_against(late, f"{late:+.0f} d vs deadline", 0.5),
     )
     over = out["cost_usd"] - out["budget_usd"]
     row[1].metric(
-        "Cost", usd(out["cost_usd"]), delta=f"{_change(over, '$')} vs budget", delta_color="inverse"
+        "Cost", usd(out["cost_usd"]), **_against(over, f"{_change(over, '$')} vs budget", 500)
     )
     met = sum(bool(out.get(f"met:{t.eval}")) for t in obj.targets)
     row[2].metric("Quality targets met", f"{met} of {len(obj.targets)}")
@@ -671,7 +684,8 @@ def show_most_mattered(review: DecisionReview, who: str) -> None:
         f"day {review.day:.0f} ({summary}). {review.owner.capitalize()} held the right; "
         f"{CHOSE[who]} **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
         f"have done {verdict}: schedule {best.delta_schedule_days:+.1f} days, cost "
-        f"{_change(best.delta_cost_usd, '$')}, quality {best.delta_quality:+.3f}; objectives "
+        f"{_change(best.delta_cost_usd, '$')}, quality {points_change(best.delta_quality)}; "
+        "objectives "
         f"{'all met' if best.success else 'not all met'}.",
         icon=":material/star:",
     )
@@ -690,7 +704,7 @@ def decision_table(game: Game, reviews: tuple[DecisionReview, ...]) -> pd.DataFr
             "instead": frame["alternative"].map(words),
             "Δ schedule (days)": frame["delta_schedule_days"].round(1),
             "Δ cost": [_change(v, "$") for v in frame["delta_cost_usd"]],
-            "Δ quality": frame["delta_quality"].round(3),
+            "Δ quality (pts of 100)": (100 * frame["delta_quality"]).round(1),
             "objectives met": frame["success"].map({True: "yes", False: "no"}),
         }
     )
