@@ -20,6 +20,7 @@ from sim.cli.runs import (
     SEED,
     SET,
     WORKERS,
+    check_args,
     check_worlds,
     where_run,
     with_design,
@@ -86,14 +87,15 @@ def sweep(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run every point of a grid over levers on the same replications; one row per point."""
+    check_args(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    check_worlds(reps, "sweep")
     from sim.cli.analysis_run import write_csv
     from sim.cli.runs_run import check_options, simulate
     from sim.compare.sweep import grid_designs, parse_axis, sweep_table
 
     w, ex = check_options(reps, workers, executor, policy)
-    base = _base(scenario, overrides, design)
     axes = [parse_axis(g) for g in grid]
-    check_worlds(reps, "sweep")
     designs, points = grid_designs(base, axes)
     start = time.perf_counter()
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
@@ -181,14 +183,15 @@ def sensitivity(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
+    check_args(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    check_worlds(reps, "sensitivity")
     from sim.cli.analysis_run import lever_ranges, write_csv
     from sim.cli.runs_run import check_options, simulate
     from sim.compare.analysis import metric_label, settings_as_is, tornado_designs, tornado_table
 
     w, ex = check_options(reps, workers, executor, policy)
-    base = _base(scenario, overrides, design)
     metric = _metric(base, metric)
-    check_worlds(reps, "sensitivity")
     ranges = lever_ranges(levers)
     designs, skipped = tornado_designs(base, ranges)
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)

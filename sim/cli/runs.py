@@ -12,7 +12,13 @@ from typing import Any
 import typer
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
-from sim.names import DEFAULT_PRIMARY, POLICY_NAMES, PRESET_KEYS, SEQUENTIAL_MAX_WORLDS
+from sim.names import (
+    DEFAULT_PRIMARY,
+    MIN_WORLDS,
+    POLICY_NAMES,
+    PRESET_KEYS,
+    SEQUENTIAL_MAX_WORLDS,
+)
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -37,10 +43,22 @@ MARGIN = typer.Option(
 )  # fmt: skip
 
 
+def check_args(reps: int, workers: int | None, executor: str, policy: str) -> None:
+    """The run options checked before anything heavy loads (a mistake fails at once)."""
+    if reps < 1:
+        raise UserError(f"--reps must be at least 1, got {reps}")
+    if workers is not None and workers < 1:
+        raise UserError(f"--workers must be at least 1, got {workers}")
+    if executor not in ("local", "dask"):
+        raise UserError(
+            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
+        )
+    if policy not in POLICY_NAMES:
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
+
+
 def check_worlds(reps: int, what: str) -> None:
     """Refuse a run too small for the intervals it would print."""
-    from sim.intervals import MIN_WORLDS
-
     if reps < MIN_WORLDS:
         raise UserError(
             f"--reps {reps} is too few for {what}: its intervals need at least {MIN_WORLDS} "
@@ -84,11 +102,12 @@ def run(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
+    check_args(reps, workers, executor, policy)
+    sc = load_scenario(scenario, tuple(overrides or ()))
     from sim.cli.runs_run import check_options, print_summary, simulate
     from sim.summary import summarize_runs
 
     w, ex = check_options(reps, workers, executor, policy)
-    sc = load_scenario(scenario, tuple(overrides or ()))
     frames = simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
     summary = summarize_runs(frames["design"], sc, seed)
     summary.update(where_run(w, ex, scheduler), policy=policy)
@@ -100,16 +119,16 @@ def run(
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     """``base`` with a design applied: a preset's key, or a design YAML file; and its name."""
+    path = Path(spec)
+    if spec not in PRESET_KEYS and not path.is_file():  # refused before the model loads
+        raise UserError(
+            f"--design {spec!r} is neither a file nor a preset; "
+            + suggestion(spec, PRESET_KEYS, "presets")
+        )
     from sim.designs import PRESETS_BY_KEY, load_design
 
     if spec in PRESETS_BY_KEY:
         return spec, PRESETS_BY_KEY[spec].apply(base)
-    path = Path(spec)
-    if not path.is_file():
-        raise UserError(
-            f"--design {spec!r} is neither a file nor a preset; "
-            + suggestion(spec, PRESETS_BY_KEY, "presets")
-        )
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -137,7 +156,9 @@ def compare(
     primary: str = PRIMARY,
     margin: list[str] | None = MARGIN,
     precision: float | None = typer.Option(
-        None, "--precision", metavar="X",
+        None,
+        "--precision",
+        metavar="X",
         help="Add worlds in batches (doubling from --reps) until every design's difference "
         "from the baseline on --primary is known to ±X (in its unit), or shown alike.",
     ),  # fmt: skip
@@ -154,17 +175,18 @@ def compare(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
+    if len(scenarios) + len(design_specs or ()) < 2:
+        raise UserError("compare needs at least two designs: scenario files or --design")
+    check_args(reps, workers, executor, policy)
+    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
+    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
+    check_worlds(reps, "compare")
     from sim.cli.runs_run import check_options, compare_result, print_comparison, simulate
     from sim.compare.inference import compare_designs, metric_keys
     from sim.compare.sequential import Sequential, batch_runner, run_sequential
     from sim.designs import fund_full_plan
 
-    if len(scenarios) + len(design_specs or ()) < 2:
-        raise UserError("compare needs at least two designs: scenario files or --design")
     w, ex = check_options(reps, workers, executor, policy)
-    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
-    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
-    check_worlds(reps, "compare")
     designs: dict[str, Scenario] = {}
     for name, scenario in loaded:
         while name in designs:

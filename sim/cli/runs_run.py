@@ -11,33 +11,23 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import Stopped, UserError, progress_bar, stdout, table
+from sim.cli.common import Stopped, progress_bar, stdout, table
+from sim.cli.runs import check_args
 from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import amount, best_line, comparison_json
 from sim.compare.inference import Comparison
 from sim.compare.sequential import Sequential
-from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.runner import ExecutorName, default_workers, run_designs
-from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 
 def check_options(
     reps: int, workers: int | None, executor: str, policy: str
 ) -> tuple[int, ExecutorName]:
-    if reps < 1:
-        raise UserError(f"--reps must be at least 1, got {reps}")
-    w = default_workers() if workers is None else workers
-    if w < 1:
-        raise UserError(f"--workers must be at least 1, got {w}")
-    if executor not in ("local", "dask"):
-        raise UserError(
-            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
-        )
-    if policy not in POLICY_NAMES:
-        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
-    return w, executor  # type: ignore[return-value]
+    """The options checked (:func:`sim.cli.runs.check_args`), workers defaulting to the CPUs."""
+    check_args(reps, workers, executor, policy)
+    return (default_workers() if workers is None else workers), executor  # type: ignore[return-value]
 
 
 def simulate(
