@@ -291,8 +291,11 @@ def optimize(
     say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
     if result["nothing_better"]:
         _nothing(result, saved, save is not None, say)
-    for path in saved:
-        say(f"saved {path}")
+    if saved:
+        names = ", ".join(Path(path).name for path in saved)
+        say(f"Saved {len(saved)} design file{'s' if len(saved) != 1 else ''} in {save}: {names}.")
+    elif save is not None and not result["nothing_better"]:  # that line said so already
+        say(f"--save {save}: nothing written there (no design to save).")
 
 
 def register(app: typer.Typer) -> None:

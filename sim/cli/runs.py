@@ -248,6 +248,8 @@ def bench(
     # The 7B assistant first: the top-level JSON keys are the first scenario's.
     names.sort(key=lambda n: n != "assistant_7b")
     scenarios = {name: load_scenario(name) for name in names}
+    if not as_json:
+        stderr.print(_bench_forecast(scenarios, reps, w, seed), markup=False, highlight=False)
     result = bench_all(scenarios, reps=reps, workers=w, seed=seed)
     if startup:
         result["startup_seconds"] = time_startup()
@@ -276,8 +278,8 @@ def bench(
             )
             for r in result["scenarios"]
         ],
-        ("scenario", "events/rep", "simpy/rep", "events/s", "ratio", "reps/s serial",
-         f"reps/s ×{w}"),
+        ("scenario", "events/rep", "simpy/rep", "events/s", "ratio", "reps/s serial (CPU)",
+         f"reps/s ×{w} (wall)"),
     )  # fmt: skip
     if startup:
         table(
@@ -288,6 +290,34 @@ def bench(
             ],
             ("command", "fastest", "median"),
         )
+
+
+def _bench_forecast(scenarios: dict[str, Scenario], reps: int, workers: int, seed: int) -> str:
+    """How long ``bench`` will take, from two timed replications of each scenario.
+
+    Each scenario plays about min(reps, 100) replications for its event rate, ``reps``
+    serially and ``reps`` on the workers; the bare SimPy loop adds about a second, and
+    each scenario's worker pool about another.
+    """
+    import time
+
+    from sim.runner import replicate
+
+    start = time.perf_counter()
+    per_rep = 0.0
+    for sc in scenarios.values():
+        t = time.perf_counter()
+        replicate(sc, seed, 1)  # the first builds the scenario's facts: not counted
+        t = time.perf_counter()
+        replicate(sc, seed, 2)
+        per_rep += time.perf_counter() - t
+    seconds = per_rep * (min(reps, 100) + reps + reps / workers) + 1.0 + len(scenarios)
+    seconds += time.perf_counter() - start
+    return (
+        f"Timing {len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''} × {reps} "
+        f"replications, serially then on {workers} workers: about {seconds:,.0f} s "
+        "(--reps fewer is faster)."
+    )
 
 
 def register(app: typer.Typer) -> None:
