@@ -12,6 +12,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim.format import points as points
+from sim.format import points_signed as points_signed
 from sim.format import usd as usd
 from sim.scenario.catalog import SHIPPED_DIR
 from sim.scenario.levers import LEVERS, Lever
@@ -22,20 +24,6 @@ from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scen
 # re-exported here for pages that still import them from ui.common.
 from sim.scenario.vocabulary import DECISION_TITLES as DECISION_TITLES
 from sim.scenario.vocabulary import OPTION_HELP as OPTION_HELP
-
-#: The unit of a quality score on every page: points out of 100 (a score of 0.873 is 87.3).
-POINTS = "pts"
-
-
-def points(score: float, digits: int = 1) -> str:
-    """A score out of 1 in points out of 100: ``0.873`` → ``87.3 pts``."""
-    return f"{100 * score:.{digits}f} {POINTS}"
-
-
-def points_change(change: float, digits: int = 1) -> str:
-    """A change of score in points out of 100, signed: ``+1.2 pts``, ``-0.7 pts``."""
-    return f"{100 * change:+.{digits}f} {POINTS}"
-
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR

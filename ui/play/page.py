@@ -39,7 +39,7 @@ from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
     points,
-    points_change,
+    points_signed,
     setup_overrides,
     usd,
     words,
@@ -684,7 +684,7 @@ def show_most_mattered(review: DecisionReview, who: str) -> None:
         f"day {review.day:.0f} ({summary}). {review.owner.capitalize()} held the right; "
         f"{CHOSE[who]} **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
         f"have done {verdict}: schedule {best.delta_schedule_days:+.1f} days, cost "
-        f"{_change(best.delta_cost_usd, '$')}, quality {points_change(best.delta_quality)}; "
+        f"{_change(best.delta_cost_usd, '$')}, quality {points_signed(best.delta_quality)}; "
         "objectives "
         f"{'all met' if best.success else 'not all met'}.",
         icon=":material/star:",
