@@ -214,11 +214,9 @@ def show_followup_result(fid: str, r: Any) -> None:
     )
     cost = usd(r.cost_usd) + (f" (budget {usd(r.budget_usd)})" if r.budget_usd else "")
     verdict = "every objective met" if r.success else "not every objective met"
-    text = (
-        f"You chose **{calls}**."
-        + (f" Your playbook then chose {auto} (its calls, not yours)." if auto else "")
-        + f" The project finished on {finish} for {cost}: {verdict}."
-    )
+    text = f"You chose **{calls}**." + (
+        f" Your playbook then chose {auto} (its calls, not yours)." if auto else ""
+    ) + f" The project finished on {finish} for {cost}: {verdict}."
     if r.quality_given_up is not None:
         given = max(0.0, r.quality_given_up)
         text += (

@@ -167,9 +167,8 @@ def save_seat(room: str, seat: str) -> None:
                            help="A reload then keeps your seat; bookmark the page.")  # fmt: skip
         if st.session_state.get(SAVE):
             done = cols[0 if kept else 1]
-            done.button(
-                "I have saved it", key="tt_saved", on_click=st.session_state.pop, args=(SAVE, None)
-            )
+            done.button("I have saved it", key="tt_saved", on_click=st.session_state.pop,
+                        args=(SAVE, None))
 
 
 def main() -> None:
