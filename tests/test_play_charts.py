@@ -136,7 +136,9 @@ def test_counterfactual_figure_has_one_bar_per_other_option(finished: Game) -> N
     schedule, cost, quality = fig.data
     assert list(schedule.x) == [a.delta_schedule_days for a in alternatives]
     assert list(cost.x) == [a.delta_cost_usd for a in alternatives]
-    assert list(quality.x) == [a.delta_quality for a in alternatives]
+    # Quality in points out of 100, as everywhere on the Play page.
+    wanted = [round(100 * a.delta_quality, 9) for a in alternatives]
+    assert [round(v, 9) for v in quality.x] == wanted
     for value, color in zip(schedule.x, schedule.marker.color, strict=True):
         assert color == (charts.NEUTRAL if abs(value) < 1e-9 else
                          charts.GOOD if value < 0 else charts.BAD)  # fmt: skip
