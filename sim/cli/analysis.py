@@ -90,9 +90,9 @@ def sweep(
     check_args(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     check_worlds(reps, "sweep")
-    from sim.cli.analysis_run import write_csv
+    from sim.cli.analysis_run import scope_notes, write_csv
     from sim.cli.runs_run import check_options, simulate
-    from sim.compare.sweep import grid_designs, parse_axis, sweep_table
+    from sim.compare.sweep import grid_designs, parse_axis, point_name, sweep_table
 
     w, ex = check_options(reps, workers, executor, policy)
     axes = [parse_axis(g) for g in grid]
@@ -147,6 +147,13 @@ def sweep(
         headers,
         text_columns=0,
     )
+    words = {
+        point_name(p): ", ".join(f"{_axis_header(k)} {setting(v)}" for k, v in p.items())
+        for p in points
+    }
+    first = next(iter(words))
+    for line in scope_notes({n: frames[n] for n in words}, first, lambda n: f"the {words[n]} plan"):
+        stdout.print(line, markup=False, highlight=False)
 
 
 def _half(row: Any, key: str) -> float:
@@ -186,9 +193,15 @@ def sensitivity(
     check_args(reps, workers, executor, policy)
     base = _base(scenario, overrides, design)
     check_worlds(reps, "sensitivity")
-    from sim.cli.analysis_run import lever_ranges, write_csv
+    from sim.cli.analysis_run import lever_ranges, scope_notes, write_csv
     from sim.cli.runs_run import check_options, simulate
-    from sim.compare.analysis import metric_label, settings_as_is, tornado_designs, tornado_table
+    from sim.compare.analysis import (
+        BASE,
+        metric_label,
+        settings_as_is,
+        tornado_designs,
+        tornado_table,
+    )
 
     w, ex = check_options(reps, workers, executor, policy)
     metric = _metric(base, metric)
@@ -240,6 +253,14 @@ def sensitivity(
         markup=False,
         highlight=False,
     )
+
+    def said(name: str) -> str:
+        if name == BASE:
+            return "the base plan"
+        return "the " + name.removeprefix("levers.").replace("_", " ").replace("=", " ") + " plan"
+
+    for line in scope_notes(frames, BASE, said):
+        stdout.print(line, markup=False, highlight=False)
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
 

@@ -222,7 +222,7 @@ def compare(
     if as_json:
         emit_json(result)
         return
-    print_comparison(designs, result, comparison, sequential)
+    print_comparison(designs, result, comparison, sequential, frames)
 
 
 def bench(

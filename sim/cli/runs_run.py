@@ -167,6 +167,7 @@ def print_comparison(
     result: dict[str, Any],
     comparison: Comparison,
     sequential: Sequential | None,
+    frames: dict[str, Any],
 ) -> None:
     names = list(designs)
     base = names[0]
@@ -186,6 +187,10 @@ def print_comparison(
             rows,
             ("metric", "difference", f"{level} low", f"{level} high", "verdict"),
         )
+    from sim.cli.analysis_run import scope_notes
+
+    for line in scope_notes(frames, base, lambda n: n):
+        say(line)
     say(comparison.adjustment_note())
     primary = comparison.primary
     name = BY_KEY[primary].label if primary in BY_KEY else primary
