@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.play.game import Game, PlayLog
 from sim.scenario.loading import load_scenario
+from sim.scenario.vocabulary import option_words
 from tests.apptest import open_page
 from ui import common
 from ui.play import page as play
@@ -71,7 +72,7 @@ def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
     assert any("You decide as" in m.value for m in at.markdown)
     first = game(at).pending
     click(at, keys[-1])
-    assert f"You chose **{first.options[-1].replace('_', ' ')}**" in at.success[0].value
+    assert f"You chose **{option_words(first.options[-1])}**" in at.success[0].value
     assert game(at).model.decisions[0].choice == first.options[-1]
 
     click(at, "play_to_end")

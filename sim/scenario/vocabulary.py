@@ -50,6 +50,19 @@ OPTION_HELP: dict[str, str] = {
     "accept_slip": "Accept the later finish date and keep the plan.",
 }
 
+#: How an option is named to a player where its identifier would judge the choice for them
+#: (``overreact`` gives the answer away). The identifiers stay: saved plays, playbooks and
+#: ``--policy`` use them; only the words shown change.
+OPTION_LABELS: dict[str, str] = {
+    "overreact": "change recipe and restart",
+}
+
+
+def option_words(option: str) -> str:
+    """An option as a player reads it: what it does, never whether it is wise."""
+    return OPTION_LABELS.get(option, option.replace("_", " "))
+
+
 #: What each kind of decision is about, as a card title.
 DECISION_TITLES: dict[str, str] = {
     "rollback": "The loss spiked: what now?",

@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 from sim.format import usd_signed
 from sim.play.debrief import DecisionReview
 from sim.scenario.spec import PHASES
+from sim.scenario.vocabulary import option_words
 
 CATEGORY_COLORS: dict[str, str] = {
     "compute": "#4C78A8",
@@ -334,8 +335,8 @@ def counterfactual_frame(reviews: Sequence[DecisionReview]) -> pd.DataFrame:
         {
             "index": r.index,
             "decision": f"#{r.index + 1} {_words(r.kind)}, day {r.day:.0f}",
-            "label": f"#{r.index + 1} {_words(r.kind)} d{r.day:.0f}: {_words(r.choice)} → "
-            f"{_words(a.choice)}",
+            "label": f"#{r.index + 1} {_words(r.kind)} d{r.day:.0f}: "
+            f"{option_words(r.choice)} → {option_words(a.choice)}",
             "choice": r.choice,
             "alternative": a.choice,
             "delta_schedule_days": a.delta_schedule_days,

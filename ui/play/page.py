@@ -34,7 +34,7 @@ from sim.play.views import (
 from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
 from sim.scenario.spec import PHASES, Scenario
-from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
+from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP, option_words
 from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
@@ -105,7 +105,7 @@ def decide(key: str, option: str) -> None:
     mine = st.session_state.get(MINE)
     if mine is not None:
         mine.append(point.index)
-    st.session_state[NOTICE] = f"You chose **{words(option)}** on day {point.day:.0f}."
+    st.session_state[NOTICE] = f"You chose **{option_words(option)}** on day {point.day:.0f}."
     stop_at = st.session_state.get(STOP_AT, NEXT_DECISION)
     _run_on(game, "phase" if stop_at == NEXT_PHASE else "decision")
 
@@ -385,7 +385,7 @@ def show_decision(game: Game) -> None:
         for option in point.options:
             button, text = st.columns([1, 2], vertical_alignment="center")
             button.button(
-                words(option),
+                option_words(option),
                 key=f"play_decide_{point.key}_{option}",
                 on_click=decide,
                 args=(point.key, option),
@@ -682,7 +682,8 @@ def show_most_mattered(review: DecisionReview, who: str) -> None:
     st.info(
         f"**The decision that mattered most:** #{review.index + 1}, {words(review.kind)} on "
         f"day {review.day:.0f} ({summary}). {review.owner.capitalize()} held the right; "
-        f"{CHOSE[who]} **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
+        f"{CHOSE[who]} **{option_words(review.choice)}**. "
+        f"**{option_words(best.choice).capitalize()}** would "
         f"have done {verdict}: schedule {best.delta_schedule_days:+.1f} days, cost "
         f"{_change(best.delta_cost_usd, '$')}, quality {points_signed(best.delta_quality)}; "
         "objectives "
@@ -700,8 +701,10 @@ def decision_table(game: Game, reviews: tuple[DecisionReview, ...]) -> pd.DataFr
             "decision": frame["decision"],
             "who held the right": [r.owner for r in by_row],
             "escalation (days)": [round(r.latency_days, 2) for r in by_row],
-            "chosen": [f"{words(r.choice)} ({chooser(game, r.index, r.kind)})" for r in by_row],
-            "instead": frame["alternative"].map(words),
+            "chosen": [
+                f"{option_words(r.choice)} ({chooser(game, r.index, r.kind)})" for r in by_row
+            ],
+            "instead": frame["alternative"].map(option_words),
             "Δ schedule (days)": frame["delta_schedule_days"].round(1),
             "Δ cost": [_change(v, "$") for v in frame["delta_cost_usd"]],
             "Δ quality (pts of 100)": (100 * frame["delta_quality"]).round(1),
