@@ -74,7 +74,7 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
         (["run", "assistant_7b", "--reps", "0"], set()),
         (["run", "assistant_7b", "--workers", "0"], set()),
         (["compare", "assistant_7b", "--design", "nope"], set()),
-        (["compare", "assistant_7b", "--design", "small_core", "--reps", "5"], set()),
+        (["compare", "assistant_7b", "assistant_7b", "--reps", "5"], set()),
         (
             ["sweep", "assistant_7b", "--grid", "levers.reserve_fraction=0,0.1", "--reps", "5"],
             set(),

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
+from sim.cli.common import JSON_OPTION, UserError, check_args, emit_json, guarded, stdout, table
 from sim.cli.runs import (
     EXECUTOR,
     POLICY,
@@ -20,7 +20,6 @@ from sim.cli.runs import (
     SEED,
     SET,
     WORKERS,
-    check_args,
     check_worlds,
     where_run,
     with_design,

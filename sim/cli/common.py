@@ -17,7 +17,8 @@ from rich.progress import Progress, ProgressColumn
 
 from sim.cli.tables import Col, show
 from sim.cli.tables import fmt as fmt
-from sim.scenario.problems import Problem, ScenarioError
+from sim.names import POLICY_NAMES
+from sim.scenario.problems import Problem, ScenarioError, suggestion
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -97,6 +98,20 @@ def progress_bar(show: bool, *columns: str | ProgressColumn) -> Iterator[Progres
         raise
     finally:
         bar.stop()
+
+
+def check_args(reps: int, workers: int | None, executor: str, policy: str) -> None:
+    """The run options checked before anything heavy loads (a mistake fails at once)."""
+    if reps < 1:
+        raise UserError(f"--reps must be at least 1, got {reps}")
+    if workers is not None and workers < 1:
+        raise UserError(f"--workers must be at least 1, got {workers}")
+    if executor not in ("local", "dask"):
+        raise UserError(
+            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
+        )
+    if policy not in POLICY_NAMES:
+        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
 
 
 def print_problems(problems: Iterable[Problem]) -> None:

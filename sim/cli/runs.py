@@ -11,7 +11,16 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
+from sim.cli.common import (
+    JSON_OPTION,
+    UserError,
+    check_args,
+    emit_json,
+    guarded,
+    stderr,
+    stdout,
+    table,
+)
 from sim.names import (
     DEFAULT_PRIMARY,
     MIN_WORLDS,
@@ -41,20 +50,6 @@ MARGIN = typer.Option(
     "USD, a chance as a fraction (0.01 is one percentage point). Defaults: 1 day, 1 point, "
     "1% of the budget, 1% of the baseline's effort, 0.01 of a score.",
 )  # fmt: skip
-
-
-def check_args(reps: int, workers: int | None, executor: str, policy: str) -> None:
-    """The run options checked before anything heavy loads (a mistake fails at once)."""
-    if reps < 1:
-        raise UserError(f"--reps must be at least 1, got {reps}")
-    if workers is not None and workers < 1:
-        raise UserError(f"--workers must be at least 1, got {workers}")
-    if executor not in ("local", "dask"):
-        raise UserError(
-            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
-        )
-    if policy not in POLICY_NAMES:
-        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
 
 
 def check_worlds(reps: int, what: str) -> None:

@@ -11,8 +11,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import Stopped, progress_bar, stdout, table
-from sim.cli.runs import check_args
+from sim.cli.common import Stopped, check_args, progress_bar, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import amount, best_line, comparison_json
 from sim.compare.inference import Comparison
@@ -25,7 +24,7 @@ from sim.scenario.spec import Scenario
 def check_options(
     reps: int, workers: int | None, executor: str, policy: str
 ) -> tuple[int, ExecutorName]:
-    """The options checked (:func:`sim.cli.runs.check_args`), workers defaulting to the CPUs."""
+    """The options checked (:func:`sim.cli.common.check_args`), workers defaulting to the CPUs."""
     check_args(reps, workers, executor, policy)
     return (default_workers() if workers is None else workers), executor  # type: ignore[return-value]
 

@@ -33,8 +33,13 @@ from sim.play.views import (
 )
 from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import PHASES, Scenario
-from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP, option_words
+from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario
+from sim.scenario.vocabulary import (
+    DECISION_TITLES,
+    OPTION_HELP,
+    fewer_options_note,
+    option_words,
+)
 from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
@@ -395,6 +400,11 @@ def show_decision(game: Game) -> None:
             )
             note = " *The playbook's choice.*" if option == suggestion else ""
             text.markdown(OPTION_HELP.get(option, "") + note)
+        fewer = fewer_options_note(
+            point.kind, tuple(point.options), DECISION_OPTIONS.get(point.kind, ())
+        )
+        if fewer:
+            st.caption(fewer)
         st.radio(
             "After you decide, run on to", (NEXT_DECISION, NEXT_PHASE), horizontal=True, key=STOP_AT
         )
