@@ -36,10 +36,12 @@ from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
+from sim import names
+
 #: The error rate every interval and verdict is built for (95% intervals).
 ALPHA = 0.05
 #: Fewer worlds than this and a comparison, a ranking or an interval is refused, not guessed.
-MIN_WORLDS = 10
+MIN_WORLDS = names.MIN_WORLDS
 #: Two values whose difference is less than this share of their size (at least 1) count
 #: as the same outcome: float rounding of dollars and days, not a difference.
 SAME = 1e-9

@@ -22,6 +22,8 @@ PRESET_KEYS: tuple[str, ...] = (
 )  # fmt: skip
 #: :data:`sim.compare.inference.DEFAULT_PRIMARY`: what ``compare`` is about by default.
 DEFAULT_PRIMARY = "success"
+#: :data:`sim.intervals.MIN_WORLDS`: the fewest worlds an interval or a verdict is built on.
+MIN_WORLDS = 10
 #: :data:`sim.compare.sequential.MAX_WORLDS`: the default of ``compare --max-reps``.
 SEQUENTIAL_MAX_WORLDS = 12_800
 #: :data:`sim.compare.search.OBJECTIVE_COLUMNS`: what ``optimize --objective`` maximises.

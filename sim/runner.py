@@ -10,7 +10,10 @@ number of workers.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, Literal
@@ -48,12 +51,12 @@ def replicate_batch(
 
 
 def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[int]]:
-    """Replication batches: about eight tasks per worker over all designs, at most 200 each.
+    """Replication batches: about eight tasks per worker over all designs, 100 at most.
 
-    Batches only group work; results are ordered by replication, so they never change
-    the numbers.
+    At most 100, so the progress bar moves every second or so. Batches only group work;
+    results are ordered by replication, so they never change the numbers.
     """
-    size = max(1, min(200, reps * designs // max(1, workers * 8)))
+    size = max(1, min(100, reps * designs // max(1, workers * 8)))
     return [list(range(i, min(reps, i + size))) for i in range(0, reps, size)]
 
 
@@ -61,7 +64,11 @@ def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[int]]:
 def open_executor(
     executor: ExecutorName, workers: int, scheduler: str | None = None
 ) -> Iterator[Executor | None]:
-    """A ``concurrent.futures`` executor: None (serial), a process pool, or Dask."""
+    """A ``concurrent.futures`` executor: None (serial), a process pool, or Dask.
+
+    When the work inside fails or is interrupted (Ctrl-C), the queued tasks are cancelled
+    and the workers stopped at once rather than left to finish what nobody will read.
+    """
     if executor == "dask":
         try:
             from distributed import Client, LocalCluster
@@ -73,21 +80,108 @@ def open_executor(
             client = Client(scheduler, timeout="20s")
             cluster = None
         else:
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, dashboard_address=None, processes=True
-            )
-            client = Client(cluster)
+            with _interrupts_deferred():  # its workers are born ignoring Ctrl-C
+                cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, dashboard_address=None,
+                    processes=True,
+                )  # fmt: skip
+                client = Client(cluster)
+        dask_pool = client.get_executor()
         try:
-            yield client.get_executor()
+            yield dask_pool
+        except BaseException:
+            with _uninterrupted():
+                dask_pool.shutdown(wait=False)  # cancels every pending future
+                if cluster is not None:
+                    _end_workers(cluster)
+            raise
         finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            with _uninterrupted():
+                client.close()
+                if cluster is not None:
+                    cluster.close()
     elif workers <= 1:
         yield None
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = WorkerPool(workers)
+        try:
             yield pool
+        except BaseException:
+            with _uninterrupted():
+                pool.stop()
+            raise
+        pool.shutdown()
+
+
+def _end_workers(cluster: Any) -> None:
+    """End a local Dask cluster's worker processes now, mid-task (results not wanted).
+
+    Each nanny is told not to restart its worker, then the worker is killed.
+    """
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # the kills are expected
+    for nanny in list(cluster.workers.values()):
+        nanny.close_gracefully(reason="interrupted")
+        if nanny.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(nanny.pid, signal.SIGKILL)
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops it (so no worker prints a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """A second Ctrl-C does not cut the clean-up short (main thread only; restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Processes started inside ignore Ctrl-C; one pressed meanwhile waits till they are up.
+
+    An ignored signal survives ``exec``, so only this process sees Ctrl-C and stops them;
+    a Ctrl-C pressed meanwhile is held (blocked) and acted on once they have started.
+    Main thread only; elsewhere a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A process pool whose workers ignore Ctrl-C and can be stopped mid-task."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, initializer=_ignore_interrupts)
+
+    def stop(self) -> None:
+        """Cancel the queued tasks and end the workers now (their results are not wanted).
+
+        A replication writes nothing, so ending its process loses only its own row.
+        """
+        processes = list((self._processes or {}).values())
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        # The pool sees its workers gone, fails what was queued and ends its own thread,
+        # which this waits for (so nothing of the pool is left for the interpreter's exit).
+        self.shutdown(wait=True, cancel_futures=True)
 
 
 def default_workers() -> int:

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from sim.play.game import Game, PlayLog
 from sim.scenario.loading import load_scenario
+from sim.scenario.vocabulary import option_words
 from tests.apptest import open_page
 from ui import common
 from ui.play import page as play
@@ -71,7 +72,7 @@ def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
     assert any("You decide as" in m.value for m in at.markdown)
     first = game(at).pending
     click(at, keys[-1])
-    assert f"You chose **{first.options[-1].replace('_', ' ')}**" in at.success[0].value
+    assert f"You chose **{option_words(first.options[-1])}**" in at.success[0].value
     assert game(at).model.decisions[0].choice == first.options[-1]
 
     click(at, "play_to_end")
@@ -129,6 +130,11 @@ def test_a_saved_play_loads_and_replays_exactly(at: AppTest) -> None:
     assert game(at).outcome() == original.outcome()
     assert at.session_state[play.NOTICE].startswith("Loaded shared.json")
     assert at.metric[0].value == f"day {original.outcome()['schedule_days']:.0f}"
+    out = original.outcome()
+    cost = at.metric[1]
+    over = out["cost_usd"] - out["budget_usd"]
+    assert cost.delta.startswith("-" if over < 0 else "+"), cost.delta  # an ASCII sign
+    assert "−" not in cost.delta  # a Unicode minus reads as positive (red, arrow up)
 
 
 def test_a_play_saved_part_way_continues_at_its_next_decision(at: AppTest) -> None:
@@ -211,3 +217,18 @@ def test_the_set_up_is_kept_for_the_next_play(at: AppTest) -> None:
     click(at, "play_new")
     assert at.selectbox(key=f"{play.PICK}_file").value == SCENARIO.name
     assert reserve().value == pytest.approx(0.25)
+
+
+def test_the_outcome_cards_read_their_sign_and_colour_right() -> None:
+    """Under budget reads green with a down arrow, over it red with an up arrow (st.metric
+    reads only an ASCII minus as negative), and at the limit grey with no arrow."""
+    from ui.play.page import _against, _change
+
+    under = _against(-1.19e6, f"{_change(-1.19e6, '$')} vs budget", 500)
+    assert under["delta"].startswith("-$") and under["delta_color"] == "inverse"
+    over = _against(2e5, f"{_change(2e5, '$')} vs budget", 500)
+    assert over["delta"].startswith("+$") and over["delta_color"] == "inverse"
+    late = _against(12, "+12 d vs deadline", 0.5)
+    assert late["delta"].startswith("+")
+    at = _against(0.2, "+0 d vs deadline", 0.5)
+    assert at == {"delta": "at the deadline", "delta_color": "off", "delta_arrow": "off"}

@@ -20,7 +20,7 @@ import typer
 
 import sim
 import sim.cli
-from sim import designs, names
+from sim import designs, intervals, names
 from sim.cli import COMMANDS, load_command
 from sim.compare import inference, search, sequential, space
 from sim.engine import compute, decisions
@@ -69,6 +69,18 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
         *(([name, flag], set()) for name in COMMANDS for flag in ("--help", "--version")),
         (["validate", "scenarios/assistant_7b.yaml"], set()),
         (["schema"], set()),
+        # A mistake in a long command's arguments or files is refused as fast as validate.
+        (["run", "nonexistent.yaml"], set()),
+        (["run", "assistant_7b", "--reps", "0"], set()),
+        (["run", "assistant_7b", "--workers", "0"], set()),
+        (["compare", "assistant_7b", "--design", "nope"], set()),
+        (["compare", "assistant_7b", "assistant_7b", "--reps", "5"], set()),
+        (
+            ["sweep", "assistant_7b", "--grid", "levers.reserve_fraction=0,0.1", "--reps", "5"],
+            set(),
+        ),  # fmt: skip
+        (["sensitivity", "nonexistent.yaml"], set()),
+        (["sensitivity", "assistant_7b", "--policy", "nope"], set()),
         (
             ["compute", "--params", "7B", "--tokens", "2T", "--gpus", "8", "--json"],
             {"numpy", "simpy"},
@@ -90,6 +102,7 @@ def test_the_names_help_shows_are_the_models_own() -> None:
     # The defaults: the model reads them from sim.names.
     assert names.DEFAULT_PRIMARY is inference.DEFAULT_PRIMARY
     assert names.SEQUENTIAL_MAX_WORLDS is sequential.MAX_WORLDS
+    assert names.MIN_WORLDS is intervals.MIN_WORLDS
     assert names.NEIGHBOUR_WORLDS is lesson_check.NEIGHBOUR_WORLDS
     assert names.TABLETOP_REPS is montecarlo.REPS
     # The names: each catalogue keeps its entries; the lists stay equal to them.

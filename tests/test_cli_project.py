@@ -158,8 +158,16 @@ def test_play_saves_a_play_that_replays_and_debriefs(tmp_path: Path) -> None:
     played = sim("play", spike, "--seed", "3", "--save", str(play_file), "--json")
     assert played.returncode == 0, played.stderr
     outcome = json.loads(played.stdout)["outcome"]
-    again = json.loads(sim("replay", str(play_file), "--json").stdout)["outcome"]
-    assert again == outcome
+    replayed = json.loads(sim("replay", str(play_file), "--json").stdout)
+    assert replayed["outcome"] == outcome
+    assert replayed["matches"] and replayed["verdict"].startswith("Matches the saved play")
+    # A play whose log says another answer than the world reaches is named where it differs.
+    log = json.loads(play_file.read_text())
+    first = log["decisions"][0]
+    log["decisions"][0] = {**first, "key": first["key"] + "x"}
+    play_file.write_text(json.dumps(log))
+    changed = json.loads(sim("replay", str(play_file), "--json").stdout)
+    assert not changed["matches"] and "at decision 1" in changed["verdict"], changed["verdict"]
     report = json.loads(sim("debrief", str(play_file), "--json").stdout)
     assert report["decisions"] and report["most_mattered"]
     assert any(d["alternatives"] for d in report["decisions"])

@@ -93,7 +93,10 @@ def test_evals_figure_keeps_public_benchmarks_and_product_evals_apart() -> None:
     assert list(public.marker.color) == [charts.GOOD, charts.NEUTRAL]
     assert list(product.marker.color) == [charts.BAD]
     targets = [t for t in fig.data if t.name == "target"]
-    assert [list(t.y) for t in targets] == [[0.7], [0.65]]
+    # In points out of 100, the unit of quality on every page.
+    assert [[round(v, 6) for v in t.y] for t in targets] == [[70.0], [65.0]]
+    assert [round(v, 6) for v in public.y] == [80.0, 50.0] and list(public.text) == ["80", "50"]
+    assert "points of 100" in fig.layout.yaxis.title.text
     assert "1 of 2 targets met" in fig.layout.title.text
 
 
@@ -133,7 +136,9 @@ def test_counterfactual_figure_has_one_bar_per_other_option(finished: Game) -> N
     schedule, cost, quality = fig.data
     assert list(schedule.x) == [a.delta_schedule_days for a in alternatives]
     assert list(cost.x) == [a.delta_cost_usd for a in alternatives]
-    assert list(quality.x) == [a.delta_quality for a in alternatives]
+    # Quality in points out of 100, as everywhere on the Play page.
+    wanted = [round(100 * a.delta_quality, 9) for a in alternatives]
+    assert [round(v, 9) for v in quality.x] == wanted
     for value, color in zip(schedule.x, schedule.marker.color, strict=True):
         assert color == (charts.NEUTRAL if abs(value) < 1e-9 else
                          charts.GOOD if value < 0 else charts.BAD)  # fmt: skip

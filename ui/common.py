@@ -12,6 +12,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim.format import points as points
+from sim.format import points_signed as points_signed
 from sim.format import usd as usd
 from sim.scenario.catalog import SHIPPED_DIR
 from sim.scenario.levers import LEVERS, Lever

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
+from sim.cli.common import JSON_OPTION, UserError, check_args, emit_json, guarded, stdout, table
 from sim.cli.runs import (
     EXECUTOR,
     POLICY,
@@ -86,14 +86,15 @@ def sweep(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run every point of a grid over levers on the same replications; one row per point."""
-    from sim.cli.analysis_run import write_csv
+    check_args(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    check_worlds(reps, "sweep")
+    from sim.cli.analysis_run import scope_notes, write_csv
     from sim.cli.runs_run import check_options, simulate
-    from sim.compare.sweep import grid_designs, parse_axis, sweep_table
+    from sim.compare.sweep import grid_designs, parse_axis, point_name, sweep_table
 
     w, ex = check_options(reps, workers, executor, policy)
-    base = _base(scenario, overrides, design)
     axes = [parse_axis(g) for g in grid]
-    check_worlds(reps, "sweep")
     designs, points = grid_designs(base, axes)
     start = time.perf_counter()
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
@@ -145,6 +146,13 @@ def sweep(
         headers,
         text_columns=0,
     )
+    words = {
+        point_name(p): ", ".join(f"{_axis_header(k)} {setting(v)}" for k, v in p.items())
+        for p in points
+    }
+    first = next(iter(words))
+    for line in scope_notes({n: frames[n] for n in words}, first, lambda n: f"the {words[n]} plan"):
+        stdout.print(line, markup=False, highlight=False)
 
 
 def _half(row: Any, key: str) -> float:
@@ -181,14 +189,21 @@ def sensitivity(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Tornado: swing each lever over its range, one at a time, and rank by the effect."""
-    from sim.cli.analysis_run import lever_ranges, write_csv
+    check_args(reps, workers, executor, policy)
+    base = _base(scenario, overrides, design)
+    check_worlds(reps, "sensitivity")
+    from sim.cli.analysis_run import lever_ranges, scope_notes, write_csv
     from sim.cli.runs_run import check_options, simulate
-    from sim.compare.analysis import metric_label, settings_as_is, tornado_designs, tornado_table
+    from sim.compare.analysis import (
+        BASE,
+        metric_label,
+        settings_as_is,
+        tornado_designs,
+        tornado_table,
+    )
 
     w, ex = check_options(reps, workers, executor, policy)
-    base = _base(scenario, overrides, design)
     metric = _metric(base, metric)
-    check_worlds(reps, "sensitivity")
     ranges = lever_ranges(levers)
     designs, skipped = tornado_designs(base, ranges)
     frames = simulate(designs, reps, seed, w, ex, scheduler, policy, as_json)
@@ -237,6 +252,14 @@ def sensitivity(
         markup=False,
         highlight=False,
     )
+
+    def said(name: str) -> str:
+        if name == BASE:
+            return "the base plan"
+        return "the " + name.removeprefix("levers.").replace("_", " ").replace("=", " ") + " plan"
+
+    for line in scope_notes(frames, BASE, said):
+        stdout.print(line, markup=False, highlight=False)
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
 

@@ -6,6 +6,7 @@ load pandas.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -36,3 +37,48 @@ def lever_ranges(levers: list[str] | None) -> tuple[LeverRange, ...]:
             raise UserError(f"--lever {text!r}: give exactly two values, LOW,HIGH")
         out.append(LeverRange(axis.path, *axis.values))
     return tuple(out)
+
+
+#: A design whose mean tokens trained or post-training rounds differ from the reference's
+#: by more than this share did another amount of work, and the output says so.
+SCOPE_SHARE = 0.05
+
+
+def tokens(billions: float) -> str:
+    """Tokens in words a reader compares at a glance: ``3.3T``, ``800B``."""
+    return f"{billions / 1000:.1f}T" if billions >= 1000 else f"{billions:.0f}B"
+
+
+#: What a plan's scope is measured by: the column, and how to say an amount of it.
+_SCOPE: tuple[tuple[str, Callable[[float], str]], ...] = (
+    ("tokens_b", lambda v: f"trained {tokens(v)} tokens"),
+    ("post_training_rounds", lambda v: f"did {v:.1f} post-training rounds"),
+)
+
+
+def scope_notes(
+    frames: Mapping[str, pd.DataFrame], reference: str, label: Callable[[str], str]
+) -> list[str]:
+    """A line for each design whose scope differs from ``reference``'s.
+
+    Scope is the tokens trained and the post-training rounds done. A plan cut to fit
+    the budget finishes sooner and costs less by doing less: a gain that reads as a
+    better practice unless the output names the scope where it shows.
+    """
+    out = []
+    for name, df in frames.items():
+        if name == reference:
+            continue
+        said = []
+        for column, words in _SCOPE:
+            value = float(df[column].astype(float).mean())
+            ref = float(frames[reference][column].astype(float).mean())
+            if abs(value - ref) > SCOPE_SHARE * max(abs(ref), 1e-9):
+                said.append(f"{words(value)} on average, not {words(ref).split(' ', 1)[1]}")
+                less = value < ref
+        if said:
+            out.append(
+                f"Scope differs: {label(name)} " + " and ".join(said) + f" ({label(reference)}), "
+                f"so part of its time and cost is {'doing less' if less else 'doing more'}."
+            )
+    return out

@@ -26,7 +26,9 @@ def audit(
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the common random numbers."),
     only: list[str] | None = typer.Option(
-        None, "--only", metavar="ID",
+        None,
+        "--only",
+        metavar="ID",
         help="Audit only this practice (an id such as owner:hardware, or a family such as "
         "gate:); repeatable. Skips the sweeps.",
     ),  # fmt: skip

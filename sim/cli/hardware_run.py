@@ -75,9 +75,7 @@ def cluster_summary(spec: ReliabilitySpec, runs: list[ClusterRun], best: float) 
     return summary
 
 
-def show_cluster(
-    summary: Mapping[str, Any], spec: ReliabilitySpec, days: float, reps: int
-) -> None:
+def show_cluster(summary: Mapping[str, Any], spec: ReliabilitySpec, days: float, reps: int) -> None:
     """The assumptions, the reliability table and the checkpoint intervals of ``cluster``."""
     say(
         [

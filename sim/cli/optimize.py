@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stdout, table
+from sim.cli.common import JSON_OPTION, Stopped, UserError, emit_json, guarded, stdout, table
 from sim.cli.runs import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
 from sim.cli.tables import money, percent
 from sim.names import CHOICE_FAMILIES, OBJECTIVES
@@ -275,7 +275,13 @@ def optimize(
         found = search(base, s, as_json)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    result = report(found, confirmed(found))
+    try:
+        result = report(found, confirmed(found))
+    except KeyboardInterrupt:
+        kept = f"study {study!r} keeps its trials" if study else "nothing was saved"
+        raise Stopped(
+            f"after its {trials} trials, while confirming the best designs on fresh worlds", kept
+        ) from None
     saved = _save(result, scenario.name, save, save_cheaper) if save is not None else []
     result["saved"] = saved
     if as_json:
@@ -285,8 +291,11 @@ def optimize(
     say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
     if result["nothing_better"]:
         _nothing(result, saved, save is not None, say)
-    for path in saved:
-        say(f"saved {path}")
+    if saved:
+        names = ", ".join(Path(path).name for path in saved)
+        say(f"Saved {len(saved)} design file{'s' if len(saved) != 1 else ''} in {save}: {names}.")
+    elif save is not None and not result["nothing_better"]:  # that line said so already
+        say(f"--save {save}: nothing written there (no design to save).")
 
 
 def register(app: typer.Typer) -> None:

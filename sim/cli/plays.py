@@ -93,17 +93,41 @@ def replay_command(
 ) -> None:
     """Replay a saved play to its outcome (identical to the original, on the same engine)."""
     from sim.cli.plays_run import read_play
-    from sim.play.game import Game, replay
+    from sim.play.game import Game
 
     log = read_play(play_file)
-    row = replay(log)
+    saved = [dict(d) for d in log.decisions]
+    game = Game.from_log(log)
+    row = game.play_to_end()
+    played = [{"key": d.key, "choice": d.choice} for d in game.model.decisions]
+    matches, verdict = replay_verdict(saved, played)
     notice = log.version_notice()
     if as_json:
-        emit_json({"outcome": row, "engine_version": log.engine_version, "notice": notice})
+        emit_json({"outcome": row, "engine_version": log.engine_version, "notice": notice,
+                   "matches": matches, "verdict": verdict})  # fmt: skip
     else:
         if notice:
             stdout.print(f"Note: {notice}", markup=False, highlight=False)
-        _print_outcome(f"Replay of {play_file}", row, Game.from_log(log).scenario)
+        _print_outcome(f"Replay of {play_file}", row, game.scenario)
+        stdout.print(verdict, markup=False, highlight=False)
+
+
+def replay_verdict(saved: list[dict[str, str]], played: list[dict[str, str]]) -> tuple[bool, str]:
+    """Whether a replay took every decision of the saved play, in order; else where not."""
+    for i, (was, now) in enumerate(zip(saved, played, strict=False)):
+        if was != now:
+            return False, (
+                f"Differs from the saved play at decision {i + 1}: saved {was['key']} → "
+                f"{was['choice']}, replayed {now['key']} → {now['choice']}."
+            )
+    if len(played) < len(saved):
+        return False, (
+            f"Differs from the saved play: it recorded {len(saved)} decisions, the replay "
+            f"reached {len(played)} (the first not reached: {saved[len(played)]['key']})."
+        )
+    extra = len(played) - len(saved)
+    tail = f"; the playbook answered the {extra} after them" if extra else ""
+    return True, f"Matches the saved play: its {len(saved)} decisions, in order{tail}."
 
 
 def debrief(

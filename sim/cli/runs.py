@@ -11,8 +11,23 @@ from typing import Any
 
 import typer
 
-from sim.cli.common import JSON_OPTION, UserError, emit_json, guarded, stderr, stdout, table
-from sim.names import DEFAULT_PRIMARY, POLICY_NAMES, PRESET_KEYS, SEQUENTIAL_MAX_WORLDS
+from sim.cli.common import (
+    JSON_OPTION,
+    UserError,
+    check_args,
+    emit_json,
+    guarded,
+    stderr,
+    stdout,
+    table,
+)
+from sim.names import (
+    DEFAULT_PRIMARY,
+    MIN_WORLDS,
+    POLICY_NAMES,
+    PRESET_KEYS,
+    SEQUENTIAL_MAX_WORLDS,
+)
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
@@ -39,8 +54,6 @@ MARGIN = typer.Option(
 
 def check_worlds(reps: int, what: str) -> None:
     """Refuse a run too small for the intervals it would print."""
-    from sim.intervals import MIN_WORLDS
-
     if reps < MIN_WORLDS:
         raise UserError(
             f"--reps {reps} is too few for {what}: its intervals need at least {MIN_WORLDS} "
@@ -84,11 +97,12 @@ def run(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
+    check_args(reps, workers, executor, policy)
+    sc = load_scenario(scenario, tuple(overrides or ()))
     from sim.cli.runs_run import check_options, print_summary, simulate
     from sim.summary import summarize_runs
 
     w, ex = check_options(reps, workers, executor, policy)
-    sc = load_scenario(scenario, tuple(overrides or ()))
     frames = simulate({"design": sc}, reps, seed, w, ex, scheduler, policy, as_json)
     summary = summarize_runs(frames["design"], sc, seed)
     summary.update(where_run(w, ex, scheduler), policy=policy)
@@ -100,16 +114,16 @@ def run(
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
     """``base`` with a design applied: a preset's key, or a design YAML file; and its name."""
+    path = Path(spec)
+    if spec not in PRESET_KEYS and not path.is_file():  # refused before the model loads
+        raise UserError(
+            f"--design {spec!r} is neither a file nor a preset; "
+            + suggestion(spec, PRESET_KEYS, "presets")
+        )
     from sim.designs import PRESETS_BY_KEY, load_design
 
     if spec in PRESETS_BY_KEY:
         return spec, PRESETS_BY_KEY[spec].apply(base)
-    path = Path(spec)
-    if not path.is_file():
-        raise UserError(
-            f"--design {spec!r} is neither a file nor a preset; "
-            + suggestion(spec, PRESETS_BY_KEY, "presets")
-        )
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -137,7 +151,9 @@ def compare(
     primary: str = PRIMARY,
     margin: list[str] | None = MARGIN,
     precision: float | None = typer.Option(
-        None, "--precision", metavar="X",
+        None,
+        "--precision",
+        metavar="X",
         help="Add worlds in batches (doubling from --reps) until every design's difference "
         "from the baseline on --primary is known to ±X (in its unit), or shown alike.",
     ),  # fmt: skip
@@ -154,17 +170,18 @@ def compare(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Run designs through the same incidents (common random numbers) and compare them."""
+    if len(scenarios) + len(design_specs or ()) < 2:
+        raise UserError("compare needs at least two designs: scenario files or --design")
+    check_args(reps, workers, executor, policy)
+    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
+    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
+    check_worlds(reps, "compare")
     from sim.cli.runs_run import check_options, compare_result, print_comparison, simulate
     from sim.compare.inference import compare_designs, metric_keys
     from sim.compare.sequential import Sequential, batch_runner, run_sequential
     from sim.designs import fund_full_plan
 
-    if len(scenarios) + len(design_specs or ()) < 2:
-        raise UserError("compare needs at least two designs: scenario files or --design")
     w, ex = check_options(reps, workers, executor, policy)
-    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
-    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
-    check_worlds(reps, "compare")
     designs: dict[str, Scenario] = {}
     for name, scenario in loaded:
         while name in designs:
@@ -200,7 +217,7 @@ def compare(
     if as_json:
         emit_json(result)
         return
-    print_comparison(designs, result, comparison, sequential)
+    print_comparison(designs, result, comparison, sequential, frames)
 
 
 def bench(
@@ -226,6 +243,8 @@ def bench(
     # The 7B assistant first: the top-level JSON keys are the first scenario's.
     names.sort(key=lambda n: n != "assistant_7b")
     scenarios = {name: load_scenario(name) for name in names}
+    if not as_json:
+        stderr.print(_bench_forecast(scenarios, reps, w, seed), markup=False, highlight=False)
     result = bench_all(scenarios, reps=reps, workers=w, seed=seed)
     if startup:
         result["startup_seconds"] = time_startup()
@@ -254,8 +273,8 @@ def bench(
             )
             for r in result["scenarios"]
         ],
-        ("scenario", "events/rep", "simpy/rep", "events/s", "ratio", "reps/s serial",
-         f"reps/s ×{w}"),
+        ("scenario", "events/rep", "simpy/rep", "events/s", "ratio", "reps/s serial (CPU)",
+         f"reps/s ×{w} (wall)"),
     )  # fmt: skip
     if startup:
         table(
@@ -266,6 +285,34 @@ def bench(
             ],
             ("command", "fastest", "median"),
         )
+
+
+def _bench_forecast(scenarios: dict[str, Scenario], reps: int, workers: int, seed: int) -> str:
+    """How long ``bench`` will take, from two timed replications of each scenario.
+
+    Each scenario plays about min(reps, 100) replications for its event rate, ``reps``
+    serially and ``reps`` on the workers; the bare SimPy loop adds about a second, and
+    each scenario's worker pool about another.
+    """
+    import time
+
+    from sim.runner import replicate
+
+    start = time.perf_counter()
+    per_rep = 0.0
+    for sc in scenarios.values():
+        t = time.perf_counter()
+        replicate(sc, seed, 1)  # the first builds the scenario's facts: not counted
+        t = time.perf_counter()
+        replicate(sc, seed, 2)
+        per_rep += time.perf_counter() - t
+    seconds = per_rep * (min(reps, 100) + reps + reps / workers) + 1.0 + len(scenarios)
+    seconds += time.perf_counter() - start
+    return (
+        f"Timing {len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''} × {reps} "
+        f"replications, serially then on {workers} workers: about {seconds:,.0f} s "
+        "(--reps fewer is faster)."
+    )
 
 
 def register(app: typer.Typer) -> None:

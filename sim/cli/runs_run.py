@@ -9,35 +9,24 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-from sim.cli.common import UserError, stderr, stdout, table
+from sim.cli.common import Stopped, check_args, progress_bar, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
 from sim.compare.analysis import amount, best_line, comparison_json
 from sim.compare.inference import Comparison
 from sim.compare.sequential import Sequential
-from sim.engine.decisions import POLICY_NAMES
 from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.runner import ExecutorName, default_workers, run_designs
-from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
 
 
 def check_options(
     reps: int, workers: int | None, executor: str, policy: str
 ) -> tuple[int, ExecutorName]:
-    if reps < 1:
-        raise UserError(f"--reps must be at least 1, got {reps}")
-    w = default_workers() if workers is None else workers
-    if w < 1:
-        raise UserError(f"--workers must be at least 1, got {w}")
-    if executor not in ("local", "dask"):
-        raise UserError(
-            f"--executor {executor!r}: " + suggestion(executor, ("local", "dask"), "one of")
-        )
-    if policy not in POLICY_NAMES:
-        raise UserError(f"--policy {policy!r}: " + suggestion(policy, POLICY_NAMES, "one of"))
-    return w, executor  # type: ignore[return-value]
+    """The options checked (:func:`sim.cli.common.check_args`), workers defaulting to the CPUs."""
+    check_args(reps, workers, executor, policy)
+    return (default_workers() if workers is None else workers), executor  # type: ignore[return-value]
 
 
 def simulate(
@@ -60,12 +49,21 @@ def simulate(
         scheduler=scheduler,
         policy=policy,
     )
-    if quiet:
-        return run()
+    total = reps * len(designs)
+    finished = [0]
     columns = (TextColumn("replications"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=stderr, transient=True) as bar:
-        task = bar.add_task("run", total=reps * len(designs))
-        return run(progress=lambda done, total: bar.update(task, completed=done))
+    try:
+        with progress_bar(not quiet, *columns) as bar:
+            task = bar.add_task("run", total=total) if bar else None
+
+            def progress(done: int, _total: int) -> None:
+                finished[0] = done
+                if bar is not None and task is not None:
+                    bar.update(task, completed=done)
+
+            return run(progress=progress)
+    except KeyboardInterrupt:
+        raise Stopped(f"after {finished[0]:,} of {total:,} replications") from None
 
 
 #: The rows of a run's summary: the metric's key and where its statistics sit in the JSON.
@@ -168,6 +166,7 @@ def print_comparison(
     result: dict[str, Any],
     comparison: Comparison,
     sequential: Sequential | None,
+    frames: dict[str, Any],
 ) -> None:
     names = list(designs)
     base = names[0]
@@ -187,6 +186,10 @@ def print_comparison(
             rows,
             ("metric", "difference", f"{level} low", f"{level} high", "verdict"),
         )
+    from sim.cli.analysis_run import scope_notes
+
+    for line in scope_notes(frames, base, lambda n: n):
+        say(line)
     say(comparison.adjustment_note())
     primary = comparison.primary
     name = BY_KEY[primary].label if primary in BY_KEY else primary

@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 from sim.format import usd_signed
 from sim.play.debrief import DecisionReview
 from sim.scenario.spec import PHASES
+from sim.scenario.vocabulary import option_words
 
 CATEGORY_COLORS: dict[str, str] = {
     "compute": "#4C78A8",
@@ -177,15 +178,15 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
         fig.add_trace(
             go.Bar(
                 x=rows["eval"],
-                y=rows["score"],
+                y=100 * rows["score"],  # points out of 100, as everywhere on the page
                 marker_color=colors,
                 name=kind,
-                text=[f"{s:.2f}" for s in rows["score"]],
+                text=[f"{100 * s:.0f}" for s in rows["score"]],
                 textposition="inside",
                 insidetextanchor="start",  # at the foot: clear of the target line
                 customdata=rows["capability"],
                 showlegend=False,
-                hovertemplate="%{x} (%{customdata}): %{y:.3f}<extra></extra>",
+                hovertemplate="%{x} (%{customdata}): %{y:.1f} pts<extra></extra>",
             ),
             row=1,
             col=col,
@@ -194,7 +195,7 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
         fig.add_trace(
             go.Scatter(
                 x=targets["eval"],
-                y=targets["threshold"],
+                y=100 * targets["threshold"],
                 mode="markers",
                 name="target",
                 marker={
@@ -204,7 +205,7 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
                     "color": "#222",
                 },
                 showlegend=col == 1,
-                hovertemplate="target %{y:.2f}<extra></extra>",
+                hovertemplate="target %{y:.0f} pts<extra></extra>",
             ),
             row=1,
             col=col,
@@ -212,7 +213,7 @@ def evals_figure(quality: pd.DataFrame) -> go.Figure:
         # Eval names wrapped onto two lines, so neighbours' labels do not collide.
         labels = [_words(e).replace(" ", "<br>", 1) for e in rows["eval"]]
         fig.update_xaxes(tickvals=list(rows["eval"]), ticktext=labels, row=1, col=col)
-    fig.update_yaxes(range=[0, 1.05], title="score", row=1, col=1)
+    fig.update_yaxes(range=[0, 105], title="score (points of 100)", row=1, col=1)
     fig.update_xaxes(tickangle=0)
     measured = quality["threshold"].notna()
     met = int((quality["score"][measured] >= quality["threshold"][measured]).sum())
@@ -334,8 +335,8 @@ def counterfactual_frame(reviews: Sequence[DecisionReview]) -> pd.DataFrame:
         {
             "index": r.index,
             "decision": f"#{r.index + 1} {_words(r.kind)}, day {r.day:.0f}",
-            "label": f"#{r.index + 1} {_words(r.kind)} d{r.day:.0f}: {_words(r.choice)} → "
-            f"{_words(a.choice)}",
+            "label": f"#{r.index + 1} {_words(r.kind)} d{r.day:.0f}: "
+            f"{option_words(r.choice)} → {option_words(a.choice)}",
             "choice": r.choice,
             "alternative": a.choice,
             "delta_schedule_days": a.delta_schedule_days,
@@ -377,9 +378,9 @@ def counterfactual_figure(reviews: Sequence[DecisionReview]) -> go.Figure:
     """Per decision and other option: change in schedule, cost and quality (same world)."""
     frame = counterfactual_frame(reviews)
     panels = (
-        ("delta_schedule_days", "Δ schedule (days)", -1, lambda v: f"{v:+.1f} d"),
-        ("delta_cost_usd", "Δ cost (USD)", -1, _usd),
-        ("delta_quality", "Δ quality (mean score)", 1, lambda v: f"{v:+.3f}"),
+        ("delta_schedule_days", "Δ schedule (days)", -1, 1.0, lambda v: f"{v:+.1f} d"),
+        ("delta_cost_usd", "Δ cost (USD)", -1, 1.0, _usd),
+        ("delta_quality", "Δ quality (pts of 100)", 1, 100.0, lambda v: f"{v:+.1f} pts"),
     )
     fig = make_subplots(
         rows=1,
@@ -388,8 +389,8 @@ def counterfactual_figure(reviews: Sequence[DecisionReview]) -> go.Figure:
         horizontal_spacing=0.03,
         subplot_titles=[p[1] for p in panels],
     )
-    for col, (column, title, good_sign, fmt) in enumerate(panels, start=1):
-        values = frame[column]
+    for col, (column, title, good_sign, scale, fmt) in enumerate(panels, start=1):
+        values = scale * frame[column]
         colors = [NEUTRAL if abs(v) < 1e-9 else GOOD if v * good_sign > 0 else BAD for v in values]
         fig.add_trace(
             go.Bar(

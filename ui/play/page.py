@@ -33,11 +33,18 @@ from sim.play.views import (
 )
 from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import PHASES, Scenario
-from sim.scenario.vocabulary import DECISION_TITLES, OPTION_HELP
+from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario
+from sim.scenario.vocabulary import (
+    DECISION_TITLES,
+    OPTION_HELP,
+    fewer_options_note,
+    option_words,
+)
 from sim.summary import summarize_runs
 from ui.common import (
     pick_scenario,
+    points,
+    points_signed,
     setup_overrides,
     usd,
     words,
@@ -103,7 +110,7 @@ def decide(key: str, option: str) -> None:
     mine = st.session_state.get(MINE)
     if mine is not None:
         mine.append(point.index)
-    st.session_state[NOTICE] = f"You chose **{words(option)}** on day {point.day:.0f}."
+    st.session_state[NOTICE] = f"You chose **{option_words(option)}** on day {point.day:.0f}."
     stop_at = st.session_state.get(STOP_AT, NEXT_DECISION)
     _run_on(game, "phase" if stop_at == NEXT_PHASE else "decision")
 
@@ -215,11 +222,23 @@ def show_scenario(scenario: Scenario) -> None:
 
 
 def _change(value: float, unit: str = "", scale: float = 1.0) -> str:
+    """A signed change with an ASCII minus (``st.metric`` reads only that one as negative)."""
     if abs(value * scale) < 0.05:
         return "–"
     if unit == "$":
-        return ("+" if value > 0 else "−") + usd(abs(value))
+        return ("+" if value > 0 else "-") + usd(abs(value))
     return f"{value * scale:+.1f}{unit}"
+
+
+def _against(value: float, text: str, within: float) -> dict[str, Any]:
+    """``st.metric`` options for a figure against a limit where more is worse (days, cost).
+
+    Over the limit: red, arrow up; under it: green, arrow down; at it (within ``within``):
+    grey, no arrow.
+    """
+    if abs(value) < within:
+        return {"delta": f"at the {text.split()[-1]}", "delta_color": "off", "delta_arrow": "off"}
+    return {"delta": text, "delta_color": "inverse"}
 
 
 def show_estimate(scenario: Scenario, planned: Scenario) -> None:
@@ -371,7 +390,7 @@ def show_decision(game: Game) -> None:
         for option in point.options:
             button, text = st.columns([1, 2], vertical_alignment="center")
             button.button(
-                words(option),
+                option_words(option),
                 key=f"play_decide_{point.key}_{option}",
                 on_click=decide,
                 args=(point.key, option),
@@ -381,6 +400,11 @@ def show_decision(game: Game) -> None:
             )
             note = " *The playbook's choice.*" if option == suggestion else ""
             text.markdown(OPTION_HELP.get(option, "") + note)
+        fewer = fewer_options_note(
+            point.kind, tuple(point.options), DECISION_OPTIONS.get(point.kind, ())
+        )
+        if fewer:
+            st.caption(fewer)
         st.radio(
             "After you decide, run on to", (NEXT_DECISION, NEXT_PHASE), horizontal=True, key=STOP_AT
         )
@@ -528,8 +552,8 @@ def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
         (f"spend at most {usd(out['budget_usd'])}", usd(out["cost_usd"]), out["on_budget"]),
     ] + [
         (
-            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {t.threshold:.2f}",
-            f"{out.get(f'score:{t.eval}', float('nan')):.3f}",
+            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
+            points(out.get(f"score:{t.eval}", float("nan"))),
             bool(out.get(f"met:{t.eval}")),
         )
         for t in obj.targets
@@ -547,12 +571,11 @@ def show_outcome_metrics(game: Game, out: dict[str, Any], view: dict[str, Any]) 
     row[0].metric(
         "Finished",
         f"day {out['schedule_days']:.0f}",
-        delta=f"{late:+.0f} d vs deadline",
-        delta_color="inverse",
+        **_against(late, f"{late:+.0f} d vs deadline", 0.5),
     )
     over = out["cost_usd"] - out["budget_usd"]
     row[1].metric(
-        "Cost", usd(out["cost_usd"]), delta=f"{_change(over, '$')} vs budget", delta_color="inverse"
+        "Cost", usd(out["cost_usd"]), **_against(over, f"{_change(over, '$')} vs budget", 500)
     )
     met = sum(bool(out.get(f"met:{t.eval}")) for t in obj.targets)
     row[2].metric("Quality targets met", f"{met} of {len(obj.targets)}")
@@ -669,9 +692,11 @@ def show_most_mattered(review: DecisionReview, who: str) -> None:
     st.info(
         f"**The decision that mattered most:** #{review.index + 1}, {words(review.kind)} on "
         f"day {review.day:.0f} ({summary}). {review.owner.capitalize()} held the right; "
-        f"{CHOSE[who]} **{words(review.choice)}**. **{words(best.choice).capitalize()}** would "
+        f"{CHOSE[who]} **{option_words(review.choice)}**. "
+        f"**{option_words(best.choice).capitalize()}** would "
         f"have done {verdict}: schedule {best.delta_schedule_days:+.1f} days, cost "
-        f"{_change(best.delta_cost_usd, '$')}, quality {best.delta_quality:+.3f}; objectives "
+        f"{_change(best.delta_cost_usd, '$')}, quality {points_signed(best.delta_quality)}; "
+        "objectives "
         f"{'all met' if best.success else 'not all met'}.",
         icon=":material/star:",
     )
@@ -686,11 +711,13 @@ def decision_table(game: Game, reviews: tuple[DecisionReview, ...]) -> pd.DataFr
             "decision": frame["decision"],
             "who held the right": [r.owner for r in by_row],
             "escalation (days)": [round(r.latency_days, 2) for r in by_row],
-            "chosen": [f"{words(r.choice)} ({chooser(game, r.index, r.kind)})" for r in by_row],
-            "instead": frame["alternative"].map(words),
+            "chosen": [
+                f"{option_words(r.choice)} ({chooser(game, r.index, r.kind)})" for r in by_row
+            ],
+            "instead": frame["alternative"].map(option_words),
             "Δ schedule (days)": frame["delta_schedule_days"].round(1),
             "Δ cost": [_change(v, "$") for v in frame["delta_cost_usd"]],
-            "Δ quality": frame["delta_quality"].round(3),
+            "Δ quality (pts of 100)": (100 * frame["delta_quality"]).round(1),
             "objectives met": frame["success"].map({True: "yes", False: "no"}),
         }
     )
