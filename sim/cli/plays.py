@@ -187,9 +187,10 @@ def debrief(
                 )
             )
     table(
-        "Had you chosen otherwise (same world; + means more days, dollars or score)",
+        "Had you chosen otherwise (same world; + means more days, dollars or quality points "
+        "out of 100)",
         rows,
-        ("decision → instead", "Δ days", "Δ cost", "Δ quality (pts)", "impact"),
+        ("decision → instead", "Δ days", "Δ cost", "Δ quality", "impact"),
     )
     stdout.print(RANKING, markup=False, highlight=False)
     if best is not None:

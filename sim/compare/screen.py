@@ -68,6 +68,21 @@ def alternatives(ch: Choice) -> list[Any]:
     return out
 
 
+#: The parts of an objective that is all of them: on ten worlds a 0/1 objective is often
+#: level (the fix of a 7B with late product evals met every objective in the same 2 of
+#: seed 5's first 10 worlds as the baseline), and its parts then break the tie.
+PARTS: dict[str, tuple[str, ...]] = {"success": ("on_time", "on_budget", "quality_met")}
+
+
+def _ahead(frame: pd.DataFrame, ref: pd.DataFrame, column: str) -> bool:
+    """Ahead of the baseline on ``column``, or level on it and ahead on its parts."""
+    mine, theirs = frame[column].mean(), ref[column].mean()
+    if mine != theirs:
+        return bool(mine > theirs)
+    parts = [c for c in PARTS.get(column, ()) if c in frame and c in ref]
+    return bool(parts) and sum(frame[c].mean() for c in parts) > sum(ref[c].mean() for c in parts)
+
+
 def screen(
     base: Scenario,
     space: Sequence[Choice],
@@ -107,7 +122,7 @@ def screen(
     ahead = {
         k: d
         for k, d in designs.items()
-        if k == BASELINE or frames[k][column].mean() > frames[BASELINE][column].mean()
+        if k == BASELINE or _ahead(frames[k], frames[BASELINE], column)
     }
     if last > first and len(ahead) > 1:
         more = run_on(pool, ahead, range(first, last), seed, workers=workers, progress=progress)
