@@ -30,8 +30,8 @@ OPTION_HELP: dict[str, str] = {
     "days, but fewer defects are caught before the run.",
     "reduce_tokens": "Train on fewer tokens, as many fewer as the gap needs: cheaper and "
     "shorter, but a higher final loss.",
-    "fewer_post_training_rounds": "Plan the fewest fewer post-training rounds that close the "
-    "gap: saves annotation, compute and weeks of salaries, costs quality.",
+    "fewer_post_training_rounds": "Plan less post-training, exactly the gap's worth (a shorter "
+    "last round): saves annotation, compute and weeks of salaries, costs quality.",
     "smaller_eval_scope": "Halve the evaluation campaign and the eval sets: saves days, but "
     "the scores you ship on are noisier.",
     "fewer_hires": "Hire fewer of the planned people: saves their salaries; they would have "

@@ -40,7 +40,9 @@ def test_words_are_asked_before_they_are_judged(app) -> None:  # type: ignore[no
     use = page.get_by_role("button", name="Use this plan, then correct it")
     expect(use).to_be_disabled()  # an unsure reading is asked, never guessed
     app.screenshot("interview-words-1-asked")
-    page.get_by_text("Yes, that is what I meant").click()
+    # Left out: a 12% reserve is this engine's plan that reaches the targets with no ship
+    # call in the follow-up below (tests/test_interview_words.py says the same).
+    page.get_by_text("No, leave it out (I will correct it)").click()
     app.wait()
     app.click_when_enabled(use)
     expect(page.get_by_text("Your spoken answer is now the plan")).to_be_visible(timeout=SHOWN)
