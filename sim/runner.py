@@ -164,6 +164,12 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+#: Seconds a stopped pool's workers and thread get to end before they are given up on.
+STOP_WAIT = 3.0
+#: Set once a pool was stopped mid-task: the process must then exit without waiting.
+stuck = False
+
+
 class WorkerPool(ProcessPoolExecutor):
     """A process pool whose workers ignore Ctrl-C and can be stopped mid-task."""
 
@@ -175,13 +181,25 @@ class WorkerPool(ProcessPoolExecutor):
 
         A replication writes nothing, so ending its process loses only its own row.
         """
+        global stuck
         processes = list((self._processes or {}).values())
         for process in processes:
             if process.is_alive():
                 process.terminate()
-        # The pool sees its workers gone, fails what was queued and ends its own thread,
-        # which this waits for (so nothing of the pool is left for the interpreter's exit).
-        self.shutdown(wait=True, cancel_futures=True)
+        for process in processes:
+            process.join(timeout=STOP_WAIT)
+            if process.is_alive():
+                process.kill()
+        # The pool sees its workers gone, fails what was queued and ends its own thread.
+        # A worker ended while it held the pool's queues can leave that thread, or the
+        # queues' feeder threads that the interpreter joins at exit, waiting for ever: so
+        # ``stuck`` tells the command line to exit at once after its last line (nothing is
+        # half-written: results are written only at the end).
+        stuck = True
+        self.shutdown(wait=False, cancel_futures=True)
+        thread = getattr(self, "_executor_manager_thread", None)
+        if thread is not None:
+            thread.join(timeout=STOP_WAIT)
 
 
 def default_workers() -> int:

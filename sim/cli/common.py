@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -135,6 +136,11 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(USAGE_EXIT) from None
         except KeyboardInterrupt as exc:
             sys.stderr.write(stopped_line(func.__name__, exc))
+            runner = sys.modules.get("sim.runner")  # loaded only if a run started
+            if runner is not None and getattr(runner, "stuck", False):
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(INTERRUPTED_EXIT)  # a stopped pool's thread would hold the exit
             raise typer.Exit(INTERRUPTED_EXIT) from None
 
     return wrapper
