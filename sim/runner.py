@@ -164,7 +164,7 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-#: Seconds a stopped pool's workers and thread get to end before they are given up on.
+#: Seconds a stopped pool's workers get to end before they are killed.
 STOP_WAIT = 3.0
 #: Set once a pool was stopped mid-task: the process must then exit without waiting.
 stuck = False
@@ -197,9 +197,6 @@ class WorkerPool(ProcessPoolExecutor):
         # half-written: results are written only at the end).
         stuck = True
         self.shutdown(wait=False, cancel_futures=True)
-        thread = getattr(self, "_executor_manager_thread", None)
-        if thread is not None:
-            thread.join(timeout=STOP_WAIT)
 
 
 def default_workers() -> int:

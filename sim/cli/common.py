@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import wraps
+from os import _exit as exit_now
 from typing import Any, ParamSpec, TypeVar
 
 import typer
@@ -140,7 +140,7 @@ def guarded(func: Callable[P, R]) -> Callable[P, R]:
             if runner is not None and getattr(runner, "stuck", False):
                 sys.stdout.flush()
                 sys.stderr.flush()
-                os._exit(INTERRUPTED_EXIT)  # a stopped pool's thread would hold the exit
+                exit_now(INTERRUPTED_EXIT)  # skip the joins a stopped pool holds
             raise typer.Exit(INTERRUPTED_EXIT) from None
 
     return wrapper
