@@ -171,7 +171,7 @@ class EvalResult:
     #: What the product shows on the same task after release: the score on items the model
     #: never saw (no leaked items, no benchmark overfitting), with the set's sampling error.
     #: Decisions read ``score``; whether a target was really met is judged on this.
-    released: float = -1.0
+    released: float
 
 
 def measure(
