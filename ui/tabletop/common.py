@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -403,10 +404,14 @@ def _exports(result: Any, facilitator: bool) -> list[tuple[str, str, str, bytes]
     """The report's four files, made once per report shown (kept in the session).
 
     Made here, as bytes, not on click: a file made on click was lost when the page reran
-    under it (the log's poll), and half the downloads gave no file.
+    under it (the log's poll), and half the downloads gave no file. A download's own line in
+    the audit log does not make them again: new bytes get a new address, Streamlit drops the
+    old one two reruns later, and a browser still fetching it was cancelled (1 in 10 CI runs).
+    The files list the downloads made before them.
     """
-    ident = (result.exercise_id, facilitator, len(result.audit), len(result.plan),
-             hash(to_markdown(result)))  # fmt: skip
+    substance = replace(result, audit=tuple(e for e in result.audit if e.kind != "download"))
+    ident = (result.exercise_id, facilitator, len(substance.audit), len(result.plan),
+             hash(to_markdown(substance)))  # fmt: skip
     kept = st.session_state.get(EXPORTS)
     if kept is None or kept[0] != ident:
         files = [
