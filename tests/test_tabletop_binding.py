@@ -143,3 +143,34 @@ class TestSeatsBoundToTheirHolder:
         with pytest.raises(Forbidden):
             svc.rejoin(room, link, clients=LAPTOP)
         assert svc.rejoin(room, newer, clients=LAPTOP).name == "Ada Byron"
+
+    def test_the_facilitators_link_opens_the_room_only_in_its_browser(self, table: Table) -> None:
+        """The facilitator's page keeps a link, not the key: anywhere else it opens nothing."""
+        svc, room, key = table.svc, table.room, table.key
+        with pytest.raises(Forbidden, match="only the facilitator key"):
+            svc.facilitator_link(room, table.ada.seat_key, clients=THIEF)
+        with pytest.raises(Refused, match="needs a browser"):
+            svc.facilitator_link(room, key)
+        link = svc.facilitator_link(room, key, clients=LAPTOP)
+        assert link != key and last(svc, room).kind == "facilitator_link"
+        # From the facilitator's browser the link opens and runs the room.
+        svc.open_as_facilitator(room, link, clients=LAPTOP_TAB)
+        with svc.acting_from(LAPTOP_TAB):
+            assert svc.facilitator_view(room, link)["exercise"]["room_code"] == room
+            svc.lock_room(room, link, True)
+        assert svc.room(room).exercise.locked_at is not None
+        # Seen over a shoulder, or with no browser named, it is refused, and logged.
+        for clients in (THIEF, ()):
+            with pytest.raises(Forbidden, match="only in the browser it was made in"):
+                svc.open_as_facilitator(room, link, clients=clients)
+            assert (last(svc, room).kind, last(svc, room).actor) == ("refused", "Facilitator")
+        with pytest.raises(Forbidden):
+            svc.facilitator_view(room, link)
+        # The link is not the key: it cannot be typed back to open the room, nor make a link.
+        with pytest.raises(Forbidden, match="only the facilitator key"):
+            svc.facilitator_link(room, link, clients=LAPTOP)
+        # A new link (from the key, in any browser) replaces the old one.
+        newer = svc.facilitator_link(room, key, clients=THIEF)
+        with pytest.raises(Forbidden):
+            svc.open_as_facilitator(room, link, clients=LAPTOP)
+        svc.open_as_facilitator(room, newer, clients=THIEF)

@@ -16,7 +16,8 @@ browser). Then:
 - a seat key is never taken from a page's address. The page's link back to a seat
   carries a **link token** instead (:meth:`Binding.seat_link`), which opens the seat only
   in the browser that holds it: the same address opened anywhere else is refused and
-  logged, and shows nothing.
+  logged, and shows nothing. The facilitator's page keeps a link of the same kind
+  (:meth:`Binding.facilitator_link`), never the facilitator key.
 
 Callers that name no browser (the command line, Python code with the database itself)
 are not bound: whoever can open the database needs no key.
@@ -29,7 +30,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import flag_modified
 
 from sim.tabletop.db.clients import holder_of
-from sim.tabletop.db.credentials import key_hash, new_key
+from sim.tabletop.db.credentials import key_hash, key_matches, new_key
 from sim.tabletop.db.models import Exercise, Participant, utcnow
 from sim.tabletop.db.store import FACILITATOR, Clients, ExerciseStore
 from sim.tabletop.errors import Forbidden, NotFound, Refused
@@ -119,6 +120,30 @@ class Binding(ExerciseStore):
 
         with self.acting_from(clients):
             return self._act(room, act, "make a seat link", bump=False)
+
+    def facilitator_link(self, room: str, key: str, clients: Clients = ()) -> str:
+        """A token for the facilitator page's address, in place of the facilitator key.
+
+        It opens the exercise as the facilitator only in the browser that asked for it
+        (anywhere else it is refused, and the refusal is logged), so an address that is
+        shared, screen-shared or left in a browser's history does not hand the room over.
+        Asking again (from any browser, with the key) replaces the old token.
+        """
+        token = new_key()
+        caller = holder_of(clients)
+        if caller is None:
+            raise Refused("a facilitator link needs a browser to bind it to")
+
+        def act(session: Session, ex: Exercise) -> str:
+            if not key_matches(key, ex.facilitator_key_hash):
+                raise Forbidden("only the facilitator key can make the facilitator's link")
+            ex.facilitator_link_hash, ex.facilitator_holder_hash = key_hash(token), caller
+            self._log(session, ex, "facilitator_link", FACILITATOR,
+                      "The facilitator's page keeps a link bound to its browser")  # fmt: skip
+            return token
+
+        with self.acting_from(clients):
+            return self._act(room, act, "make the facilitator's link", bump=False)
 
     def contests(self, room: str) -> list[tuple[int, str]]:
         """(participant id, name) of each seat a second browser is waiting for."""

@@ -27,6 +27,7 @@ from sim.tabletop.db.credentials import (
     check_key,
     clean_text,
     key_hash,
+    key_matches,
     new_key,
     new_room_code,
     room_hash,
@@ -64,9 +65,10 @@ class Seats(Binding):
                       "The facilitator opened the room's page")  # fmt: skip
             return ex.id
 
-        return self._guarded(
-            clients, lambda: self._act(room, act, "open the facilitator's page", bump=False)
-        )
+        with self.acting_from(clients):  # a facilitator link opens only in its own browser
+            return self._guarded(
+                clients, lambda: self._act(room, act, "open the facilitator's page", bump=False)
+            )
 
     def open_room(self, room: str, key: str, confirm_key: str) -> None:
         """Open the room to players once the facilitator shows they kept the key."""
@@ -76,7 +78,7 @@ class Seats(Binding):
             self._facilitator(ex, key)
             if ex.opened_at is not None:
                 return
-            if confirm_key.strip() != key.strip():
+            if not key_matches(confirm_key, ex.facilitator_key_hash):
                 raise InputError("the key typed back is not the facilitator key: copy it again")
             ex.opened_at = utcnow()
             self._log(session, ex, "opened", FACILITATOR, "Room opened to players")

@@ -83,12 +83,19 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     match = ROOM_CODE.search(page.get_by_test_id("stMain").inner_text())
     assert match, "the room code is on the page"
     room = match.group(0)
-    key = parse_qs(urlparse(page.url).query)["key"][0]
-    assert key in page.get_by_test_id("stMain").inner_text(), "the key is shown to be kept"
+    key = page.locator(".st-key-tt_fac_new_key code").first.inner_text().strip()
+    query = parse_qs(urlparse(page.url).query)
+    assert "link" in query and "key" not in query and key not in page.url, page.url
     fac.screenshot("tabletop-2-facilitator-created")
-    # A reload before the room opens keeps the exercise (its key is in the address).
+    # A reload before the room opens keeps the exercise (a link bound to this browser is in
+    # the address); the key itself is shown only once.
     page.reload()
     fac.wait()
+    expect(page.get_by_text("The key was shown when the exercise was created")).to_be_visible(
+        timeout=SHOWN
+    )
+    assert key not in page.get_by_test_id("stMain").inner_text()
+    _facilitator_address_elsewhere(browser, browser_context_args, app_url, page.url, room, key)
     expect(page.get_by_text("Paste the facilitator key here")).to_be_visible(timeout=SHOWN)
     page.get_by_label("Paste the facilitator key here").fill(key)
     page.get_by_role("button", name="Open the room to players").click()
@@ -271,6 +278,26 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     ).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
+
+
+def _facilitator_address_elsewhere(
+    browser: Browser, args: dict[str, Any], url: str, address: str, room: str, key: str
+) -> None:
+    """The facilitator's address in another browser opens nothing, and an address that
+    carries the facilitator key is never used."""
+    other = _driver(browser, args, url)
+    other.page.goto(address)  # seen on a shared screen
+    other.wait()
+    expect(other.page.get_by_text("opens the exercise only in the browser it was made in")
+           ).to_be_visible(timeout=SHOWN)  # fmt: skip
+    expect(other.page.get_by_role("button", name="Create the exercise")).to_be_visible()
+    other.page.goto(f"{url}/tabletop-facilitator?room={room}&key={key}")
+    other.wait()
+    expect(other.page.get_by_text("A facilitator key in a page's address is never used")
+           ).to_be_visible(timeout=SHOWN)  # fmt: skip
+    assert key not in other.page.url
+    other.assert_no_exception()
+    other.page.context.close()
 
 
 def _second_browser(

@@ -148,24 +148,24 @@ def live(room: str, seen_key: str, version: int, log_mark: int | None = None) ->
 # --- seats kept in the page's address ----------------------------------------------------------
 
 
-#: The page's address parameter that carries what opens the seat: the facilitator's key,
-#: or a player's seat link (a token bound to the player's browser, never the seat key).
-KEPT = {"tabletop-facilitator": "key", "tabletop-player": "seat"}
+#: The page's address parameter that carries what opens the seat: a token bound to the
+#: browser that made it (the facilitator's link, a player's seat link), never a key.
+KEPT = {"tabletop-facilitator": "link", "tabletop-player": "seat"}
 
 
-def kept(param: str = "key") -> tuple[str, str] | None:
+def kept(param: str) -> tuple[str, str] | None:
     """The room code and the token kept in this page's address under ``param``, if any."""
     room, key = st.query_params.get("room"), st.query_params.get(param)
     return (room, key) if room and key else None
 
 
-def keep(room: str, key: str, param: str = "key") -> None:
+def keep(room: str, key: str, param: str) -> None:
     """Keep the room code and a token in this page's address: a reload keeps the place."""
     st.query_params.update({"room": room, param: key})
 
 
 def forget() -> None:
-    for name in ("room", "key", "seat"):
+    for name in ("room", "key", "seat", "link"):
         st.query_params.pop(name, None)
 
 
@@ -190,7 +190,7 @@ def open_view(
     restart of the server).
     """
     room_key, secret_key, notice = keys
-    param = "key" if room_key.startswith("tt_fac") else "seat"
+    param = "link" if room_key.startswith("tt_fac") else "seat"
     if not st.session_state.get(secret_key) and kept(param) is not None:
         room, key = kept(param)  # type: ignore[misc]
         if not resume(room, key):
@@ -381,7 +381,8 @@ def report(room: str, key: str, facilitator: bool) -> None:
 
     try:
         read = service().report if facilitator else service().player_report
-        result = read(room, key, progress=progress)
+        with service().acting_from(clients()):  # a link token acts only from its browser
+            result = read(room, key, progress=progress)
     except TabletopError as exc:
         bar.empty()
         st.error(esc(exc))

@@ -53,6 +53,8 @@ ROOM, KEY, FRESH, SEEN, NOTICE, RUNNING = (
     "tt_fac_running",
 )
 TICKED, STOP = "tt_fac_ticked", "tt_fac_stop_clock"
+#: The facilitator link kept in the page's address (bound to this browser).
+LINK = "tt_fac_link"
 COUNTS, INJECTS = "tt_fac_counts", "tt_fac_injects"
 PREFER = "followup_loss_spike.yaml"
 #: The running clock: one tick every TICK_SECONDS moves the project this many days.
@@ -124,20 +126,41 @@ def _create(text: str, seed: int, title: str, injects: list[InjectSpec]) -> None
     if created is not None:
         st.session_state[ROOM], st.session_state[KEY] = created.room_code, created.facilitator_key
         st.session_state[FRESH] = True
-        tt.keep(created.room_code, created.facilitator_key)  # a reload now keeps the exercise
+        _keep_link(created.room_code, created.facilitator_key)  # a reload keeps the exercise
+
+
+def _keep_link(room: str, key: str) -> None:
+    """Keep a link bound to this browser in the page's address (never the key itself)."""
+    link = tt.attempt(lambda: tt.service().facilitator_link(room, key, clients=tt.clients()),
+                      NOTICE)  # fmt: skip
+    if link is not None:
+        st.session_state[LINK] = link
+        tt.keep(room, link, tt.KEPT["tabletop-facilitator"])
 
 
 def _resume(room: str, key: str) -> bool:
+    """Open with the facilitator key (typed) or this browser's link (from the address)."""
     opened = tt.attempt(
         lambda: tt.service().open_as_facilitator(room, key, clients=tt.clients()), NOTICE
     )
-    if opened is not None:
-        st.session_state[ROOM], st.session_state[KEY] = tt.code(room), key.strip()
-    return opened is not None
+    if opened is None:
+        return False
+    st.session_state[ROOM], st.session_state[KEY] = tt.code(room), key.strip()
+    if tt.kept(tt.KEPT["tabletop-facilitator"]) != (room, key):  # typed: make this browser's link
+        _keep_link(tt.code(room), key.strip())
+    else:
+        st.session_state[LINK] = key.strip()
+    return True
 
 
 def entrance() -> None:
     st.title("Tabletop exercise: facilitator")
+    if "key" in st.query_params:  # an address that carries the facilitator key: never used
+        st.query_params.pop("key", None)
+        st.session_state[NOTICE] = (
+            "error", "A facilitator key in a page's address is never used: anyone who sees "
+            "the address could run the room. Resume with the room code and the key instead.",
+        )  # fmt: skip
     st.caption(
         "Run a scenario with a group. Players join from their own browsers with the room "
         "code and take roles; each role holds decision rights from the scenario's org graph. "
@@ -426,14 +449,18 @@ def save_key(view: dict[str, Any], room: str, key: str) -> None:
         "facilitator key: it is shown only here, only its hash is stored, and without it "
         "nobody can run this exercise.", icon=":material/key:",
     )  # fmt: skip
-    st.code(key, language=None)
-    cols = st.columns(2)
-    cols[0].download_button("Download the key (text file)", f"{room}\n{key}\n",
-                            f"facilitator-key-{room.lower()}.txt", "text/plain",
-                            icon=":material/download:", key="tt_key_download")  # fmt: skip
-    cols[1].caption("This page's address holds the key too, so a reload keeps the exercise. "
-                    "Bookmark it, or keep this link:")  # fmt: skip
-    st.code(tt.link("tabletop-facilitator", room, key), language=None)
+    if st.session_state.get(FRESH):  # the key itself, this once
+        with st.container(key="tt_fac_new_key"):
+            st.code(key, language=None)
+        st.download_button("Download the key (text file)", f"{room}\n{key}\n",
+                           f"facilitator-key-{room.lower()}.txt", "text/plain",
+                           icon=":material/download:", key="tt_key_download")  # fmt: skip
+    else:
+        st.caption("The key was shown when the exercise was created; type it back below.")
+    if st.session_state.get(LINK):
+        st.caption("This page's address keeps a link that reopens the exercise in this browser "
+                   "only (a reload keeps your place); from any other browser, resume with the "
+                   "room code and the key.")  # fmt: skip
     with st.form("tt_open_room"):
         typed = st.text_input("Paste the facilitator key here to show you have kept it",
                               type="password", key="tt_confirm_key")  # fmt: skip
@@ -512,8 +539,8 @@ def _rekey(room: str, key: str) -> None:
     if new is None:
         return
     st.session_state[ROOM] = new
-    if tt.kept() is not None:
-        tt.keep(new, key)
+    if st.session_state.get(LINK):
+        tt.keep(new, st.session_state[LINK], tt.KEPT["tabletop-facilitator"])
     st.session_state[NOTICE] = ("success", f"The new room code is {new}.")
 
 

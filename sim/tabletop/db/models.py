@@ -48,6 +48,10 @@ class Exercise(Base):
     scenario_yaml: Mapped[str] = mapped_column(Text)
     seed: Mapped[int] = mapped_column(Integer)
     facilitator_key_hash: Mapped[str] = mapped_column(String(64))
+    #: The facilitator's page link (:meth:`sim.tabletop.binding.Binding.facilitator_link`):
+    #: the hash of a token kept in that page's address, and the browser it opens in.
+    facilitator_link_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    facilitator_holder_hash: Mapped[str | None] = mapped_column(String(80), nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="running")
     clock_day: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -337,9 +337,27 @@ class ExerciseStore:
     # --- who is acting ----------------------------------------------------------------------
 
     @staticmethod
-    def _facilitator(ex: Exercise, key: str) -> Actor:
+    def _is_facilitator(ex: Exercise, key: str) -> bool:
+        """The facilitator key, or the facilitator page's link token from its own browser.
+
+        The link (kept in the page's address instead of the key) opens the exercise only in
+        the browser it was made in: anywhere else it is refused, like a seat link.
+        """
+        if key_matches(key, ex.facilitator_key_hash):
+            return True
+        if not ex.facilitator_link_hash or not key_matches(key, ex.facilitator_link_hash):
+            return False
+        caller = holder_of(_CLIENTS.get())
+        if caller is None or caller != ex.facilitator_holder_hash:
+            _ACTOR.set(FACILITATOR)  # the log names whose link it was, as for a seat link
+            raise Forbidden("a facilitator link opens the exercise only in the browser it "
+                            "was made in; resume with the room code and the facilitator key")
+        return True
+
+    @classmethod
+    def _facilitator(cls, ex: Exercise, key: str) -> Actor:
         check_key(key, "the facilitator key")
-        if not key_matches(key, ex.facilitator_key_hash):
+        if not cls._is_facilitator(ex, key):
             raise Forbidden("that is not this exercise's facilitator key")
         _ACTOR.set(FACILITATOR)
         return Actor(FACILITATOR)
@@ -401,7 +419,7 @@ class ExerciseStore:
 
     def _anyone(self, session: Session, ex: Exercise, key: str) -> Actor:
         check_key(key)
-        if key_matches(key, ex.facilitator_key_hash):
+        if self._is_facilitator(ex, key):
             _ACTOR.set(FACILITATOR)
             return Actor(FACILITATOR)
         me = self._player(session, ex, key)
