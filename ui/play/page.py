@@ -23,6 +23,7 @@ from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
 from sim.play.lessons.check import NEIGHBOUR_WORLDS
+from sim.play.unavailable import pending_note
 from sim.play.views import (
     loss_frame,
     phase_frame,
@@ -33,11 +34,10 @@ from sim.play.views import (
 )
 from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario
+from sim.scenario.spec import PHASES, Scenario
 from sim.scenario.vocabulary import (
     DECISION_TITLES,
     OPTION_HELP,
-    fewer_options_note,
     option_words,
 )
 from sim.summary import summarize_runs
@@ -400,9 +400,7 @@ def show_decision(game: Game) -> None:
             )
             note = " *The playbook's choice.*" if option == suggestion else ""
             text.markdown(OPTION_HELP.get(option, "") + note)
-        fewer = fewer_options_note(
-            point.kind, tuple(point.options), DECISION_OPTIONS.get(point.kind, ())
-        )
+        fewer = pending_note(game)
         if fewer:
             st.caption(fewer)
         st.radio(
