@@ -695,7 +695,12 @@ class _Check:
             equal = comparison((iv.id, "equal")) if (iv.id, "equal") in sides else None
             lesson = LESSONS_BY_ID.get(iv.lesson)
             line, notes = finding_line(
-                c.change.label, played, equal, self.worlds, self.budget, self.benchmarks,
+                c.change.label,
+                played,
+                equal,
+                self.worlds,
+                self.budget,
+                self.benchmarks,
                 self.deadline,
             )
             out.append(

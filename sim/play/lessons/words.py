@@ -73,8 +73,7 @@ def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset(
     was = dict(base.scores)
     change = {ev: score - was.get(ev, 0.0) for ev, score in alt.scores}
     text = ", ".join(
-        f"{ev.replace('_', ' ')}{' (public benchmark)' if ev in benchmarks else ''} "
-        f"{100 * d:+.1f}"
+        f"{ev.replace('_', ' ')}{' (public benchmark)' if ev in benchmarks else ''} {100 * d:+.1f}"
         for ev, d in change.items()
     )
     text += " points"
@@ -143,8 +142,8 @@ def outside_note(parts: Sequence[tuple[str, float]], paired: Mapping[str, Interv
     out = [
         m
         for m, d in parts
-        if m in paired and not min(paired[m].low, paired[m].high) <= d
-        <= max(paired[m].low, paired[m].high)
+        if m in paired
+        and not min(paired[m].low, paired[m].high) <= d <= max(paired[m].low, paired[m].high)
     ]
     if not out:
         return None
