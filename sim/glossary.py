@@ -195,6 +195,14 @@ def term_link(term_id: str, text: str | None = None) -> str:
     return f"[{text or t.name.lower()}](/{PAGE_URL}#{t.id})"
 
 
+def method_footnote(name: str) -> str:
+    """A footnote naming a method with its link: ``[Holm's correction](https://...): ...``."""
+    for method, why, link in METHODS:
+        if method == name:
+            return f"[{method}]({link}): {why}."
+    raise KeyError(name)
+
+
 def cli_epilog(command: str) -> str:
     """The last lines of a command's ``--help``."""
     return (

@@ -22,10 +22,10 @@ def test_terms_are_unique_plain_and_cover_the_issue() -> None:
     ids = [t.id for t in TERMS]
     assert len(ids) == len(set(ids)) and all(re.fullmatch(r"[a-z0-9-]+", i) for i in ids)
     names = {t.name.lower() for t in TERMS}
-    needed = (
-        "world replication scope rung margin points reserve gate interval".split()
-        + ["common random numbers", "chance all objectives are met"]
-    )
+    needed = "world replication scope rung margin points reserve gate interval".split() + [
+        "common random numbers",
+        "chance all objectives are met",
+    ]
     assert set(needed) <= names, set(needed) - names
     for t in TERMS:
         assert t.meaning.endswith(".") and "_" not in t.meaning, t.id

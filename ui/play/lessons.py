@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from sim.glossary import method_footnote
 from sim.play.lessons.check import (
     CONFIDENCE,
     EQUAL_SCOPE,
@@ -82,6 +83,10 @@ def _lesson(title: str, findings: list[Finding]) -> str:
     return f"**{title}.**\n" + "\n".join(rows)
 
 
+#: The method the rule names, in a footnote with a link (sim/glossary.py's METHODS).
+METHOD_FOOTNOTE = method_footnote("Paired differences and Holm's correction")
+
+
 def rule(report: LessonReport) -> str:
     return (
         f"Each line is one lesson's counterfactual replayed on this world (same seed, the "
@@ -90,11 +95,11 @@ def rule(report: LessonReport) -> str:
         f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {100 * MATERIAL_SCORE:g} points of the "
         f"mean target score (out of 100) or a quality target here, and the paired "
         f"{CONFIDENCE:.0%} interval over {report.neighbours} excludes zero the same way, "
-        f"with Holm's adjustment over the {report.tests} differences tested (there every "
+        f"adjusted for the {report.tests} differences tested together¹ (there every "
         f"decision is the playbook's, the person's on the spot where it is silent). Tokens, "
         f"post-training rounds and scope cuts of both arms are in the table; where the cuts "
         f"differ, the notes also give the comparison {EQUAL_SCOPE}. {report.replays} "
-        f"replays in {report.seconds:.1f} s."
+        f"replays in {report.seconds:.1f} s.  \n¹ {METHOD_FOOTNOTE}"
     )
 
 

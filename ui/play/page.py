@@ -558,7 +558,7 @@ def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
         (f"spend at most {usd(out['budget_usd'])}", usd(out["cost_usd"]), out["on_budget"]),
     ] + [
         (
-            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
+            f"{words(t.eval)} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
             points(out.get(f"score:{t.eval}", float("nan"))),
             bool(out.get(f"met:{t.eval}")),
         )
