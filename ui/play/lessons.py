@@ -19,6 +19,7 @@ from sim.play.lessons.check import (
     LessonReport,
     grouped,
 )
+from sim.play.lessons.words import OUTSIDE_LEAD
 from ui.common import usd
 
 
@@ -74,12 +75,18 @@ def _text(line: str) -> str:
     return line.replace("$", "\\$")
 
 
-def _lesson(title: str, findings: list[Finding]) -> str:
-    """A lesson's title, each finding's headline, and its notes beneath it, smaller."""
+def _lesson(title: str, findings: list[Finding], seen: set[str] | None = None) -> str:
+    """A lesson's title, each finding's headline, and its notes beneath it, smaller.
+
+    Why this world lies outside the range is the same world's reason for every line, so
+    once shown (``seen``) it is not repeated under later lines.
+    """
     rows = []
+    seen = set() if seen is None else seen
     for f in findings:
         rows.append(f"- {_text(f.line)}.")
-        rows += [f"    - :small[{_text(note)}]" for note in f.notes]
+        rows += [f"    - :small[{_text(note)}]" for note in f.notes if note not in seen]
+        seen.update(n for n in f.notes if n.startswith(OUTSIDE_LEAD))
     return f"**{title}.**\n" + "\n".join(rows)
 
 
@@ -111,13 +118,14 @@ def show_lessons(report: LessonReport | None) -> None:
     if not report.shown:
         st.caption("No lesson's counterfactual moved this play's outcome beyond noise.")
     groups = grouped(report.shown)
+    seen: set[str] = set()
     for title, findings in groups[:TOP_LESSONS]:
-        st.markdown(_lesson(title, findings))
+        st.markdown(_lesson(title, findings, seen))
     if len(groups) > TOP_LESSONS:
         rest = groups[TOP_LESSONS:]
         with st.expander(f"{len(rest)} more lessons that moved this play (smaller effects)"):
             for title, findings in rest:
-                st.markdown(_lesson(title, findings))
+                st.markdown(_lesson(title, findings, seen))
     st.caption(rule(report))
     with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
         st.dataframe(

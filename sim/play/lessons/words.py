@@ -195,6 +195,10 @@ def unusual_world(world: Measure, similar: Sequence[Measure]) -> str | None:
     return f"this world had {had}, the similar worlds {mean:.1f} on average"
 
 
+#: How the note on a figure outside the similar worlds' range begins.
+OUTSIDE_LEAD = "This play's own figure lies outside the range"
+
+
 def _outside(metric: str, d: float, i: Interval) -> bool:
     """Whether ``d`` lies outside ``i`` as the line writes them (not by a rounding's width)."""
     low, high = min(i.low, i.high), max(i.low, i.high)
@@ -213,11 +217,9 @@ def outside_note(
     if not out:
         return None
     if why:
-        return (
-            f"This play's own figure lies outside the range, which is for the average world: {why}."
-        )
+        return f"{OUTSIDE_LEAD}, which is for the average world: {why}."
     return (
-        "This play's own figure lies outside the range: the range is for the average "
+        f"{OUTSIDE_LEAD}: the range is for the average "
         "world, and a single world's incidents swing more than an average does."
     )
 
