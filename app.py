@@ -49,6 +49,7 @@ PAGES = [
         icon=":material/person:",
         url_path="tabletop-player",
     ),
+    st.Page("ui/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"),
 ]
 
 st.navigation(PAGES).run()

@@ -148,8 +148,16 @@ def test_engine_layers_run_from_the_scenario_up() -> None:
 #: never on compare (a peer use); interview and tabletop may build on play's game.
 PEERS_OF_COMPARE = ("sim.play", "sim.interview", "sim.tabletop")
 #: Package-level modules every use may stand on; none of them imports a use.
-SHARED = ("sim.runner", "sim.designs", "sim.summary", "sim.distribution", "sim.stats",
-          "sim.intervals", "sim.metrics", "sim.units")
+SHARED = (
+    "sim.runner",
+    "sim.designs",
+    "sim.summary",
+    "sim.distribution",
+    "sim.stats",
+    "sim.intervals",
+    "sim.metrics",
+    "sim.units",
+)
 USES = ("sim.play", "sim.interview", "sim.tabletop", "sim.compare", "sim.cli")
 
 
@@ -172,9 +180,13 @@ def test_the_runner_is_shared_by_every_use() -> None:
 
 def _declared(cls: ast.ClassDef) -> set[str]:
     """Attributes a class declares: class-level names (dataclass fields) and ``__init__``'s."""
-    names = {t.id for n in cls.body if isinstance(n, ast.AnnAssign | ast.Assign)
-             for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-             if isinstance(t, ast.Name)}
+    names = {
+        t.id
+        for n in cls.body
+        if isinstance(n, ast.AnnAssign | ast.Assign)
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name)
+    }
     names |= {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}  # properties
     for fn in cls.body:
         if isinstance(fn, ast.FunctionDef) and fn.name in ("__init__", "__post_init__"):
@@ -192,8 +204,11 @@ def _self_assignments(fn: ast.FunctionDef) -> set[str]:
             targets = [node.target]
         for t in targets:
             for el in t.elts if isinstance(t, ast.Tuple) else [t]:
-                if (isinstance(el, ast.Attribute) and isinstance(el.value, ast.Name)
-                        and el.value.id == "self"):
+                if (
+                    isinstance(el, ast.Attribute)
+                    and isinstance(el.value, ast.Name)
+                    and el.value.id == "self"
+                ):
                     out.add(el.attr)
     return out
 
@@ -238,8 +253,11 @@ def test_the_parts_change_the_project_only_through_its_methods() -> None:
         path = MODULES[module]
         for node in ast.walk(ast.parse(path.read_text())):
             targets = (
-                node.targets if isinstance(node, ast.Assign)
-                else [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AugAssign | ast.AnnAssign)
+                else []
             )
             for t in targets:
                 base = t.value if isinstance(t, ast.Attribute) else None
@@ -257,7 +275,9 @@ def test_no_module_reaches_into_another_modules_private_names() -> None:
         tree = ast.parse(path.read_text())
         own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         own |= {
-            a for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+            a
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef)
             for a in _self_assignments(n)
         }
         for node in ast.walk(tree):

@@ -101,10 +101,12 @@ def test_compare_takes_presets_and_design_files_applied_to_the_baseline(tmp_path
     out = sim("compare", BASE, OTHER, "--reps", "4")
     assert out.returncode == 2 and "--reps 4 is too few for compare" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
-    for bad, message in ((["--primary", "speed"], "--primary must be one of"),
-                         (["--margin", "schedule_days=-1"], "must be above 0"),
-                         (["--margin", "speed=1"], "expected METRIC=X"),
-                         (["--precision", "0"], "--precision must be above 0")):
+    for bad, message in (
+        (["--primary", "speed"], "--primary must be one of"),
+        (["--margin", "schedule_days=-1"], "must be above 0"),
+        (["--margin", "speed=1"], "expected METRIC=X"),
+        (["--precision", "0"], "--precision must be above 0"),
+    ):
         out = sim("compare", BASE, OTHER, "--reps", "10", *bad)
         assert out.returncode == 2 and message in out.stderr, out.stderr
 

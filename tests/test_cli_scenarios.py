@@ -488,6 +488,7 @@ def test_schema_output_to_a_bad_place(tmp_path: Path) -> None:
 
 def test_schema_accepts_shipped_and_rejects_unknown_keys(scenario: Scenario) -> None:
     import jsonschema  # a dev dependency: the test runs wherever the suite does
+
     schema = json.loads(schema_text())
     data = json.loads(scenario.model_dump_json(by_alias=True))
     jsonschema.validate(data, schema)

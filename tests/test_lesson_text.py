@@ -33,6 +33,8 @@ SEEDS = (3, 11)
 #: Identifiers a reader should never see: snake_case words, ``name#3``, ``scope:cut``.
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\w#\d|\b[a-z]+:[a-z_]+\b")
 OLD_WORDING = ("there still", "paired over", "of score", "not equal scope", "on this world")
+#: A decimal under 1 with two or more places that is not days or points: a 0-1 score.
+SCORE_OUT_OF_ONE = re.compile(r"(?<![\d.$])0\.\d{2,}\b(?! (?:days?|points|pts|to \d))")
 OPTIONS = {o for options in DECISION_OPTIONS.values() for o in options if "_" in o}
 
 
@@ -49,6 +51,11 @@ def problems(text: str, headline: bool) -> list[str]:
         found.append(f"an identifier: {IDENTIFIER.search(text).group(0)!r}")  # type: ignore[union-attr]
     found += [f"old wording {w!r}" for w in OLD_WORDING if w in text]
     found += [f"an option name {o!r}" for o in OPTIONS if o in text]
+    score = SCORE_OUT_OF_ONE.search(text)
+    if score:
+        found.append(f"a score out of 1, not points of 100: {score.group(0)!r}")
+    found += [f"{p} points (out of 100?)" for p in re.findall(r"(\d+(?:\.\d+)?) points", text)
+              if float(p) > 100]  # fmt: skip
     if re.search(r"\b(\w+) \1\b", text, flags=re.IGNORECASE):
         found.append("a doubled word")
     if "  " in text or " ," in text or " ." in text or "( " in text or " )" in text:
@@ -104,3 +111,34 @@ def test_the_checks_catch_what_they_look_for() -> None:
     assert problems("the two plans differ (in scope.", False)
     assert problems("It would have saved there still 3 days.", False)
     assert problems("It chose pause_investigate.", False)
+    assert problems("It raised quality by 0.087 of the mean target score.", False)
+    assert problems("It raised quality by 870.0 points.", False)
+    assert not problems("It saved 0.03 days and raised quality by 0.04 points.", False)
+    assert not problems("It cost $0.25 more.", False)
+
+
+def test_why_this_world_differs_is_said_in_plain_words() -> None:
+    """The outside note names what set this world apart; a range that rounds to one figure
+    reads "about"; a figure outside only by rounding is not called outside."""
+    from sim.play.lessons.measures import Interval, Measure
+    from sim.play.lessons.words import body, outside_note, unusual_world
+
+    def m(spikes: int, cuts: int = 0) -> Measure:
+        incidents = tuple((k, n) for k, n in (("loss_spike", spikes), ("budget_cut", cuts)) if n)
+        return Measure(150.0, 7e6, 0.7, True, 2.0, 3000.0, 5, (), incidents=incidents)
+
+    why = unusual_world(m(3), [m(1), m(0), m(1, 1), m(0)])
+    assert why == "this world had 3 loss spikes, the similar worlds 0.5 on average"
+    assert unusual_world(m(1), [m(1), m(1)]) is None
+    assert unusual_world(m(0, 0), [m(0, 2), m(0, 2)]) == (
+        "this world had no budget cuts, the similar worlds 2.0 on average"
+    )
+    wide = {"schedule_days": Interval(-3.0, -4.0, -2.0, 20)}
+    note = outside_note([("schedule_days", -9.0)], wide, why)
+    assert note is not None and note.endswith("3 loss spikes, the similar worlds 0.5 on average.")
+    assert problems(note, False) == []
+    assert outside_note([("schedule_days", -3.0)], wide, why) is None
+    assert outside_note([("schedule_days", -4.04)], wide, why) is None  # reads -4.0
+    tight = {"quality": Interval(0.005, 0.0049, 0.0051, 20)}
+    text = body([("quality", 0.006)], tight, 20)
+    assert "about 0.5 points" in text and "0.5 to 0.5" not in text

@@ -217,6 +217,7 @@ def test_contamination_inflates_public_benchmarks_only(base7b: Scenario) -> None
     for arm in (clean, dirty):
         product = arm["score:support_reasoning"] - arm["release:support_reasoning"]
         assert product.abs().max() < 1e-9
+
     def leaked(arm: pd.DataFrame) -> pd.Series:
         return arm["score:gsm8k"] - arm["release:gsm8k"]
 

@@ -86,15 +86,7 @@ def test_every_option_and_decision_has_the_models_words() -> None:
     judging = ("overreact", "panic", "wise", "mistake", "wrong", "right call")
     assert not any(j in option_words(o) for o in options for j in judging)
     assert option_words("rollback_skip") == "rollback skip"
-    # A decision with fewer options says which are missing, and why.
-    from sim.scenario.vocabulary import FEWER_OPTIONS, fewer_options_note
-
-    assert set(FEWER_OPTIONS) <= set(DECISION_KINDS)
-    ship = DECISION_OPTIONS["ship"]
-    assert fewer_options_note("ship", ship, ship) == ""
-    note = fewer_options_note("ship", ("ship",), ship)
-    assert note.startswith("Not offered here: ") and "extra round" in note
-    assert note.endswith(FEWER_OPTIONS["ship"])
+    # Why a decision offers fewer options: sim/play/unavailable.py (tests/test_unavailable.py).
 
 
 def test_outcome_rows_hold_registered_columns_only() -> None:

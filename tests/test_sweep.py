@@ -93,6 +93,7 @@ def test_batches_give_the_numbers_of_one_run(base: Scenario) -> None:
 
 def test_same_numbers_on_the_process_pool_and_a_local_dask_cluster(base: Scenario) -> None:
     import distributed  # noqa: F401  (the dask extra, which scripts/test.sh installs)
+
     axes = [parse_axis(AXES[0]), parse_axis(AXES[2])]
     serial = sweep(base, axes, 10, seed=7, workers=1)
     pool = sweep(base, axes, 10, seed=7, workers=2)

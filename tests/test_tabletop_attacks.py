@@ -205,9 +205,7 @@ class TestAttacks:
         names = [p["name"] for p in table.view()["participants"]]
         assert names == ["Ada", "Grace"], "nothing was let in"
 
-    def test_names_that_differ_only_by_case_accent_or_lookalike_collide(
-        self, table: Table
-    ) -> None:
+    def test_names_that_differ_only_by_case_accent_or_lookalike_collide(self, table: Table) -> None:
         svc, room = table.svc, table.room
         assert svc.join(room, "José").name == "José"
         for twin in ("Jose", "JOSÉ", "Jose\u0301", "jose", "Ｊｏｓｅ", "Jo-se"):
@@ -315,9 +313,15 @@ class TestAfterPlay:
         self, service: TabletopService
     ) -> None:
         """A scripted spike's inject delivered days late is matched to the spike's own call."""
-        scripted = InjectSpec("scripted-1", "Scenario event: loss spike", "The loss spiked.",
-                              Trigger(day=9_000.0), decision_kind="rollback",
-                              expected_options=("rollback_skip",), scripted="loss_spike")
+        scripted = InjectSpec(
+            "scripted-1",
+            "Scenario event: loss spike",
+            "The loss spiked.",
+            Trigger(day=9_000.0),
+            decision_kind="rollback",
+            expected_options=("rollback_skip",),
+            scripted="loss_spike",
+        )
         later = InjectSpec("second-spike", "Another spike", "It spiked again.",
                            Trigger(metric="run_progress", op="above", threshold=0.8),
                            "loss_spike", decision_kind="rollback",
@@ -394,8 +398,14 @@ class TestAfterPlay:
         with pytest.raises(NotFound):
             svc.rate_action(room, key, "spike", 7, "P")
         svc.set_status(room, key, "ended")
-        item = svc.add_hot_wash(room, table.ada.seat_key, "improvement", "Agree the rollback.",
-                                capability="incident_response", organisation="Acme Labs")
+        item = svc.add_hot_wash(
+            room,
+            table.ada.seat_key,
+            "improvement",
+            "Agree the rollback.",
+            capability="incident_response",
+            organisation="Acme Labs",
+        )
         other = svc.add_hot_wash(room, table.grace.seat_key, "strength", "Fast escalation.")
         with pytest.raises(Forbidden):
             svc.update_hot_wash(room, table.grace.seat_key, item, text="Not mine to change")
@@ -410,8 +420,14 @@ class TestAfterPlay:
         assert [h["id"] for h in hot] == [item]
         assert (hot[0]["corrective_action"], hot[0]["organisation"]) == (
             "Write it down.", "Acme Research")  # fmt: skip
-        svc.update_overview(room, key, scope="Rollback drill", poc_name="Sam Lee",
-                            poc_organisation="Acme", sponsor="Research leadership")
+        svc.update_overview(
+            room,
+            key,
+            scope="Rollback drill",
+            poc_name="Sam Lee",
+            poc_organisation="Acme",
+            sponsor="Research leadership",
+        )
         report = svc.report(room, key, reps=4)
         stored = [p for p in report.plan if p.item_id == item]
         assert stored and stored[0].corrective_action == "Write it down."
@@ -446,8 +462,13 @@ class TestAfterPlay:
             assert section in headings, section
             assert section in pdf_text, section
             assert f"## {section}" in md.replace("\\", "")
-        for needle in ("A rollback drill for the training team.", "Staff Product next time.",
-                       "Ada", "Objective 1: Finish by the deadline", "Capability:"):
+        for needle in (
+            "A rollback drill for the training team.",
+            "Staff Product next time.",
+            "Ada",
+            "Objective 1: Finish by the deadline",
+            "Capability:",
+        ):
             assert needle in body, needle
             assert " ".join(needle.split()) in pdf_text, needle
         assert RATIONALE in body and "www.example.com :material/home:" in body

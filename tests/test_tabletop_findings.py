@@ -185,8 +185,15 @@ def test_too_few_worlds_give_no_verdict_on_a_call(service: TabletopService) -> N
 
 def _frame(days: np.ndarray, cost: np.ndarray, on_time: np.ndarray) -> pd.DataFrame:
     n = days.size
-    return pd.DataFrame({"schedule_days": days, "cost_usd": cost, "on_time": on_time,
-                         "on_budget": np.ones(n, bool), "quality_met": np.ones(n, bool)})
+    return pd.DataFrame(
+        {
+            "schedule_days": days,
+            "cost_usd": cost,
+            "on_time": on_time,
+            "on_budget": np.ones(n, bool),
+            "quality_met": np.ones(n, bool),
+        }
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

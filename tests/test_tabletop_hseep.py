@@ -122,4 +122,3 @@ def test_the_timeline_keeps_the_order_things_happened_in_within_a_day(db_url: st
     assert call < late
     days = [e.day for e in timeline]
     assert days == sorted(days)
-

@@ -79,8 +79,6 @@ def sample_injects() -> list[InjectSpec]:
     ]  # fmt: skip
 
 
-
-
 @pytest.fixture
 def db_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A real SQLite file in a temporary data directory."""

@@ -104,9 +104,7 @@ def test_validate_a_shipped_scenario(installed: tuple[Path, dict[str, str], Path
     _run([str(python), "-m", "sim", "validate", "frontier_405b"], work, env)
 
 
-def test_judge_an_interview_plan(
-    installed: tuple[Path, dict[str, str], Path]
-) -> None:
+def test_judge_an_interview_plan(installed: tuple[Path, dict[str, str], Path]) -> None:
     _, _, work = installed
     plan = work / "plan.json"
     plan.write_text(plan_json(strong()), encoding="utf-8")

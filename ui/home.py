@@ -78,6 +78,11 @@ def render() -> None:
         "4. The `docs/` folder explains the model, its sources, the scenario format, the "
         "levers, the interview rubric and the tabletop exercise."
     )
+    st.page_link(
+        "ui/glossary.py",
+        label="New words (world, replication, scope, points...)? The Glossary",
+        icon=":material/menu_book:",
+    )
 
 
 if __name__ == "__main__":

@@ -93,8 +93,12 @@ class AuditReport:
             "skipped": [{"id": s.id, "why": s.why} for s in self.skipped],
             "sweep_worlds": self.sweep_worlds,
             "sweeps": [
-                {"lever": w.lever, "values": list(w.values),
-                 "means": {k: list(v) for k, v in w.means.items()}, "skipped": w.skipped}
+                {
+                    "lever": w.lever,
+                    "values": list(w.values),
+                    "means": {k: list(v) for k, v in w.means.items()},
+                    "skipped": w.skipped,
+                }
                 for w in self.sweeps
             ],  # fmt: skip
             "cliffs": [c.as_dict() for c in self.cliffs],

@@ -52,7 +52,11 @@ Built = Practice | Skipped
 
 
 def _pair(
-    s: Scenario, pid: str, label: str, removal: str, on: Mapping[str, Any] | None,
+    s: Scenario,
+    pid: str,
+    label: str,
+    removal: str,
+    on: Mapping[str, Any] | None,
     off: Mapping[str, Any] | None,
 ) -> Practice:
     """``on`` / ``off``: the delta that makes the practice hold / not hold (None: as is)."""
@@ -91,8 +95,16 @@ def gates(s: Scenario) -> list[Built]:
         rest = kept[:i] + kept[i + 1 :]
         name = g.id.replace("_", " ")
         name = name if name.endswith("gate") else f"{name} gate"
-        out.append(_pair(s, f"gate:{g.id}", f"The {name}",
-                         f"removed (strength {g.strength:g})", None, {"plan.gates": rest}))
+        out.append(
+            _pair(
+                s,
+                f"gate:{g.id}",
+                f"The {name}",
+                f"removed (strength {g.strength:g})",
+                None,
+                {"plan.gates": rest},
+            )
+        )
     if len(s.plan.gates) > 1:
         out.append(_pair(s, "gates:all", "Every gate", f"all {len(kept)} removed", None,
                          {"plan.gates": []}))  # fmt: skip

@@ -19,6 +19,7 @@ from typer.core import TyperCommand, TyperGroup
 
 import sim
 from sim.cli.helptext import HelpContext
+from sim.glossary import cli_epilog
 
 #: Each command: the module of ``sim.cli`` that registers it, and its one-line help
 #: (the first paragraph of the command's docstring; a test keeps the two the same).
@@ -101,6 +102,7 @@ def load_command(name: str) -> Any:
     module.register(commands)
     command = typer.main.get_group(commands).commands[name]
     command.context_class = HelpContext
+    command.epilog = cli_epilog(name)
     return command
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.cli.common import UserError, stdout
+from sim.glossary import DOC_PATH, METHODS
 from sim.play.game import PlayError, PlayLog
 from sim.play.lessons.check import LessonReport, grouped
 
@@ -36,8 +37,9 @@ def print_lessons(check: LessonReport) -> None:
     """The lessons this play shows beyond noise, and those checked without effect."""
     stdout.print(
         f"\nWhat this play shows: each lesson's counterfactual on this world, kept when it "
-        f"moved beyond noise over {check.neighbours}, Holm-adjusted over its "
-        f"{check.tests} tests ({check.replays} replays, {check.seconds:.1f} s).",
+        f"moved beyond noise over {check.neighbours}, adjusted for its {check.tests} "
+        f"tests together¹ ({check.replays} replays, {check.seconds:.1f} s).\n"
+        f"¹ {METHODS[0][0]}: {DOC_PATH}, Statistical methods.",
         markup=False,
     )
     if not check.shown:

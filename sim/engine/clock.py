@@ -65,9 +65,7 @@ class PlayEnvironment(simpy.Environment):
             self._settle = was
 
     @contextmanager
-    def settling(
-        self, until_day: Days = math.inf, until_event: float = math.inf
-    ) -> Iterator[None]:
+    def settling(self, until_day: Days = math.inf, until_event: float = math.inf) -> Iterator[None]:
         """Let the run settle while a driver steps, up to the driver's limits.
 
         No settled event after ``until_day`` and none past the ``until_event``-th, so the

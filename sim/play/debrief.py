@@ -14,6 +14,7 @@ from typing import Any
 
 from sim.play.game import Game, PlayLog, counterfactual
 from sim.play.lessons.check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
+from sim.play.views import decision_summary
 from sim.runner import default_workers
 
 Progress = Callable[[int, int], None]
@@ -129,8 +130,17 @@ def make_debrief(
             done += 1
             if progress:
                 progress(done, total + (1 if lessons else 0))
-        summary = next(
-            (e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9), ""
+        summary = decision_summary(
+            rec.kind,
+            next(
+                (
+                    e.summary
+                    for e in m.trace
+                    if e.kind == "decision" and abs(e.day - rec.day) < 1e-9
+                ),
+                "",
+            ),
+            rec.context,
         )
         reviews.append(
             DecisionReview(

@@ -510,29 +510,39 @@ class InjectKind:
 #: Every inject kind, by name (the names of :data:`INJECT_KINDS`, a test checks).
 INJECTS: dict[str, InjectKind] = {
     "loss_spike": InjectKind(
-        (), during_run=True, raises="rollback",
+        (),
+        during_run=True,
+        raises="rollback",
         message="The training loss has jumped and is not coming back down. The run is still "
         "burning cluster time.",
         risk="loss_spike",
     ),
     "hardware_failure": InjectKind(
-        (), during_run=True, raises=None,
+        (),
+        during_run=True,
+        raises=None,
         message="Part of the cluster has failed; the run stopped and must restart from its "
         "last checkpoint.",
         risk="hardware",
     ),
     "budget_cut": InjectKind(
-        ("fraction",), during_run=False, raises="budget",
+        ("fraction",),
+        during_run=False,
+        raises="budget",
         message="The budget has been cut, effective today.",
         risk="budget",
     ),
     "departure": InjectKind(
-        ("team",), during_run=False, raises=None,
+        ("team",),
+        during_run=False,
+        raises=None,
         message="A senior member of the team has resigned and leaves this week.",
         risk="staffing",
     ),
     "data_defect": InjectKind(
-        ("kind",), during_run=True, raises="data_fix",
+        ("kind",),
+        during_run=True,
+        raises="data_fix",
         message="A problem has turned up in the training data.",
         risk="data_quality",
     ),

@@ -63,23 +63,6 @@ def option_words(option: str) -> str:
     return OPTION_LABELS.get(option, option.replace("_", " "))
 
 
-#: Why a decision may offer fewer options than its kind has (sim/engine/phases.py decides
-#: which apply); said beside the options, so a lone button never looks broken.
-FEWER_OPTIONS: dict[str, str] = {
-    "ship": "Another post-training round is offered only while extra rounds remain "
-    "(at most a few per project) and the budget, reserve included, can still pay for one.",
-}
-
-
-def fewer_options_note(kind: str, offered: tuple[str, ...], all_options: tuple[str, ...]) -> str:
-    """A line naming the options not offered at this decision and why; "" when all are."""
-    missing = [o for o in all_options if o not in offered]
-    if not missing:
-        return ""
-    why = FEWER_OPTIONS.get(kind, "They do not apply at this point of the project.")
-    return f"Not offered here: {', '.join(option_words(o) for o in missing)}. {why}"
-
-
 #: What each kind of decision is about, as a card title.
 DECISION_TITLES: dict[str, str] = {
     "rollback": "The loss spiked: what now?",

@@ -161,8 +161,10 @@ def _next_timed(waiting: Sequence[tuple[str, InjectSpec]], after: float) -> floa
 
 def _raises_call(fired: Sequence[tuple[str, InjectSpec]], game: Game) -> bool:
     """Whether an inject just fired strikes the model with an incident that asks for a call."""
-    return game.pending is None and not game.finished and any(
-        s.engine is not None and s.decision_kind for _, s in fired
+    return (
+        game.pending is None
+        and not game.finished
+        and any(s.engine is not None and s.decision_kind for _, s in fired)
     )
 
 

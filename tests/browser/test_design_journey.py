@@ -72,8 +72,11 @@ def test_build_save_load_a_design_then_search(app, tmp_path: Path) -> None:  # t
     app.wait()
     app.assert_no_exception()
     # Either a recommendation with its on/off importance, or the one honest line.
-    expect(page.get_by_role("heading", name="Which changes mattered").or_(
-        page.get_by_text("No design did as well as the baseline")).or_(
-        page.get_by_text("pays on fresh worlds: the baseline stays")).or_(
-        page.get_by_text("not clearly better than the baseline")).first).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Which changes mattered")
+        .or_(page.get_by_text("No design did as well as the baseline"))
+        .or_(page.get_by_text("pays on fresh worlds: the baseline stays"))
+        .or_(page.get_by_text("not clearly better than the baseline"))
+        .first
+    ).to_be_visible()
     app.screenshot("design-4-search")

@@ -139,9 +139,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     # refused, and the facilitator is shown the attempt with the seat it comes from.
     mallory.open("tabletop-player")
     _try_join(mallory, room, "Mal Ory")
-    expect(mallory.page.get_by_text("a seat the facilitator removed")).to_be_visible(
-        timeout=SHOWN
-    )
+    expect(mallory.page.get_by_text("a seat the facilitator removed")).to_be_visible(timeout=SHOWN)
     expect(page.get_by_text(re.compile(r"join as 'Mal Ory'.*\(Mallory\)"))).to_be_visible(
         timeout=SHOWN
     )  # seen by the page's poll of the audit log
@@ -273,9 +271,7 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     fac.screenshot("tabletop-7-facilitator-report")
 
     # Players read it too, once the exercise has ended.
-    expect(
-        grace_page.get_by_role("heading", name=AAR_HEADING)
-    ).to_be_visible(timeout=2 * SHOWN)
+    expect(grace_page.get_by_role("heading", name=AAR_HEADING)).to_be_visible(timeout=2 * SHOWN)
     grace.wait()
     grace.assert_no_exception()
 
@@ -301,8 +297,13 @@ def _facilitator_address_elsewhere(
 
 
 def _second_browser(
-    browser: Browser, args: dict[str, Any], url: str, fac: AppDriver, ada: AppDriver,
-    room: str, seat_key: str,
+    browser: Browser,
+    args: dict[str, Any],
+    url: str,
+    fac: AppDriver,
+    ada: AppDriver,
+    room: str,
+    seat_key: str,
 ) -> None:
     """Ada's address and Ada's seat key in another browser: the first opens nothing, the
     second is noticed (her page and the facilitator's are told) and the facilitator keeps
@@ -310,9 +311,7 @@ def _second_browser(
     thief = _driver(browser, args, url)
     thief.page.goto(ada.page.url)  # her kept address, seen over her shoulder
     thief.wait()
-    expect(thief.page.get_by_text("only in the browser that holds it")).to_be_visible(
-        timeout=SHOWN
-    )
+    expect(thief.page.get_by_text("only in the browser that holds it")).to_be_visible(timeout=SHOWN)
     expect(thief.page.get_by_text("Join an exercise")).to_be_visible()
     thief.page.goto(f"{url}/tabletop-player?room={room}&key={seat_key}")
     thief.wait()
@@ -335,9 +334,7 @@ def _second_browser(
     fac.screenshot("tabletop-3e-facilitator-contest")
     _click_once_settled(fac, fac.page.get_by_role("button", name="Keep it with the first browser"))
     expect(fac.page.get_by_text("the other browser is denied")).to_be_visible(timeout=SHOWN)
-    expect(thief.page.get_by_text("gave this seat to another browser")).to_be_visible(
-        timeout=SHOWN
-    )
+    expect(thief.page.get_by_text("gave this seat to another browser")).to_be_visible(timeout=SHOWN)
     expect(ada.page.get_by_text("Your seat key was used from another browser")).to_have_count(
         0, timeout=SHOWN
     )

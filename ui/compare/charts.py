@@ -318,6 +318,7 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
         # Each cell with its 95% interval underneath.
         ends = [table.pivot_table(index=y, columns=x, values=f"{metric}_{e}", aggfunc="mean")
                 for e in ("low", "high")]  # fmt: skip
+
         def form(v: float) -> str:
             if v != v:  # NaN: an end the worlds cannot reach
                 return "…"

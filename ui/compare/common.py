@@ -70,8 +70,9 @@ def cached_batch(designs: Mapping[str, Scenario], seed: int) -> Any:
     return lambda start, stop: _batch(text, seed, start, stop, app_workers())
 
 
-def store_run(key: str, designs: Mapping[str, Scenario], seed: int,
-              frames: Mapping[str, pd.DataFrame]) -> RunState:
+def store_run(
+    key: str, designs: Mapping[str, Scenario], seed: int, frames: Mapping[str, pd.DataFrame]
+) -> RunState:
     """Keep a finished run (a sequential one, say) as this page's run state."""
     done = len(next(iter(frames.values())))
     state = RunState(signature(designs, seed), done, done, (dict(frames),))

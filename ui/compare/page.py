@@ -226,8 +226,9 @@ def letter(i: int) -> str:
     return chr(ord("A") + i)
 
 
-def show_verdicts(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario],
-                  comparison: inference.Comparison) -> None:
+def show_verdicts(
+    frames: dict[str, pd.DataFrame], designs: dict[str, Scenario], comparison: inference.Comparison
+) -> None:
     names = list(frames)
     a = names[0]
     st.subheader("Verdict")
@@ -324,7 +325,8 @@ def show_objectives(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario
         sure = (
             f" With 95% confidence at least 80% of worlds stay within {j['days_sure']:.0f} days "
             f"and {usd(j['usd_sure'])}."
-            if "days_sure" in j else ""
+            if "days_sure" in j
+            else ""
         )
         lines.append(
             f"- **{name}**: in 80% of these worlds it finishes within **{j['days']:.0f} days** "
@@ -400,8 +402,9 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         return
     partial_notice(state)
     try:
-        table = analysis.tornado_table(state.frames(), metric, seed=seed,
-                                       as_is=analysis.settings_as_is(designs[name]))
+        table = analysis.tornado_table(
+            state.frames(), metric, seed=seed, as_is=analysis.settings_as_is(designs[name])
+        )
     except TooFewWorlds as error:
         st.warning(str(error))
         return
@@ -433,8 +436,9 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         st.caption(f"Skipped {line}")
 
 
-def summary_json(state: RunState, designs: dict[str, Scenario], seed: int,
-                 comparison: inference.Comparison) -> dict[str, Any]:
+def summary_json(
+    state: RunState, designs: dict[str, Scenario], seed: int, comparison: inference.Comparison
+) -> dict[str, Any]:
     """The comparison's JSON download: the object ``compare --json`` prints."""
     return analysis.comparison_json(designs, state.frames(), comparison, seed)
 
@@ -482,8 +486,14 @@ def question_controls(base: Scenario, disabled: bool) -> tuple[str, dict[str, fl
     return primary, margins, precision
 
 
-def run_precise(designs: dict[str, Scenario], reps: int, seed: int, primary: str,
-                margins: dict[str, float], precision: float) -> None:
+def run_precise(
+    designs: dict[str, Scenario],
+    reps: int,
+    seed: int,
+    primary: str,
+    margins: dict[str, float],
+    precision: float,
+) -> None:
     """Looks of doubling size until the primary difference is known (sim.compare.sequential)."""
     a = next(iter(designs))
     with st.status("Running until the primary difference is known…", expanded=True) as status:
@@ -499,16 +509,23 @@ def run_precise(designs: dict[str, Scenario], reps: int, seed: int, primary: str
     }  # fmt: skip
 
 
-def show_results(state: RunState, designs: dict[str, Scenario], base: Scenario, seed: int,
-                 primary: str, margins: dict[str, float]) -> None:
+def show_results(
+    state: RunState,
+    designs: dict[str, Scenario],
+    base: Scenario,
+    seed: int,
+    primary: str,
+    margins: dict[str, float],
+) -> None:
     frames = state.frames()
     partial_notice(state)
     note = st.session_state.get(SEQUENTIAL)
     alpha = note["alpha"] if isinstance(note, dict) and note.get("worlds") == state.done else 0.05
     a = next(iter(frames))
     try:
-        comparison = inference.compare_designs(frames, designs[a], primary=primary,
-                                               margins=margins, alpha=alpha, seed=seed)
+        comparison = inference.compare_designs(
+            frames, designs[a], primary=primary, margins=margins, alpha=alpha, seed=seed
+        )
     except TooFewWorlds as error:
         st.warning(f"{error}.", icon=":material/block:")
         return

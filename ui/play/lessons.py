@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from sim.glossary import method_footnote
 from sim.play.lessons.check import (
     CONFIDENCE,
     EQUAL_SCOPE,
@@ -18,6 +19,7 @@ from sim.play.lessons.check import (
     LessonReport,
     grouped,
 )
+from sim.play.lessons.words import OUTSIDE_LEAD
 from ui.common import usd
 
 
@@ -73,13 +75,23 @@ def _text(line: str) -> str:
     return line.replace("$", "\\$")
 
 
-def _lesson(title: str, findings: list[Finding]) -> str:
-    """A lesson's title, each finding's headline, and its notes beneath it, smaller."""
+def _lesson(title: str, findings: list[Finding], seen: set[str] | None = None) -> str:
+    """A lesson's title, each finding's headline, and its notes beneath it, smaller.
+
+    Why this world lies outside the range is the same world's reason for every line, so
+    once shown (``seen``) it is not repeated under later lines.
+    """
     rows = []
+    seen = set() if seen is None else seen
     for f in findings:
         rows.append(f"- {_text(f.line)}.")
-        rows += [f"    - :small[{_text(note)}]" for note in f.notes]
+        rows += [f"    - :small[{_text(note)}]" for note in f.notes if note not in seen]
+        seen.update(n for n in f.notes if n.startswith(OUTSIDE_LEAD))
     return f"**{title}.**\n" + "\n".join(rows)
+
+
+#: The method the rule names, in a footnote with a link (sim/glossary.py's METHODS).
+METHOD_FOOTNOTE = method_footnote("Paired differences and Holm's correction")
 
 
 def rule(report: LessonReport) -> str:
@@ -90,11 +102,11 @@ def rule(report: LessonReport) -> str:
         f"{MATERIAL_BUDGET_SHARE:.1%} of the budget, {100 * MATERIAL_SCORE:g} points of the "
         f"mean target score (out of 100) or a quality target here, and the paired "
         f"{CONFIDENCE:.0%} interval over {report.neighbours} excludes zero the same way, "
-        f"with Holm's adjustment over the {report.tests} differences tested (there every "
+        f"adjusted for the {report.tests} differences tested together¹ (there every "
         f"decision is the playbook's, the person's on the spot where it is silent). Tokens, "
         f"post-training rounds and scope cuts of both arms are in the table; where the cuts "
         f"differ, the notes also give the comparison {EQUAL_SCOPE}. {report.replays} "
-        f"replays in {report.seconds:.1f} s."
+        f"replays in {report.seconds:.1f} s.  \n¹ {METHOD_FOOTNOTE}"
     )
 
 
@@ -106,13 +118,14 @@ def show_lessons(report: LessonReport | None) -> None:
     if not report.shown:
         st.caption("No lesson's counterfactual moved this play's outcome beyond noise.")
     groups = grouped(report.shown)
+    seen: set[str] = set()
     for title, findings in groups[:TOP_LESSONS]:
-        st.markdown(_lesson(title, findings))
+        st.markdown(_lesson(title, findings, seen))
     if len(groups) > TOP_LESSONS:
         rest = groups[TOP_LESSONS:]
         with st.expander(f"{len(rest)} more lessons that moved this play (smaller effects)"):
             for title, findings in rest:
-                st.markdown(_lesson(title, findings))
+                st.markdown(_lesson(title, findings, seen))
     st.caption(rule(report))
     with st.expander(f"Every lesson's counterfactual in figures ({len(report.findings)} checked)"):
         st.dataframe(

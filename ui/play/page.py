@@ -19,11 +19,14 @@ import streamlit as st
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
 from sim.engine.org import OrgGraph
+from sim.glossary import term_help, term_link
 from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
 from sim.play.game import Game, PlayError, PlayLog
 from sim.play.lessons.check import NEIGHBOUR_WORLDS
+from sim.play.unavailable import pending_note
 from sim.play.views import (
+    decision_summary,
     loss_frame,
     phase_frame,
     quality_frame,
@@ -33,11 +36,10 @@ from sim.play.views import (
 )
 from sim.runner import default_workers, run_replications
 from sim.scenario.loading import ScenarioError, with_overrides
-from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario
+from sim.scenario.spec import PHASES, Scenario
 from sim.scenario.vocabulary import (
     DECISION_TITLES,
     OPTION_HELP,
-    fewer_options_note,
     option_words,
 )
 from sim.summary import summarize_runs
@@ -208,12 +210,16 @@ def show_scenario(scenario: Scenario) -> None:
     row[0].metric("Deadline", f"{objective.deadline_days:g} days")
     row[1].metric("Budget", usd(budget.total_usd))
     reserve = scenario.levers.reserve_fraction * budget.total_usd
-    row[2].metric("Reserve", usd(reserve), help="`reserve_fraction` of the budget")
+    row[2].metric("Reserve", usd(reserve), help=term_help("reserve"))
     targets = "\n".join(
-        f"- {words(t.capability)}: `{t.eval}` ≥ {t.threshold:.2f} ({kinds.get(t.eval, 'eval')})"
+        f"- {words(t.capability)}: {words(t.eval)} at least {points(t.threshold)} "
+        f"({kinds.get(t.eval, 'eval')})"
         for t in objective.targets
     )
-    row[3].markdown(f"**For:** {objective.product_use}. **Targets:**\n{targets}")
+    row[3].markdown(
+        f"**For:** {objective.product_use}. **Targets** (quality in "
+        f"{term_link('points', 'points out of 100')}):\n{targets}"
+    )
     st.graphviz_chart(OrgGraph(scenario).to_dot(), width="stretch")
     st.caption(
         "The organisation: each box says what a team owns and what it decides. Blue arrows are "
@@ -383,8 +389,10 @@ def show_decision(game: Game) -> None:
         title = DECISION_TITLES.get(point.kind, words(point.kind))
         st.markdown(f"### :material/front_hand: Decision {point.index + 1}: {title}")
         st.markdown(
-            f"**{point.summary}.**  \n**You decide as {point.owner}**, the team holding the "
-            f"`{point.kind}` right. {point.detected_by.capitalize()} spotted it; escalation took "
+            f"**{decision_summary(point.kind, point.summary, point.context)}.**  \n**You decide as "
+            f"{point.owner}**, the team holding the {words(point.kind)} "
+            f"{term_link('decision-right')}. {point.detected_by.capitalize()} spotted it; "
+            "escalation took "
             f"**{point.latency_days:.2f} days** ({'; '.join(how)})."
         )
         for option in point.options:
@@ -400,9 +408,7 @@ def show_decision(game: Game) -> None:
             )
             note = " *The playbook's choice.*" if option == suggestion else ""
             text.markdown(OPTION_HELP.get(option, "") + note)
-        fewer = fewer_options_note(
-            point.kind, tuple(point.options), DECISION_OPTIONS.get(point.kind, ())
-        )
+        fewer = pending_note(game)
         if fewer:
             st.caption(fewer)
         st.radio(
@@ -552,7 +558,7 @@ def objectives_table(game: Game, out: dict[str, Any]) -> pd.DataFrame:
         (f"spend at most {usd(out['budget_usd'])}", usd(out["cost_usd"]), out["on_budget"]),
     ] + [
         (
-            f"{t.eval} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
+            f"{words(t.eval)} ({kinds.get(t.eval, 'eval')}) ≥ {points(t.threshold, 0)}",
             points(out.get(f"score:{t.eval}", float("nan"))),
             bool(out.get(f"met:{t.eval}")),
         )

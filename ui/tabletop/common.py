@@ -226,9 +226,7 @@ def badge(ex: dict[str, Any]) -> str:
 def header(view: dict[str, Any], who: str) -> None:
     ex = view["exercise"]
     st.markdown(f"### {esc(ex['title'])}")
-    st.markdown(
-        f"#### Room code `{ex['room_code']}` {badge(ex)}"
-    )
+    st.markdown(f"#### Room code `{ex['room_code']}` {badge(ex)}")
     st.caption(who)
 
 

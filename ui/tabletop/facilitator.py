@@ -585,9 +585,7 @@ def audit_log(view: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    opened = tt.open_view(
-        (ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance, _resume
-    )
+    opened = tt.open_view((ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance, _resume)
     if opened is None:
         return
     room, key, view = opened

@@ -227,8 +227,9 @@ def save_seat(room: str, seat: str) -> None:
                                 "the seat key itself.")  # fmt: skip
         if st.session_state.get(SAVE):
             done = cols[0 if kept else 1]
-            done.button("I have saved it", key="tt_saved", on_click=st.session_state.pop,
-                        args=(SAVE, None))
+            done.button(
+                "I have saved it", key="tt_saved", on_click=st.session_state.pop, args=(SAVE, None)
+            )
 
 
 def main() -> None:

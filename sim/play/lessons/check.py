@@ -56,6 +56,7 @@ from sim.play.lessons.words import (
     scope_note,
     sentence,
     side_notes,
+    unusual_world,
 )
 from sim.scenario.loading import ScenarioError, with_overrides
 
@@ -414,13 +415,16 @@ def finding_line(
     budget_usd: float,
     benchmarks: frozenset[str] = frozenset(),
     deadline_days: float = 1.0,
+    unusual: str | None = None,
 ) -> tuple[str, tuple[str, ...]]:
     """The line a debrief states and its notes; ``("", ())`` when nothing passed the rule.
 
     The line is one sentence: this world's figure, then the range over the neighbouring
     worlds. The notes say what else a reader needs: why the two can differ, the scope, the
     comparison at equal scope, each target eval, failed runs. ``benchmarks``: the target
-    evals that are public benchmarks (marked in the notes).
+    evals that are public benchmarks (marked in the notes); ``unusual``: what set this
+    world apart from the similar ones (:func:`~sim.play.lessons.words.unusual_world`), said
+    when its figure lies outside their range.
     """
     notes: list[str] = []
 
@@ -432,7 +436,7 @@ def finding_line(
         """The differences the headline names, and a note with the others (if any)."""
         lead, rest = c.split(deadline_days, budget_usd)
         more = [f"It also {body(rest, c.shown_pairs, worlds)}."] if rest else []
-        outside = outside_note(c.parts, c.shown_pairs)
+        outside = outside_note(c.parts, c.shown_pairs, unusual)
         return lead, more + ([outside] if outside else [])
 
     if played.confirmed:
@@ -695,8 +699,14 @@ class _Check:
             equal = comparison((iv.id, "equal")) if (iv.id, "equal") in sides else None
             lesson = LESSONS_BY_ID.get(iv.lesson)
             line, notes = finding_line(
-                c.change.label, played, equal, self.worlds, self.budget, self.benchmarks,
+                c.change.label,
+                played,
+                equal,
+                self.worlds,
+                self.budget,
+                self.benchmarks,
                 self.deadline,
+                unusual_world(self.base, neighbours.get("", [])),
             )
             out.append(
                 Finding(

@@ -56,6 +56,8 @@ class Measure:
     research_findings: int = 0
     failed_runs: int = 0
     recipe_changes: int = 0
+    incidents: tuple[tuple[str, int], ...] = ()
+    """How many of each incident kind struck (the row's ``incident:KIND``), nonzero only."""
 
     def value(self, metric: str) -> float:
         return float(getattr(self, metric))
@@ -101,6 +103,11 @@ def measure(row: Mapping[str, Any], scenario: Scenario) -> Measure:
         research_findings=int(row.get("research_findings", 0)),
         failed_runs=int(row.get("run_failed_runs", 0)),
         recipe_changes=int(row.get("run_recipe_changes", 0)),
+        incidents=tuple(
+            (k.removeprefix("incident:"), int(v))
+            for k, v in row.items()
+            if k.startswith("incident:") and isinstance(v, int | float) and v
+        ),
     )
 
 

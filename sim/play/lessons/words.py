@@ -50,11 +50,14 @@ def _world_clause(metric: str, d: float) -> tuple[bool, str]:
 def _interval_words(metric: str, i: Interval, sign: float) -> str:
     low, high = sorted((abs(i.low), abs(i.high)))
     if metric == "schedule_days":
-        return f"{_days(low)} to {_days(high)} days"
+        a, b = _days(low), _days(high)
+        return f"about {a} days" if a == b else f"{a} to {b} days"
     if metric == "cost_usd":
-        return f"{short_usd(low)} to {short_usd(high)}"
+        a, b = short_usd(low), short_usd(high)
+        return f"about {a}" if a == b else f"{a} to {b}"
     if metric == "quality":
-        return f"{points(low).removesuffix(' points')} to {points(high)}"
+        a, b = points(low), points(high)
+        return f"about {a}" if a == b else f"{a.removesuffix(' points')} to {b}"
     way = "higher" if sign > 0 else "lower"
     return f"a {low:.0%} to {high:.0%} {way} chance of meeting the targets"
 
@@ -73,8 +76,7 @@ def by_eval(base: Measure, alt: Measure, benchmarks: frozenset[str] = frozenset(
     was = dict(base.scores)
     change = {ev: score - was.get(ev, 0.0) for ev, score in alt.scores}
     text = ", ".join(
-        f"{ev.replace('_', ' ')}{' (public benchmark)' if ev in benchmarks else ''} "
-        f"{100 * d:+.1f}"
+        f"{ev.replace('_', ' ')}{' (public benchmark)' if ev in benchmarks else ''} {100 * d:+.1f}"
         for ev, d in change.items()
     )
     text += " points"
@@ -138,18 +140,86 @@ def sentence(
     return f"{label} would have {body(parts, paired, worlds)}"
 
 
-def outside_note(parts: Sequence[tuple[str, float]], paired: Mapping[str, Interval]) -> str | None:
-    """Why this world's figure can lie outside the range quoted beside it, when it does."""
-    out = [
-        m
-        for m, d in parts
-        if m in paired and not min(paired[m].low, paired[m].high) <= d
-        <= max(paired[m].low, paired[m].high)
-    ]
+#: Incidents a reader can picture, as singular nouns: what made this world unlike the others.
+INCIDENT_WORDS: dict[str, str] = {
+    "loss_spike": "loss spike",
+    "hardware_interruption": "hardware failure",
+    "budget_cut": "budget cut",
+    "failed_run": "failed run",
+    "safety_finding": "safety finding",
+    "key_person_departure": "departure of a key person",
+    "eval_gap": "missed eval target",
+    "schedule_slip": "forecast past the deadline",
+    "budget_slip": "forecast over budget",
+    "recipe_change": "recipe change",
+    "handoff_rework": "reworked handoff",
+}
+
+
+def _incident_noun(kind: str, n: int) -> str | None:
+    if kind.startswith("defect_"):
+        noun = kind.removeprefix("defect_").replace("_", " ") + " defect"
+    elif kind in INCIDENT_WORDS:
+        noun = INCIDENT_WORDS[kind]
+    else:
+        return None
+    if n == 1:
+        return f"one {noun}"
+    head, sep, tail = noun.partition(" of ")
+    return f"{n} {head}s{sep}{tail}" if sep else f"{n} {noun}s"
+
+
+def unusual_world(world: Measure, similar: Sequence[Measure]) -> str | None:
+    """What set this world apart from the similar ones, in plain words, if anything did.
+
+    The incident kind whose count here differs most from its mean over ``similar`` (by at
+    least one): "this world had 2 loss spikes, the similar worlds 0.4 on average".
+    """
+    if not similar:
+        return None
+    here = dict(world.incidents)
+    kinds = {k for m in (world, *similar) for k, _ in m.incidents}
+    best: tuple[float, str, int, float] | None = None
+    for kind in sorted(kinds):
+        n = here.get(kind, 0)
+        mean = sum(dict(m.incidents).get(kind, 0) for m in similar) / len(similar)
+        if _incident_noun(kind, max(n, 2)) is None or abs(n - mean) < 1:
+            continue
+        score = abs(n - mean) / max(mean, 0.5)
+        if best is None or score > best[0]:
+            best = (score, kind, n, mean)
+    if best is None:
+        return None
+    _, kind, n, mean = best
+    had = _incident_noun(kind, n) if n else f"no {str(_incident_noun(kind, 2))[2:]}"
+    return f"this world had {had}, the similar worlds {mean:.1f} on average"
+
+
+#: How the note on a figure outside the similar worlds' range begins.
+OUTSIDE_LEAD = "This play's own figure lies outside the range"
+
+
+def _outside(metric: str, d: float, i: Interval) -> bool:
+    """Whether ``d`` lies outside ``i`` as the line writes them (not by a rounding's width)."""
+    low, high = min(i.low, i.high), max(i.low, i.high)
+    slack = {"schedule_days": 0.05, "quality": 0.0005}.get(metric, 0.005 * max(abs(low), abs(high)))
+    return not low - slack <= d <= high + slack
+
+
+def outside_note(
+    parts: Sequence[tuple[str, float]], paired: Mapping[str, Interval], why: str | None = None
+) -> str | None:
+    """Why this world's figure can lie outside the range quoted beside it, when it does.
+
+    ``why`` is what set this world apart (:func:`unusual_world`), said when known.
+    """
+    out = [m for m, d in parts if m in paired and _outside(m, d, paired[m])]
     if not out:
         return None
+    if why:
+        return f"{OUTSIDE_LEAD}, which is for the average world: {why}."
     return (
-        "This play's own figure lies outside the range: the range is for the average "
+        f"{OUTSIDE_LEAD}: the range is for the average "
         "world, and a single world's incidents swing more than an average does."
     )
 

@@ -110,4 +110,3 @@ def clean_text(text: object, what: str, max_chars: int, min_chars: int = 1) -> s
     if len(kept) > max_chars:
         raise InputError(f"{what} is limited to {max_chars} characters (got {len(kept)})")
     return kept
-

@@ -378,9 +378,7 @@ class ExerciseStore:
             _CLIENTS.reset(token)
 
     @staticmethod
-    def _player(
-        session: Session, ex: Exercise, seat_key: str, bound: bool = True
-    ) -> Participant:
+    def _player(session: Session, ex: Exercise, seat_key: str, bound: bool = True) -> Participant:
         """The seated player a seat key (or a seat link's token) belongs to.
 
         ``bound``: refused from a browser other than the one holding the seat. A link

@@ -74,31 +74,37 @@ def _overview(r: AfterActionReport) -> list[Block]:
         "the project's organisation and made its calls as injects arrived. " + _played(r)
     )
     dates = (
-        f"{r.opened.strftime('%Y-%m-%d %H:%M UTC')} to {ended}"
-        if r.opened
-        else "not opened yet"
+        f"{r.opened.strftime('%Y-%m-%d %H:%M UTC')} to {ended}" if r.opened else "not opened yet"
     )
     used = [CAPABILITIES[c] for c in r.exercised]
     areas = [a for a in MISSION_AREAS if any(c.mission_area == a for c in used)]
     return [
         Heading(2, "Exercise overview"),
-        Table(("item", "details"), (
-            ("Exercise name", r.title),
-            ("Exercise dates", dates),
-            ("Scope", scope),
-            ("Mission areas", ", ".join(areas) or "none exercised yet"),
-            ("Threat or hazard", "; ".join(r.hazards) or "no inject delivered yet"),
-            ("Scenario", f"{r.scenario} (seed {r.seed}; room {r.room_code}, exercise "
-                         f"{r.exercise_id})"),
-            ("Scenario narrative", r.narrative or r.scenario),
-            ("Capabilities", "; ".join(c.name for c in used) or "none exercised yet"),
-            ("Objectives", "; ".join(name for name, _ in OBJECTIVES.values())),
-            ("Sponsor", o.get("sponsor") or "not recorded"),
-            ("Participating organisations", ", ".join(orgs) or "not recorded"),
-            ("Point of contact", poc),
-            ("Participants", f"{sum(p.status == 'seated' for p in r.participants)} seated, "
-                             f"{sum(p.status != 'seated' for p in r.participants)} removed"),
-        )),  # fmt: skip
+        Table(
+            ("item", "details"),
+            (
+                ("Exercise name", r.title),
+                ("Exercise dates", dates),
+                ("Scope", scope),
+                ("Mission areas", ", ".join(areas) or "none exercised yet"),
+                ("Threat or hazard", "; ".join(r.hazards) or "no inject delivered yet"),
+                (
+                    "Scenario",
+                    f"{r.scenario} (seed {r.seed}; room {r.room_code}, exercise {r.exercise_id})",
+                ),
+                ("Scenario narrative", r.narrative or r.scenario),
+                ("Capabilities", "; ".join(c.name for c in used) or "none exercised yet"),
+                ("Objectives", "; ".join(name for name, _ in OBJECTIVES.values())),
+                ("Sponsor", o.get("sponsor") or "not recorded"),
+                ("Participating organisations", ", ".join(orgs) or "not recorded"),
+                ("Point of contact", poc),
+                (
+                    "Participants",
+                    f"{sum(p.status == 'seated' for p in r.participants)} seated, "
+                    f"{sum(p.status != 'seated' for p in r.participants)} removed",
+                ),
+            ),
+        ),  # fmt: skip
     ]
 
 
@@ -114,24 +120,49 @@ def _objectives(r: AfterActionReport) -> list[Block]:
                      figure(a.id, gap) if gap else ""))  # fmt: skip
     return [
         Heading(2, "Objectives and capabilities"),
-        Para(f"Each objective, the capabilities it tests, its result in the room's own play, "
-             f"and its chance over {mc.reps} simulated worlds (the scenario's randomness, the "
-             f"exercise's {mc.scripted_incidents} scripted incidents at the points they struck, "
-             "common random numbers) with the room's way of deciding (each call answered as the "
-             "room answered it, later calls of a kind as the room most often did) and with the "
-             "scenario's playbook."),
-        Table(("objective", "capabilities tested", "in the room's play", "chance (room)",
-               "chance (playbook)", "room minus playbook, same worlds"), tuple(rows)),
-        Table(("over the simulated worlds", "room", "playbook"), (
-            ("Finish day, P10 / P50 / P90", _dist(mc.room.days, False),
-             _dist(mc.playbook.days, False)),
-            ("Cost, P10 / P50 / P90", _dist(mc.room.cost_usd, True),
-             _dist(mc.playbook.cost_usd, True)),
-            ("Chance of meeting every objective", f"{mc.room.p_success:.0%}",
-             f"{mc.playbook.p_success:.0%}"),
-            *((f"Chance of meeting {e}", f"{p:.0%}", f"{mc.playbook.p_eval.get(e, 0.0):.0%}")
-              for e, p in mc.room.p_eval.items()),
-        )),  # fmt: skip
+        Para(
+            f"Each objective, the capabilities it tests, its result in the room's own play, "
+            f"and its chance over {mc.reps} simulated worlds (the scenario's randomness, the "
+            f"exercise's {mc.scripted_incidents} scripted incidents at the points they struck, "
+            "common random numbers) with the room's way of deciding (each call answered as the "
+            "room answered it, later calls of a kind as the room most often did) and with the "
+            "scenario's playbook."
+        ),
+        Table(
+            (
+                "objective",
+                "capabilities tested",
+                "in the room's play",
+                "chance (room)",
+                "chance (playbook)",
+                "room minus playbook, same worlds",
+            ),
+            tuple(rows),
+        ),
+        Table(
+            ("over the simulated worlds", "room", "playbook"),
+            (
+                (
+                    "Finish day, P10 / P50 / P90",
+                    _dist(mc.room.days, False),
+                    _dist(mc.playbook.days, False),
+                ),
+                (
+                    "Cost, P10 / P50 / P90",
+                    _dist(mc.room.cost_usd, True),
+                    _dist(mc.playbook.cost_usd, True),
+                ),
+                (
+                    "Chance of meeting every objective",
+                    f"{mc.room.p_success:.0%}",
+                    f"{mc.playbook.p_success:.0%}",
+                ),
+                *(
+                    (f"Chance of meeting {e}", f"{p:.0%}", f"{mc.playbook.p_eval.get(e, 0.0):.0%}")
+                    for e, p in mc.room.p_eval.items()
+                ),
+            ),
+        ),  # fmt: skip
     ]
 
 
@@ -184,9 +215,7 @@ def _finding_lines(
     return out
 
 
-def _capability(
-    c: CapabilityAnalysis, refs: dict[tuple[str, str, str], str]
-) -> list[Block]:
+def _capability(c: CapabilityAnalysis, refs: dict[tuple[str, str, str], str]) -> list[Block]:
     rating = f"{c.rating}: {RATINGS[c.rating]}" if c.rating else "not rated"
     out: list[Block] = [
         Heading(4, f"Capability: {c.name}"),

@@ -113,8 +113,12 @@ def _clear_words(v: Versus, measures: Sequence[str]) -> str:
 
 
 def _kind_finding(
-    room: Room, effect: KindEffect, calls: Sequence[DecisionEffect], mc: MonteCarlo,
-    improve: date, sustain: date,
+    room: Room,
+    effect: KindEffect,
+    calls: Sequence[DecisionEffect],
+    mc: MonteCarlo,
+    improve: date,
+    sustain: date,
 ) -> Finding | None:
     """The verdict on the room's calls of one kind, over the Monte Carlo's worlds, or none."""
     v = effect.versus
@@ -127,7 +131,8 @@ def _kind_finding(
             f"({_words(effect.playbook_choice)}), over {v.reps} simulated worlds")  # fmt: skip
     evidence = tuple(
         f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
-        f"Rationale: {e.rationale}" for e in calls
+        f"Rationale: {e.rationale}"
+        for e in calls
     ) + tuple(filter(None, (illustration(e) for e in calls)))
     keys = tuple(e.key for e in calls)
     cap = capability_of_kind(effect.kind).id
@@ -258,9 +263,7 @@ def chance_words(mc: MonteCarlo, objective: str) -> str:
     blo, bhi = mc.playbook.p_met_interval.get(objective, (0.0, 1.0))
     gap = mc.versus.chances.get(objective) if mc.versus else None
     paired = (
-        f"; the room minus the playbook on the same worlds: {figure(objective, gap)}"
-        if gap
-        else ""
+        f"; the room minus the playbook on the same worlds: {figure(objective, gap)}" if gap else ""
     )
     return (
         f"Over {mc.reps} simulated worlds the room's way of deciding meets the objective "

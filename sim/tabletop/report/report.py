@@ -470,12 +470,19 @@ def analyse(room: Room, progress: Progress | None = None, reps: int = REPS) -> A
     mc = simulate(room, reps, _scaled(progress, options, total))
     if progress:
         progress(total, total)
-    return Analysis(game, dict(debrief.outcome), tuple(debrief.decisions),
-                    tuple((title, evidence) for _, title, evidence in debrief.lessons), mc)
+    return Analysis(
+        game,
+        dict(debrief.outcome),
+        tuple(debrief.decisions),
+        tuple((title, evidence) for _, title, evidence in debrief.lessons),
+        mc,
+    )
 
 
 def build_report(
-    room: Room, progress: Progress | None = None, reps: int = REPS,
+    room: Room,
+    progress: Progress | None = None,
+    reps: int = REPS,
     analysis: Analysis | None = None,
 ) -> AfterActionReport:
     """The after-action report of an exercise, at whatever point it stands.

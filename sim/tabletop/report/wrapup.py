@@ -105,8 +105,10 @@ class WrapUp(Seats):
             who = self._anyone(session, ex, key)
             if ex.status != "ended":
                 raise Refused("the hot wash starts once the facilitator has ended the exercise")
-            held = [] if who.participant is None else load_room(session, ex).roles_of(
-                who.participant.id
+            held = (
+                []
+                if who.participant is None
+                else load_room(session, ex).roles_of(who.participant.id)
             )
             default_owner = ", ".join(r.name for r in held) or who.name
             end = (ex.ended_at or utcnow()).date()
