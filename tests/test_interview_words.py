@@ -249,3 +249,27 @@ def test_a_prose_plan_judges_the_same_on_the_page_and_from_its_file(at: AppTest,
     page = judge(at.session_state[common.PLAN], at.session_state[common.OUTCOME][1])
     assert data["grade"] == pytest.approx(page.grade)
     assert data["soundness"] == pytest.approx(page.soundness)  # no unsaid lever turned wrong
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Reserve and ablations at 10% and 5%.", {"reserve=0.1", "ablation=0.05"}),
+        ("We set aside 12% and 6% for the reserve and the ablations respectively.",
+         {"reserve=0.12", "ablation=0.06"}),
+        ("Ablations and reserve will be 7% and 15%, and we plan at 40% MFU.",
+         {"ablation=0.07", "reserve=0.15"}),
+    ],
+)  # fmt: skip
+def test_two_nouns_and_two_numbers_bind_in_order(text: str, want: set[str]) -> None:
+    """A respectively list binds the numbers to the nouns in the order said, surely."""
+    read = read_answer(text)
+    sure = {r.key for r in read.readings if not r.unsure}
+    assert sure == want
+
+
+def test_a_list_the_reader_cannot_pair_is_asked_not_guessed() -> None:
+    """Two numbers beside two nouns it cannot pair: no sure share is read."""
+    read = read_answer("so we would put 5% and 10% toward ablations and the reserve")
+    assert not [r for r in read.readings if not r.unsure and r.key.split("=")[0]
+                in ("reserve", "ablation")]  # fmt: skip
