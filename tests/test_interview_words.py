@@ -249,3 +249,50 @@ def test_a_prose_plan_judges_the_same_on_the_page_and_from_its_file(at: AppTest,
     page = judge(at.session_state[common.PLAN], at.session_state[common.OUTCOME][1])
     assert data["grade"] == pytest.approx(page.grade)
     assert data["soundness"] == pytest.approx(page.soundness)  # no unsaid lever turned wrong
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Reserve and ablations at 10% and 5%.", {"reserve=0.1", "ablation=0.05"}),
+        ("We set aside 12% and 6% for the reserve and the ablations respectively.",
+         {"reserve=0.12", "ablation=0.06"}),
+        ("Ablations and reserve will be 7% and 15%, and we plan at 40% MFU.",
+         {"ablation=0.07", "reserve=0.15"}),
+    ],
+)  # fmt: skip
+def test_two_nouns_and_two_numbers_bind_in_order(text: str, want: set[str]) -> None:
+    """A respectively list binds the numbers to the nouns in the order said, surely."""
+    read = read_answer(text)
+    sure = {r.key for r in read.readings if not r.unsure}
+    assert sure == want
+
+
+def test_a_list_the_reader_cannot_pair_is_asked_not_guessed() -> None:
+    """Two numbers beside two nouns it cannot pair: no sure share is read."""
+    read = read_answer("so we would put 5% and 10% toward ablations and the reserve")
+    assert not [r for r in read.readings if not r.unsure and r.key.split("=")[0]
+                in ("reserve", "ablation")]  # fmt: skip
+
+
+HARD_TEXTS = {
+    "ten thousand words": " ".join(
+        ["the data team owns data quality and watches dedup rates"] * 1100
+    ),
+    "no punctuation": "so the data team owns data quality and watches dedup rates and the "
+    "training lead makes the rollback call " * 30,
+    "emoji and other scripts": "🚀🔥 データチームがデータ品質を担当します Резерв 👍 the data team "
+    "owns data quality and watches dedup rates",
+    "a 3,000-character sentence": "we keep a reserve and watch the burn " * 82,
+}
+
+
+@pytest.mark.parametrize("name", list(HARD_TEXTS))
+def test_hard_texts_on_the_page_get_a_reading_or_a_message(at: AppTest, name: str) -> None:
+    """No traceback on the page: the reading table, or a message saying what was done."""
+    at.radio(key=_key(at, "mode")).set_value("prose").run()
+    at.text_area(key=_key(at, "prose")).set_value(HARD_TEXTS[name]).run()
+    at.button(key="iv_read_prose").click().run()
+    _ok(at)
+    said = [m.value for m in (*at.info, *at.warning, *at.error, *at.success)]
+    assert at.dataframe or said, name

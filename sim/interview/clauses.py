@@ -10,6 +10,10 @@ sentence; this module says what the sentence does with them:
 - :func:`bind_numbers`: each number bound to the noun nearest it *within its segment*
   (a stretch between commas, semicolons and "and"), never to a noun in another segment,
   so "Ablations 8%, reserve 12%" binds 8% to ablations and "at 40% MFU" binds 40% to MFU.
+- :func:`bind_numbers` also reads a *respectively* list: two or more nouns joined by
+  "and" or commas, then as many numbers joined the same way ("reserve and ablations at
+  10% and 5%", "10% and 5% for the reserve and the ablations respectively"): the numbers
+  bind to the nouns in the order said.
 - :func:`ordered`: options in the order the sequence words put them ("first …, then …",
   "only then …", "… after …" reverses the two sides).
 - :func:`split_long`: a transcript without punctuation cut at its discourse markers into
@@ -136,10 +140,73 @@ def _segments(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if b > a]
 
 
+#: What joins the members of a coordinated list ("A and B", "A, B and C", "A & B").
+JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+|our\s+|a\s+)?$", re.I)
+#: What may stand between a list of nouns and its list of numbers, either way round.
+LIST_GAP = re.compile(
+    r"^[\s:=~]*(?:(?:at|of|is|are|get|gets|go\s+to|set\s+to|take|will\s+be|would\s+be|"
+    r"should\s+be|come\s+to|about|around|roughly|approximately|for|to|the|our|"
+    r"respectively|share|shares|each)[\s:=~,]+)*$",
+    re.I,
+)
+
+
+def _runs(items: Sequence[tuple[int, int, object]], text: str) -> list[list[int]]:
+    """Indexes of the items' maximal runs joined by :data:`JOIN` (two or more)."""
+    runs: list[list[int]] = []
+    for i in range(len(items)):
+        if runs and runs[-1][-1] == i - 1 and JOIN.match(text[items[i - 1][1] : items[i][0]] + " "):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [r for r in runs if len(r) >= 2]
+
+
+def _respectively(
+    text: str, spots: Sequence[tuple[int, int, str]], nums: Sequence[Number]
+) -> dict[int, str]:
+    """Numbers (by index) bound in order to a list of as many distinct nouns beside them.
+
+    A number in a list beside a list of nouns that cannot be paired maps to ``""``.
+    """
+    nouns: list[tuple[int, int, object]] = []
+    for a, b, noun in sorted(spots, key=lambda x: (x[0], -x[1])):
+        if nouns and a < nouns[-1][1]:
+            continue  # a shorter word inside one already taken ("ablation" in "ablations")
+        while b < len(text) and text[b].isalpha():
+            b += 1  # to the word's end ("ablation" in "ablations")
+        nouns.append((a, b, noun))
+    figures: list[tuple[int, int, object]] = [(n.span[0], n.span[1], i) for i, n in enumerate(nums)]
+    out: dict[int, str] = {}
+    if _runs(nouns, text):
+        for fr in _runs(figures, text):
+            for f in fr:
+                out[int(str(figures[f][2]))] = ""  # a list beside a list: unsure unless paired
+    for nr in _runs(nouns, text):
+        keys = [str(nouns[i][2]) for i in nr]
+        if len(set(keys)) != len(keys):
+            continue
+        for fr in _runs(figures, text):
+            if len(fr) != len(nr):
+                continue
+            first_n, last_n = nouns[nr[0]], nouns[nr[-1]]
+            first_f, last_f = figures[fr[0]], figures[fr[-1]]
+            gap = (
+                text[last_n[1] : first_f[0]] if last_n[1] <= first_f[0]
+                else text[last_f[1] : first_n[0]] if last_f[1] <= first_n[0] else None
+            )  # fmt: skip
+            if gap is not None and LIST_GAP.match(gap + " "):
+                for noun, f in zip(keys, fr, strict=True):
+                    out[int(str(figures[f][2]))] = noun
+    return out
+
+
 def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> list[Bound]:
     """Each number of ``unit`` in ``text`` with its noun (a key of ``nouns``).
 
-    A number binds to the noun nearest it in its own segment; a tie is unsure. A number
+    A list of numbers beside a list of as many nouns binds in order, surely
+    ("reserve and ablations at 10% and 5%"); one it cannot pair is unsure. Otherwise a
+    number binds to the noun nearest it in its own segment; a tie is unsure. A number
     alone in its segment borrows the noun of the whole sentence only when the sentence has
     exactly one such number and one noun, and that binding is unsure.
     """
@@ -150,8 +217,12 @@ def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> li
             for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
                 spots.append((m.start(), m.end(), noun))
     nums = [n for n in numbers(text) if n.unit == unit]
+    listed = _respectively(text, spots, nums)
     out: list[Bound] = []
-    for n in nums:
+    for i, n in enumerate(nums):
+        if listed.get(i):
+            out.append(Bound(n, listed[i], True))
+            continue
         seg = next(((a, b) for a, b in _segments(text) if a <= n.span[0] < b), (0, len(text)))
         near, tight = [], set()
         for a, b, noun in spots:
@@ -174,7 +245,8 @@ def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> li
             out.append(Bound(n, nouns_said.pop(), False))
         else:
             out.append(Bound(n, None, False))
-    return out
+    # A list of numbers beside a list of nouns the reader cannot pair: asked, not guessed.
+    return [Bound(b.number, b.noun, b.sure and listed.get(i) != "") for i, b in enumerate(out)]
 
 
 AFTER = re.compile(r"\b(?:only\s+after|after|once)\b", re.I)
