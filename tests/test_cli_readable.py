@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from sim.cli.plays import decision_name
+from sim.scenario.vocabulary import option_words
 from tests.cli import run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +115,12 @@ def test_debrief_keeps_option_names_whole_and_explains_its_ranking(saved_play: P
     report = json.loads(sim("debrief", str(saved_play), "--json").stdout)
     for decision in report["decisions"]:
         for alternative in decision["alternatives"]:
-            assert f"→ {alternative['choice']}" in out  # whole, on one line
+            assert f"→ {option_words(alternative['choice'])}" in out  # whole, on one line
+    # Decisions and options in words: no key such as rollback#0, no identifier like
+    # pause_investigate, and no option named for its judgement (overreact).
+    rows = out.split("Impact ranks")[0]
+    assert "#" not in rows and "overreact" not in rows, rows
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", rows), rows
     assert "Impact ranks each alternative" in out
     # The decision named is the one with the largest |impact| in its rows, and is marked.
     sizes = {
@@ -121,13 +128,15 @@ def test_debrief_keeps_option_names_whole_and_explains_its_ranking(saved_play: P
         for d in report["decisions"]
     }
     assert report["most_mattered"] == max(sizes, key=lambda k: sizes[k])
-    assert f"The decision that mattered most: {report['most_mattered']} on day" in out
+    name = decision_name(report["most_mattered"])
+    assert f"The decision that mattered most: {name} on day" in out
     marked = [line for line in out.splitlines() if "◀" in line and "│" in line]
     assert len(marked) == 1
     biggest = max(
         (a for d in report["decisions"] for a in d["alternatives"]), key=lambda a: abs(a["impact"])
     )
-    assert f"→ {biggest['choice']}" in marked[0] and f"{biggest['impact']:+.3f}" in marked[0]
+    assert f"→ {option_words(biggest['choice'])}" in marked[0]
+    assert f"{biggest['impact']:+.3f}" in marked[0]
 
 
 def test_bench_reports_every_shipped_scenario_serial_and_parallel() -> None:
