@@ -22,6 +22,7 @@ import pandas as pd
 import streamlit as st
 
 from sim.compare.sweep import combine, run_batch
+from sim.glossary import term_help
 from sim.runner import default_workers
 from sim.scenario.spec import Scenario
 
@@ -143,7 +144,8 @@ def run_controls(prefix: str, label: str, ready: bool, default_reps: int) -> tup
     reps = int(row[0].number_input(
         "Replications per design", 10, 10_000, default_reps, 10, key=f"{prefix}_reps",
         disabled=busy,
-        help="Each replication is one world: the same incidents strike every design in it.",
+        help="Each replication is one world: the same incidents strike every design in it. "
+        + term_help("replication"),
     ))  # fmt: skip
     seed = int(row[1].number_input("Seed", 0, 2**31 - 1, 0, key=f"{prefix}_seed", disabled=busy))
     run, stop = row[2].columns([3, 1])

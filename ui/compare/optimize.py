@@ -25,6 +25,7 @@ from sim.compare.search import (
 from sim.compare.search_report import Confirmed, confirmed, report
 from sim.compare.space import Constraints
 from sim.designs import DesignFile, design_yaml
+from sim.glossary import term_help
 from sim.scenario.spec import DECISION_KINDS, Scenario
 from ui.common import pick_scenario, usd
 from ui.compare.common import app_workers
@@ -100,7 +101,8 @@ def controls(base: Scenario) -> tuple[Settings, bool]:
     row = st.columns(5, vertical_alignment="bottom")
     objective = row[0].selectbox("Objective", list(OBJECTIVE_COLUMNS), key=f"{KEY}_objective")
     trials = int(row[1].number_input("Trials", 2, 500, 30, 5, key=f"{KEY}_trials"))
-    reps = int(row[2].number_input("Worlds (top rung)", 10, 2000, 30, 10, key=f"{KEY}_reps"))
+    reps = int(row[2].number_input("Worlds (top rung)", 10, 2000, 30, 10, key=f"{KEY}_reps",
+                                   help=term_help("rung")))  # fmt: skip
     seed = int(row[3].number_input("Seed", 0, 10**9, 0, key=f"{KEY}_seed"))
     go_ = row[4].button(
         "Run the search", key=f"{KEY}_run", type="primary", icon=":material/travel_explore:"

@@ -17,6 +17,7 @@ from sim import distribution
 from sim.compare import analysis, inference, sequential
 from sim.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.engine.org import OrgGraph
+from sim.glossary import term_help
 from sim.intervals import TooFewWorlds
 from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES, PROBABILITY_KEYS
 from sim.scenario.loading import ScenarioError, with_overrides
@@ -231,7 +232,7 @@ def show_verdicts(
 ) -> None:
     names = list(frames)
     a = names[0]
-    st.subheader("Verdict")
+    st.subheader("Verdict", help=term_help("common-random-numbers"))
     worlds = len(frames[a])
     st.caption(
         f"From {worlds:,} worlds per design. "
@@ -391,7 +392,8 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         "Metric", TORNADO_METRICS, key="compare_tornado_metric", format_func=analysis.metric_label
     )
     reps = int(
-        row[2].number_input("Worlds per setting", 10, 2000, 40, 10, key="compare_tornado_reps")
+        row[2].number_input("Worlds per setting", 10, 2000, 40, 10, key="compare_tornado_reps",
+                            help=term_help("world"))  # fmt: skip
     )
     tornado_designs, skipped = analysis.tornado_designs(designs[name])
     if row[3].button("Run sensitivity", key="compare_tornado_run", icon=":material/tune:"):
