@@ -12,7 +12,6 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -167,14 +166,6 @@ def keep(room: str, key: str, param: str) -> None:
 def forget() -> None:
     for name in ("room", "key", "seat", "link"):
         st.query_params.pop(name, None)
-
-
-def link(page: str, room: str, key: str) -> str:
-    """The address that opens ``page`` straight into this place (``KEPT[page]`` carries it)."""
-    base = str(getattr(st.context, "url", "") or "").split("?")[0].rstrip("/")
-    if base.endswith(("/tabletop-player", "/tabletop-facilitator")):
-        base = base.rsplit("/", 1)[0]
-    return f"{base}/{page}?{urlencode({'room': room, KEPT[page]: key})}"
 
 
 def open_view(
