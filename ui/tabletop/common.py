@@ -163,6 +163,16 @@ def keep(room: str, key: str, param: str) -> None:
     st.query_params.update({"room": room, param: key})
 
 
+def drop_key_in_address(notice: str, what: str, instead: str) -> None:
+    """A key in the page's address is never used (anyone who sees it could): drop it, say so."""
+    if "key" in st.query_params:
+        st.query_params.pop("key", None)
+        st.session_state[notice] = (
+            "error", f"A {what} in a page's address is never used: anyone who sees the "
+            f"address could use it. {instead}",
+        )  # fmt: skip
+
+
 def forget() -> None:
     for name in ("room", "key", "seat", "link"):
         st.query_params.pop(name, None)

@@ -155,12 +155,8 @@ def _resume(room: str, key: str) -> bool:
 
 def entrance() -> None:
     st.title("Tabletop exercise: facilitator")
-    if "key" in st.query_params:  # an address that carries the facilitator key: never used
-        st.query_params.pop("key", None)
-        st.session_state[NOTICE] = (
-            "error", "A facilitator key in a page's address is never used: anyone who sees "
-            "the address could run the room. Resume with the room code and the key instead.",
-        )  # fmt: skip
+    tt.drop_key_in_address(NOTICE, "facilitator key",
+                           "Resume with the room code and the key instead.")  # fmt: skip
     st.caption(
         "Run a scenario with a group. Players join from their own browsers with the room "
         "code and take roles; each role holds decision rights from the scenario's org graph. "

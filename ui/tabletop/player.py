@@ -80,12 +80,7 @@ def waiting() -> None:
 
 def entrance() -> None:
     st.title("Tabletop exercise: player")
-    if "key" in st.query_params:  # an address that carries a seat key: never used
-        st.query_params.pop("key", None)
-        st.session_state[NOTICE] = (
-            "error", "A seat key in a page's address is never used: anyone who sees the "
-            "address could use it. Type your seat key in Rejoin instead.",
-        )  # fmt: skip
+    tt.drop_key_in_address(NOTICE, "seat key", "Type your seat key in Rejoin instead.")
     if WAITING in st.session_state:
         waiting()
         return
