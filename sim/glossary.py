@@ -149,6 +149,18 @@ TERMS: tuple[Term, ...] = (
         "An event a tabletop facilitator or a scenario adds on a given day (a budget cut, "
         "a hardware outage) to see how the organisation responds.",
     ),
+    Term(
+        "mfu",
+        "MFU",
+        "Model FLOPs utilisation: the share of the GPUs' peak arithmetic the training run "
+        "turns into model progress. Large runs report about 35 to 55 percent.",
+    ),
+    Term(
+        "effective-training-time",
+        "Effective training time",
+        "The share of the run's wall time spent making progress, after failures, restarts "
+        "and checkpoints. Llama 3's 405B run reported above 90 percent.",
+    ),
 )
 TERMS_BY_ID: dict[str, Term] = {t.id: t for t in TERMS}
 

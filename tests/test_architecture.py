@@ -139,7 +139,7 @@ def test_engine_layers_run_from_the_scenario_up() -> None:
                 f"{source} imports {target}"
             )
         if source.startswith("sim.engine."):
-            assert target.startswith(("sim.engine", "sim.scenario", "sim.units")), (
+            assert target.startswith(("sim.engine", "sim.scenario", "sim.units", "sim.format")), (
                 f"{source} imports {target}"
             )
 

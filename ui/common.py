@@ -24,6 +24,7 @@ from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scen
 # re-exported here for pages that still import them from ui.common.
 from sim.scenario.vocabulary import DECISION_TITLES as DECISION_TITLES
 from sim.scenario.vocabulary import OPTION_HELP as OPTION_HELP
+from sim.scenario.vocabulary import words as words
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR
@@ -35,11 +36,6 @@ def scientific(value: float) -> str:
     """A large number as 1.68 × 10²³."""
     mantissa, exponent = f"{value:.2e}".split("e")
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
-
-
-def words(name: str) -> str:
-    """An engine identifier as words: ``rollback_skip`` → ``rollback skip``."""
-    return name.replace("_", " ")
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from sim.names import NEIGHBOUR_WORLDS, POLICY_NAMES
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
-from sim.scenario.vocabulary import decision_title, option_help, option_words
+from sim.scenario.vocabulary import decision_title, option_help, option_words, words
 
 #: How ``debrief`` ranks decisions (sim.play.debrief.impact), in words.
 RANKING = (
@@ -33,11 +33,7 @@ RANKING = (
 def decision_name(key: str) -> str:
     """A decision's key as a person reads it: ``rollback#1`` is "rollback 2" (the second)."""
     kind, _, n = key.partition("#")
-    return f"{_words(kind)} {int(n) + 1}" if n.isdigit() else _words(kind)
-
-
-def _words(name: str) -> str:
-    return name.replace("_", " ")
+    return f"{words(kind)} {int(n) + 1}" if n.isdigit() else words(kind)
 
 
 def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = None) -> None:
@@ -184,7 +180,7 @@ def debrief(
         return
     rows: list[tuple[str, ...]] = []
     for d in report.decisions:
-        rows.append((f"{decision_name(d.key)}, day {d.day:.0f}: {_words(d.owner)} chose "
+        rows.append((f"{decision_name(d.key)}, day {d.day:.0f}: {words(d.owner)} chose "
                      f"{option_words(d.choice)}", "", "", "", ""))  # fmt: skip
         for k, a in enumerate(sorted(d.alternatives, key=lambda a: -abs(a.impact))):
             mark = " ◀" if d is best and k == 0 else ""
@@ -208,7 +204,7 @@ def debrief(
         top = max(best.alternatives, key=lambda a: abs(a.impact))
         stdout.print(
             f"The decision that mattered most: {decision_name(best.key)} on day {best.day:.0f} "
-            f"({decision_title(best.kind)} {_words(best.owner)} chose "
+            f"({decision_title(best.kind)} {words(best.owner)} chose "
             f"{option_words(best.choice)}; "
             f"{option_words(top.choice)} instead has "
             f"impact {top.impact:+.3f}, marked ◀).",

@@ -29,10 +29,13 @@ from sim.engine.quality import (
     OVERLAP_SCAN_USD_PER_TRILLION,
     data_work_person_days,
 )
-from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged
+from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_strength
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
+from sim.format import days as days_text
+from sim.format import percent, points
 from sim.scenario.spec import DECISION_OPTIONS, ROLE_CO_DESIGN, Gate
+from sim.scenario.vocabulary import review_words, sentence, words
 from sim.units import PersonDays, TeamId, later_than, over_usd
 
 #: Caps on repeated responses to an eval gap.
@@ -282,7 +285,8 @@ def _eval_gap(m: Project) -> Steps:
         choice = yield from m.decide(
             "ship",
             detected_by=detected_by,
-            summary="Targets missed: " + ", ".join(f"{e} {v:.2f}" for e, v in scores.items()),
+            summary="Targets missed: "
+            + ", ".join(f"{words(e)} {points(v)}" for e, v in scores.items()),
             context={"missed": scores},
             options=tuple(options),
         )
@@ -364,11 +368,12 @@ def _gate_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> St
         for team, days in effort.items()
     ]
     yield simpy.AllOf(m.env, work)
-    teams = ", ".join(f"{t} {e:.1f}" for t, e in effort.items())
+    teams = ", ".join(f"{words(t)} {e:.1f}" for t, e in effort.items())
     m.trace_event(
         "gate",
-        f"{gate.id} review ({gate.strength:.2f} strength): {teams} person-days, "
-        f"{m.env.now - start:.1f} days",
+        f"{sentence(review_words(gate.id))}, set to catch "
+        f"{percent(review_strength(gate.strength))} of the defects it looks for: {teams} "
+        f"person-days over {days_text(m.env.now - start)}",
         next(iter(effort)),
         {"gate": gate.id, "person_days": effort, "days": m.env.now - start},
     )
@@ -401,7 +406,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     owner = m.org.owner(d.kind) or m.org.decider("data_fix")
     fixer = fix_team(m, d)
     where = d.found_at or "monitoring"
-    m.trace_event("defect", f"{d.kind.replace('_', ' ')} defect found at {where}", owner)
+    m.trace_event("defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner)
     run = m.run
     if run is None:
         if d.kind in FIX_BEFORE_TRAINING:
@@ -464,7 +469,7 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     d.fixed = True
     m.model_changed()
     m.trace_event(
-        "defect", f"{d.kind.replace('_', ' ')} fix is in; the run trains on clean data", owner
+        "defect", f"{sentence(words(d.kind))} fix is in; the run trains on clean data", owner
     )
     run = m.run
     if run is None or m.run_finished or run.tokens >= run.target_tokens:

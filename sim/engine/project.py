@@ -68,6 +68,7 @@ from sim.engine.signals import entity_stream
 from sim.engine.teams import RAMP_DAYS, TeamState, output_on, seniority_factor, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
+from sim.scenario.vocabulary import option_words, sentence, words, work_words
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
 #: Longest step of a workstream before its team's pace is read again while newcomers ramp up
@@ -554,7 +555,11 @@ class Project(ABC):
                 point.context,
             )
         )
-        self.trace_event("decision", f"{point.owner} chose {choice}: {summary}", point.owner)
+        self.trace_event(
+            "decision",
+            f"{sentence(words(point.owner))} chose {option_words(str(choice))}: {summary}",
+            point.owner,
+        )
         return str(choice)
 
     def answer(self, choice: str) -> None:
@@ -649,7 +654,8 @@ class Project(ABC):
         self.count_incident("noise_rework")
         self.trace_event(
             "rework",
-            f"{key or team_id}: uncoordinated changes by people without a task forced rework",
+            f"{sentence(work_words(key or team_id))}: uncoordinated changes by people without "
+            "a task forced rework",
             team_id,
         )
         return True
@@ -730,7 +736,9 @@ class Project(ABC):
                 effort += REWORK_SHARE * h.upstream_effort
                 self.count_incident("handoff_rework")
                 self.trace_event(
-                    "rework", f"{w.id}: handoff from {h.upstream} needed rework", w.owner
+                    "rework",
+                    f"{sentence(words(w.id))}: the handoff from {words(h.upstream)} needed rework",
+                    w.owner,
                 )
         if handoff > 0:
             yield self.env.timeout(handoff)
@@ -778,7 +786,7 @@ class Project(ABC):
         ws_end = self.finished_at[last_ws.id] if last_ws else -1.0
         if last_extra is not None and ended[last_extra] >= ws_end:
             self.critical_teams.add(extra_teams[last_extra])
-            self.trace_event("critical", f"{phase}: {last_extra} set the pace")
+            self.trace_event("critical", f"{sentence(words(phase))}: the {last_extra} set the pace")
             return
         w = last_ws
         in_phase = {x.id for x in ws}
@@ -799,7 +807,7 @@ class Project(ABC):
         self.charge_people()
         self.pay_reservation()
         self.phase, self.phase_start = phase, self.env.now
-        self.trace_event("phase", f"{phase.replace('_', ' ').capitalize()} begins")
+        self.trace_event("phase", f"{sentence(words(phase))} begins")
 
     def charge_people(self) -> None:
         now = self.env.now
@@ -819,12 +827,14 @@ class Project(ABC):
             return
         team.leave(self.env.now)
         self.count_incident("key_person_departure")
-        self.trace_event("departure", f"A {tid} team member left", tid)
+        self.trace_event("departure", f"Someone on the {words(tid)} team left", tid)
         wait = dep.replacement_days * (1.0 if self.org.owner("staffing") else 2.0)
         yield self.env.timeout(wait)
         if not self.finished:
             team.join(self.env.now)
-            self.trace_event("hire", f"A replacement joined {tid} and starts ramping up", tid)
+            self.trace_event(
+                "hire", f"A replacement joined the {words(tid)} team and starts ramping up", tid
+            )
 
     def add_core_staff(self, people: int, why: str) -> None:
         """New people join the core team on the critical path now (Brooks's law applies)."""

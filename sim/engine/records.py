@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any, Literal
 
+from sim.format import points_signed
+from sim.format import usd as usd_text
 from sim.units import Days, Usd
 
 CostCategory = Literal["compute", "people", "data_licensing", "annotation"]
@@ -102,12 +104,12 @@ class ScopeCut:
     at_risk: bool = False
 
     def summary(self) -> str:
-        cost = f"{self.score:+.3f} score"
+        cost = f"{points_signed(self.score)} quality"
         if abs(self.loss) >= 5e-4:
-            cost = f"{self.loss:+.3f} loss, " + cost
+            cost = f"final loss {self.loss:+.3f}, " + cost
         if self.at_risk:
             cost = f"{cost} expected, more at risk"
-        return f"Scope cut {self.when}: {self.what} (saves ${self.saves_usd:,.0f}; {cost})"
+        return f"Scope cut {self.when}: {self.what} (saves {usd_text(self.saves_usd)}; {cost})"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -31,6 +31,7 @@ from sim.interview.plan import (
 from sim.interview.provenance import reference, scenarios
 from sim.interview.replays import Replays, replay_followups
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
+from sim.scenario.vocabulary import option_words, words
 
 #: The product manager's team in the shipped scenarios.
 PM_TEAM = "product"
@@ -315,8 +316,9 @@ def _spike_note(a: Answer) -> list[str]:
         return []
     d = f.mine[0]
     return [
-        f"In the loss-spike follow-up, {d.owner} made the call {d.latency_days:.1f} days after "
-        f"the spike was seen and you chose {d.choice.replace('_', ' ')}"
+        f"In the loss-spike follow-up, the {words(d.owner)} team made the call "
+        f"{d.latency_days:.1f} days after "
+        f"the spike was seen and you chose {option_words(d.choice)}"
     ]
 
 

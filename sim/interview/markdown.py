@@ -24,6 +24,7 @@ from sim.interview.plan import (
 from sim.interview.provenance import filled_sections
 from sim.interview.rubric import PARTS, STATUS_LABEL, RubricReport
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
+from sim.scenario.vocabulary import option_words, words
 
 
 def _outcome_table(outcome: dict[str, Any]) -> list[str]:
@@ -98,11 +99,12 @@ def _followup_lines(followups: Sequence[FollowupResult]) -> list[str]:
         if not f.decisions:
             lines += ["The situation did not arise on this design.", ""]
             continue
-        calls = " → ".join(d.choice.replace("_", " ") for d in f.mine) or "nothing"
-        auto = " → ".join(d.choice.replace("_", " ") for d in f.decisions if d.by != "candidate")
+        calls = " → ".join(option_words(d.choice) for d in f.mine) or "nothing"
+        auto = " → ".join(option_words(d.choice) for d in f.decisions if d.by != "candidate")
         who = f.decisions[0]
         lines.append(
-            f"{who.owner} held the call ({who.latency_days:.1f} days to reach them). You chose "
+            f"The {words(who.owner)} team held the call ({who.latency_days:.1f} days to reach "
+            "them). You chose "
             f"**{calls}**"
             + (f"; your playbook then chose {auto}" if auto else "")
             + f". The project finished on day {f.schedule_days:.0f} for "

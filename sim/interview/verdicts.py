@@ -20,6 +20,7 @@ from sim.interview.plan import FollowupResult, plan_scenario, plan_world
 from sim.interview.provenance import filled_sections
 from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.vocabulary import find
+from sim.scenario.vocabulary import option_words, words
 
 #: The design is clearly worse than the reference when its paired interval lies below
 #: zero; it earns nothing when it is also this many points (of P(all met)) below.
@@ -120,7 +121,7 @@ def followup_spike(a: Answer) -> Judgement:
     d = f.mine[0]
     checks = (
         check("sound", d.choice in SOUND_SPIKE_CALLS, "structure",
-              f"You chose {d.choice.replace('_', ' ')} as {d.owner}"),
+              f"You chose {option_words(d.choice)} as {words(d.owner)}"),
         check("fast", d.latency_days <= 1.0, "structure",
               f"The news reached {d.owner} in {d.latency_days:.1f} days"),
     )  # fmt: skip
@@ -194,7 +195,7 @@ def followup_ship(a: Answer) -> Judgement:
     reasoned = len(said.found) >= 2
     checks = (
         check("gap", fits_gap, "structure", *gap_lines,
-              f"You chose {choice.replace('_', ' ')} with the gap {reading}"),
+              f"You chose {option_words(choice)} with the gap {reading}"),
         check("trade_off", trade[0], "simulation", *trade[1]),
         check("reasoning", reasoned, "content",
               f"Your reason names: {', '.join(said.labels(said.found)) or 'nothing'}"

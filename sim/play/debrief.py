@@ -14,7 +14,6 @@ from typing import Any
 
 from sim.play.game import Game, PlayLog, counterfactual
 from sim.play.lessons.check import NEIGHBOUR_WORLDS, LessonReport, check_lessons
-from sim.play.views import decision_summary
 from sim.runner import default_workers
 
 Progress = Callable[[int, int], None]
@@ -130,17 +129,9 @@ def make_debrief(
             done += 1
             if progress:
                 progress(done, total + (1 if lessons else 0))
-        summary = decision_summary(
-            rec.kind,
-            next(
-                (
-                    e.summary
-                    for e in m.trace
-                    if e.kind == "decision" and abs(e.day - rec.day) < 1e-9
-                ),
-                "",
-            ),
-            rec.context,
+        summary = next(
+            (e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9),
+            "",
         )
         reviews.append(
             DecisionReview(

@@ -12,7 +12,6 @@ from typing import Any
 import pandas as pd
 
 from sim.engine.records import COST_CATEGORIES
-from sim.format import points
 from sim.play.game import Game
 from sim.scenario.spec import PHASES
 
@@ -106,17 +105,3 @@ def quality_frame(game: Game) -> pd.DataFrame:
     view = snapshot(game)
     rows = [{"eval": ev, **info} for ev, info in view["evals"].items()]
     return pd.DataFrame(rows, columns=["eval", "kind", "capability", "score", "threshold"])
-
-
-def decision_summary(kind: str, summary: str, context: dict[str, Any]) -> str:
-    """A decision's one line as the page shows it: quality in points out of 100.
-
-    The engine's line for a missed target gives its score out of 1 ("ifeval 0.65"); this
-    writes it from the decision's context in points, as the rest of the page does.
-    """
-    missed = context.get("missed")
-    if kind == "ship" and isinstance(missed, dict) and missed:
-        return "Targets missed: " + ", ".join(
-            f"{ev.replace('_', ' ')} {points(score)}" for ev, score in missed.items()
-        )
-    return summary

@@ -81,3 +81,52 @@ def option_help(option: str) -> str:
 def decision_title(kind: str) -> str:
     """What a decision of ``kind`` is about, as a card title (the kind's words if unknown)."""
     return DECISION_TITLES.get(kind, kind.replace("_", " ").capitalize())
+
+
+#: Identifiers whose words are not their parts joined by spaces.
+ID_WORDS: dict[str, str] = {
+    "safety_legal": "safety and legal",
+    "post_training": "post-training",
+    "release_eval": "release evaluation",
+}
+
+
+def words(identifier: str) -> str:
+    """A scenario identifier (a team, gate, phase, eval or workstream) as a person reads it.
+
+    ``safety_legal`` is "safety and legal", ``ablation_gate`` "ablation gate"; an option
+    reads as :func:`option_words` has it, so an identifier never judges the choice.
+    """
+    if identifier in OPTION_LABELS:
+        return OPTION_LABELS[identifier]
+    return ID_WORDS.get(identifier, identifier.replace("_", " "))
+
+
+def work_words(key: str) -> str:
+    """A piece of work's key in the trace as a person reads it.
+
+    ``gate:ablation_gate/data`` is "the data team's ablation gate review",
+    ``fix:contamination`` "the contamination fix", a workstream id its words.
+    """
+    kind, _, rest = key.partition(":")
+    if kind == "gate" and rest:
+        gate, _, team = rest.partition("/")
+        return (
+            f"the {words(team)} team's {review_words(gate)}"
+            if team
+            else f"the {review_words(gate)}"
+        )
+    if kind == "fix" and rest:
+        return f"the {words(rest)} fix"
+    return words(key)
+
+
+def review_words(gate: str) -> str:
+    """A gate's review in words: "ablation gate review", "data review" (never "review review")."""
+    name = words(gate)
+    return name if name.endswith("review") else f"{name} review"
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter a capital (the rest as written)."""
+    return text[:1].upper() + text[1:]

@@ -18,7 +18,7 @@ from sim.engine.org import OrgGraph
 from sim.format import usd
 from sim.play.game import INJECTIONS
 from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, INJECTS, Scenario
-from sim.scenario.vocabulary import OPTION_HELP
+from sim.scenario.vocabulary import OPTION_HELP, words
 from sim.tabletop.report.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 
 #: Model state a trigger can watch: name → words. All are shares of 1.
@@ -189,10 +189,6 @@ def roles(scenario: Scenario) -> list[RoleSpec]:
 # --- the default inject list --------------------------------------------------------------
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 #: The default MSEL, in the order it tends to play out. In the texts, ``{budget}``,
 #: ``{training}``, ``{infra}`` and ``{data_fix}`` become the names of the teams holding the
 #: budget right, the rollback right (the team running training), the hardware risk and the
@@ -343,7 +339,7 @@ def _scripted(s: Scenario) -> list[InjectSpec]:
         out.append(
             InjectSpec(
                 f"scripted-{n + 1}",
-                f"Scenario event: {_words(inc.kind)}",
+                f"Scenario event: {words(inc.kind)}",
                 INJECTS[inc.kind].message,
                 trigger,
                 None,
@@ -414,7 +410,7 @@ def _objective_blocks(s: Scenario) -> list[Block]:
         ),
         Table(
             ("target eval", "at least", "capability"),
-            tuple((t.eval, f"{t.threshold:.2f}", _words(t.capability)) for t in obj.targets),
+            tuple((t.eval, f"{t.threshold:.2f}", words(t.capability)) for t in obj.targets),
         ),
     ]
 
@@ -464,7 +460,7 @@ def situation_manual_blocks(
                     r.name + (" (core)" if r.core else ""),
                     str(r.headcount),
                     ", ".join(r.rights) or "—",
-                    ", ".join(_words(k) for k in r.risks) or "—",
+                    ", ".join(words(k) for k in r.risks) or "—",
                 )
                 for r in roles(s)
             ),
@@ -520,7 +516,7 @@ def facilitator_guide(
         out.append(Para(scenario.teaches.strip()))
     out.append(Heading(2, "Master scenario events list"))
     for n, i in enumerate(injects, 1):
-        effect = f"sets off {_words(i.engine)}" if i.engine else "message only"
+        effect = f"sets off {words(i.engine)}" if i.engine else "message only"
         raises = f"; raises a {i.decision_kind} decision" if i.decision_kind else ""
         out += [
             Heading(3, f"{n}. {i.title}"),

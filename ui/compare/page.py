@@ -392,8 +392,15 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
         "Metric", TORNADO_METRICS, key="compare_tornado_metric", format_func=analysis.metric_label
     )
     reps = int(
-        row[2].number_input("Worlds per setting", 10, 2000, 40, 10, key="compare_tornado_reps",
-                            help=term_help("world"))  # fmt: skip
+        row[2].number_input(
+            "Worlds per setting",
+            10,
+            2000,
+            40,
+            10,
+            key="compare_tornado_reps",
+            help=term_help("world"),
+        )  # fmt: skip
     )
     tornado_designs, skipped = analysis.tornado_designs(designs[name])
     if row[3].button("Run sensitivity", key="compare_tornado_run", icon=":material/tune:"):

@@ -25,6 +25,7 @@ import streamlit as st
 from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from sim.glossary import term_help, term_link
 from sim.interview.answers import model_answers
 from sim.interview.followups import FOLLOWUPS
 from sim.interview.items import model_compute_usd
@@ -58,6 +59,7 @@ from sim.interview.store import PracticeStore
 from sim.scenario.spec import Scenario
 from sim.storage import database_url, make_engine
 from ui.common import (
+    points,
     records,
     usd,
     words,
@@ -165,7 +167,8 @@ def render_question(plan: InterviewPlan) -> InterviewPlan:
             f"**{PART_1_TITLE}.** {PART_1} **{PART_2_TITLE}.** {PART_2} Then the three "
             "follow-up questions happen to your design as "
             "live incidents, and the debrief judges your answer against the interview's rubric, "
-            "with evidence from your own plan and play."
+            f"with evidence from your own plan and play in simulated {term_link('world', 'worlds')}"
+            "."
         )
     left, right = st.columns([3, 2], gap="large")
     with right, st.container(border=True):
@@ -268,7 +271,8 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     st.markdown("#### Your answer, as you would say it")
     st.caption(
         "Write or paste your whole answer: what makes it hard, then how you would organise "
-        "the team. Name owners, early warnings, gates, numbers (reserve, ablation share, "
+        f"the team. Name owners, early warnings, {term_link('gate', 'gates')}, numbers "
+        f"({term_link('reserve')}, ablation share, "
         "estimates in dollars), what you do first when the budget is cut, your roles, build "
         "or adapt and why, and your trade-offs. The follow-ups you can answer in words too, "
         "on their step."
@@ -385,10 +389,13 @@ def show_world(world: Scenario) -> None:
     row[3].metric("Cluster", f"{world.cluster.gpus:,} {world.cluster.gpu.upper()}")
     kinds = {e.id: words(e.kind) for e in obj.evals}
     targets = "; ".join(
-        f"{words(t.capability)} by `{t.eval}` ({kinds[t.eval]}) ≥ {t.threshold:.2f}"
+        f"{words(t.capability)} by {words(t.eval)} ({kinds[t.eval]}) at least {points(t.threshold)}"
         for t in obj.targets
     )
-    st.markdown(f"**For:** {obj.product_use}. **Targets:** {targets}.")
+    st.markdown(
+        f"**For:** {obj.product_use}. **Targets** (in {term_link('points', 'points out of 100')})"
+        f": {targets}."
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -502,7 +509,7 @@ def render_debrief(plan: InterviewPlan) -> None:
         "All objectives met",
         f"{mine.get('p_success', 0.0):.0%}",
         help="Your design: the share of simulated worlds where it is on time, on budget and "
-        "meets every quality target.",
+        "meets every quality target. " + term_help("success"),
     )
     st.caption(f"**Score** (coverage): {covered}. **Soundness**: {said}. **Grade**: {graded}.")
     items, side = st.columns([3, 2], gap="large")

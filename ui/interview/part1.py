@@ -12,7 +12,8 @@ from typing import Any
 
 import streamlit as st
 
-from sim.format import NO_CHANGE, no_change
+from sim.format import NO_CHANGE, no_change, points_signed, pp_signed
+from sim.glossary import term_link
 from sim.interview.content import DIMENSIONS
 from sim.interview.plan import (
     CATALOGUE,
@@ -70,9 +71,9 @@ def price_line(p: dict[str, Any]) -> str:
         )
     parts = [_days(late["schedule_days"]), _money(late["cost_usd"])]
     if not no_change(late["quality"], "score"):
-        parts.append(f"true quality {late['quality']:+.3f}")
+        parts.append(f"true quality {points_signed(late['quality'])}")
     if not no_change(late["p_success"], "probability"):
-        parts.append(f"chance of meeting every objective {late['p_success'] * 100:+.0f} points")
+        parts.append(f"chance of meeting every objective {pp_signed(late['p_success'], 0)}")
     text = (
         f":material/monitoring: **The model**, when {p['strikes']} and {p['neglect']}: "
         f"**{', '.join(parts)}**"
@@ -141,8 +142,8 @@ def render_part1(plan: InterviewPlan) -> InterviewPlan:
     st.caption(
         "Pick challenges from the suggestions or type your own, stage by stage. For each, say "
         "what happens when it strikes and where it can first be seen. The model then "
-        "prices it: the same worlds with the risk striking, once owned and watched, once late "
-        "and unowned."
+        f"prices it: the same {term_link('world', 'worlds')} with the risk striking, once "
+        "owned and watched, once late and unowned."
     )
     challenges: list[Challenge] = []
     for stage, label in STAGES.items():

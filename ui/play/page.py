@@ -26,7 +26,6 @@ from sim.play.game import Game, PlayError, PlayLog
 from sim.play.lessons.check import NEIGHBOUR_WORLDS
 from sim.play.unavailable import pending_note
 from sim.play.views import (
-    decision_summary,
     loss_frame,
     phase_frame,
     quality_frame,
@@ -389,8 +388,8 @@ def show_decision(game: Game) -> None:
         title = DECISION_TITLES.get(point.kind, words(point.kind))
         st.markdown(f"### :material/front_hand: Decision {point.index + 1}: {title}")
         st.markdown(
-            f"**{decision_summary(point.kind, point.summary, point.context)}.**  \n**You decide as "
-            f"{point.owner}**, the team holding the {words(point.kind)} "
+            f"**{point.summary}.**  \n**You decide as "
+            f"{words(point.owner)}**, the team holding the {words(point.kind)} "
             f"{term_link('decision-right')}. {point.detected_by.capitalize()} spotted it; "
             "escalation took "
             f"**{point.latency_days:.2f} days** ({'; '.join(how)})."

@@ -10,8 +10,9 @@ import streamlit as st
 
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.org import OrgGraph
+from sim.glossary import PAGE_URL, term_help, term_link
 from sim.scenario.spec import Scenario
-from ui.common import pick_scenario, scientific, usd
+from ui.common import pick_scenario, points, scientific, usd, words
 
 
 def show_objective(scenario: Scenario) -> None:
@@ -25,7 +26,7 @@ def show_objective(scenario: Scenario) -> None:
     top[2].metric(
         "Held in reserve",
         usd(reserve * budget.total_usd),
-        help=f"{reserve:.0%} of the total budget (`levers.reserve_fraction`).",
+        help=f"{reserve:.0%} of the total budget. " + term_help("reserve"),
         border=True,
     )
     categories = (
@@ -38,12 +39,13 @@ def show_objective(scenario: Scenario) -> None:
         column.metric(f"Budget: {label}", usd(value))
 
     st.markdown("**Capability targets**")
-    kinds = {e.id: e.kind.replace("_", " ") for e in objective.evals}
+    kinds = {e.id: words(e.kind) for e in objective.evals}
     for column, target in zip(st.columns(len(objective.targets)), objective.targets, strict=True):
         column.metric(
-            target.capability.replace("_", " "),
-            f"≥ {target.threshold:.2f}",
-            help=f"Measured by `{target.eval}`, a {kinds.get(target.eval, 'eval')}.",
+            words(target.capability),
+            f"≥ {points(target.threshold)}",
+            help=f"Measured by {words(target.eval)}, a {kinds.get(target.eval, 'eval')}. "
+            + term_help("points"),
         )
 
 
@@ -55,8 +57,8 @@ def show_org(scenario: Scenario) -> None:
         "Orange: core co-design teams; blue: other teams. Solid blue arrows are handoffs, dashed "
         "green lines communication, dotted grey lines reporting; labels give the latency in days."
     )
-    unowned = ", ".join(graph.unowned_risks()) or "none"
-    spof = ", ".join(graph.single_points_of_failure()) or "none"
+    unowned = ", ".join(words(r) for r in graph.unowned_risks()) or "none"
+    spof = ", ".join(words(t) for t in graph.single_points_of_failure()) or "none"
     st.markdown(f"**Unowned risks:** {unowned}  \n**Single points of failure:** {spof}")
 
 
@@ -65,8 +67,8 @@ def show_compute(scenario: Scenario) -> None:
     st.subheader("The training run alone")
     st.caption(
         f"{model.params_b:g}B parameters on {model.tokens_b:,.0f}B tokens, "
-        f"{cluster.gpus:,} × {cluster.gpu.upper()} at {cluster.mfu:.0%} MFU: compute only, "
-        "before any people, incidents or decisions."
+        f"{cluster.gpus:,} × {cluster.gpu.upper()} at {cluster.mfu:.0%} "
+        f"{term_link('mfu', 'MFU')}: compute only, before any people, incidents or decisions."
     )
     est = estimate_for_scenario(scenario)
     row1 = st.columns(4)
@@ -77,7 +79,11 @@ def show_compute(scenario: Scenario) -> None:
         f"{est.expected_days:,.1f} days",
         help="With interruptions, restarts and checkpointing.",
     )
-    row1[3].metric("Effective training time", f"{est.effective_training_time:.1%}")
+    row1[3].metric(
+        "Effective training time",
+        f"{est.effective_training_time:.1%}",
+        help=term_help("effective-training-time"),
+    )
     row2 = st.columns(4)
     row2[0].metric("Ideal GPU-hours", f"{est.ideal_gpu_hours:,.0f}")
     row2[1].metric("Expected GPU-hours", f"{est.expected_gpu_hours:,.0f}")
@@ -91,9 +97,11 @@ def show_compute(scenario: Scenario) -> None:
 
 def render() -> None:
     st.title("Scenario")
-    st.write(
+    st.markdown(
         "A scenario describes one training project: its objective, the model and the cluster, "
-        "the organisation, the plan, the incidents it risks and the levers it starts with."
+        "the organisation, the plan, the incidents it risks and the "
+        f"{term_link('lever', 'levers')} it starts with. Words in blue are defined on the "
+        f"[Glossary](/{PAGE_URL}) page."
     )
     picked = pick_scenario()
     if picked is None:

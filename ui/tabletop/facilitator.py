@@ -19,6 +19,7 @@ from typing import Any, get_args
 import pandas as pd
 import streamlit as st
 
+from sim.glossary import term_help, term_link
 from sim.play.game import INJECTIONS
 from sim.scenario.loading import scenario_yaml
 from sim.scenario.spec import DECISION_OPTIONS, DefectKind, Scenario
@@ -159,8 +160,10 @@ def entrance() -> None:
                            "Resume with the room code and the key instead.")  # fmt: skip
     st.caption(
         "Run a scenario with a group. Players join from their own browsers with the room "
-        "code and take roles; each role holds decision rights from the scenario's org graph. "
-        "You move the clock; injects arrive on their triggers; only the player holding a "
+        "code and take roles; each role holds "
+        f"{term_link('decision-right', 'decision rights')} from the scenario's org graph. "
+        f"You move the clock; {term_link('inject', 'injects')} arrive on their triggers; only "
+        "the player holding a "
         "right may make that decision, with a written rationale. At the end: a hot wash and "
         "an after-action report with an improvement plan."
     )
@@ -172,7 +175,8 @@ def entrance() -> None:
         scenario, source = picked
         cols = st.columns([3, 1])
         title = cols[0].text_input("Title", value=scenario.name, max_chars=120)
-        seed = int(cols[1].number_input("Seed", 0, 2**31 - 1, 0, help="The world the room plays."))
+        seed = int(cols[1].number_input("Seed", 0, 2**31 - 1, 0, help="The world the room "
+                                        "plays. " + term_help("world")))  # fmt: skip
         st.markdown(
             "**Inject list** (master scenario events list): switch injects off or move their "
             "triggers; the expected actions stay on your side only. Once the exercise runs, "
@@ -276,7 +280,7 @@ def pending(view: dict[str, Any], room: str, key: str) -> None:
     with st.container(border=True, key="tt_fac_pending"):
         tt.decision_card(view)
         hint = view["hidden"]["playbook_choice"]
-        st.caption(f"The scenario's playbook would choose: {words(hint)}.")
+        st.caption(f"The scenario's {term_link('playbook')} would choose: {words(hint)}.")
         if p["holder"] is None:
             st.warning(f"Nobody holds {esc(p['role'])}: ask a player to take it, or settle it with "
                        "the playbook.", icon=":material/person_off:")  # fmt: skip
@@ -300,7 +304,7 @@ def msel(view: dict[str, Any], room: str, key: str) -> None:
             tt.plain(i["message"])
             if i["decision_kind"]:
                 expected = ", ".join(words(o) for o in i["expected_options"]) or "any"
-                st.markdown(f"**Raises:** a `{i['decision_kind']}` decision · "
+                st.markdown(f"**Raises:** a {words(i['decision_kind'])} decision · "
                             f"**expected choice:** {expected}")  # fmt: skip
             for heading, points in (("Expected actions", i["expected_actions"]),
                                     ("Learning points", i["learning_points"])):  # fmt: skip

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from sim.glossary import term_link
 from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import situation_manual, situation_manual_blocks
 from sim.tabletop.binding import Contested
@@ -86,7 +87,8 @@ def entrance() -> None:
         return
     st.caption(
         "Your facilitator gives you a room code. Join with a name the others will recognise, "
-        "then take a role: each role holds some decision rights in the project."
+        "then take a role: each role holds some "
+        f"{term_link('decision-right', 'decision rights')} in the project."
     )
     join, back = st.columns(2)
     with join.form("tt_join"):

@@ -30,6 +30,7 @@ from sim.engine.facts import scenario_facts
 from sim.engine.reliability import best_checkpoint_minutes
 from sim.scenario.levers import BY_NAME
 from sim.scenario.spec import CO_DESIGN_CORE, DECISION_OPTIONS, RISK_KINDS, Scenario
+from sim.scenario.vocabulary import words
 
 Delta = dict[str, Any]
 
@@ -261,10 +262,6 @@ BUDGET_WORDS = {
 }
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _team(s: Scenario, team_id: str | None) -> str:
     """A team as a line names it: the scenario's name for it, else its id in words.
 
@@ -273,19 +270,19 @@ def _team(s: Scenario, team_id: str | None) -> str:
     if team_id is None:
         return "nobody"
     team = next((t for t in s.org.teams if t.id == team_id), None)
-    name = team.name.strip() if team is not None and team.name.strip() else _words(team_id)
+    name = team.name.strip() if team is not None and team.name.strip() else words(team_id)
     return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
 def _owner(risk: str, p: PlayFacts) -> Change:
     org = p.scenario.org
     owner = org.risk_owners.get(risk)  # type: ignore[call-overload]
-    what = RISK_WORDS.get(risk, _words(risk))
+    what = RISK_WORDS.get(risk, words(risk))
     if owner is None:
         taker = org.decision_rights[RISK_TAKER[risk]]  # type: ignore[index]
         return Change(
             f"Giving the unowned {what} risk to {_team(p.scenario, taker)} (who holds the "
-            f"{_words(RISK_TAKER[risk])} decision)",
+            f"{words(RISK_TAKER[risk])} decision)",
             {f"org.risk_owners.{risk}": taker},
         )
     return Change(
@@ -335,7 +332,7 @@ def _gates(p: PlayFacts) -> Change | None:
     early = [g for g in s.plan.gates if g.after in EARLY_PHASES]
     if early:
         kept = [g.model_dump() for g in s.plan.gates if g.after not in EARLY_PHASES]
-        names = ", ".join(_words(g.id) for g in early)
+        names = ", ".join(words(g.id) for g in early)
         return Change(f"Without the early gates ({names})", {"plan.gates": kept})
     gate = {"id": "ablation_gate", "after": "ablations", "catches": kinds, "strength": 0.9}
     taken = {g.id for g in s.plan.gates}
@@ -351,7 +348,7 @@ def _playbook(kind: str, p: PlayFacts) -> Change | None:
     if kind not in p.kinds_decided:
         return None
     book: dict[str, list[str]] = {k: list(v) for k, v in p.scenario.levers.playbook.items()}
-    what = _words(kind)
+    what = words(kind)
     if kind in book:
         del book[kind]
         return Change(
@@ -360,7 +357,7 @@ def _playbook(kind: str, p: PlayFacts) -> Change | None:
             afresh=(kind,),
         )
     book[kind] = list(POLICIES["textbook"][kind])
-    order = ", then ".join(_words(o) for o in book[kind])
+    order = ", then ".join(words(o) for o in book[kind])
     return Change(
         f"Agreeing the {what} response in advance ({order})",
         {"levers.playbook": book},
@@ -380,7 +377,7 @@ def _budget_order(p: PlayFacts) -> Change | None:
     textbook = list(POLICIES["textbook"]["budget"])
     other = textbook if now != textbook else list(POLICIES["aggressive"]["budget"])
     book["budget"] = other
-    order = ", then ".join(BUDGET_WORDS.get(o, _words(o)) for o in other)
+    order = ", then ".join(BUDGET_WORDS.get(o, words(o)) for o in other)
     return Change(
         f"Another order of budget responses ({order})",
         {"levers.playbook": book},

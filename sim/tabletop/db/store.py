@@ -350,8 +350,10 @@ class ExerciseStore:
         caller = holder_of(_CLIENTS.get())
         if caller is None or caller != ex.facilitator_holder_hash:
             _ACTOR.set(FACILITATOR)  # the log names whose link it was, as for a seat link
-            raise Forbidden("a facilitator link opens the exercise only in the browser it "
-                            "was made in; resume with the room code and the facilitator key")
+            raise Forbidden(
+                "a facilitator link opens the exercise only in the browser it "
+                "was made in; resume with the room code and the facilitator key"
+            )
         return True
 
     @classmethod

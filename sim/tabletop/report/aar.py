@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sim.scenario.vocabulary import words
 from sim.tabletop.effects import MARGIN, DecisionEffect
 from sim.tabletop.report.document import Block, Bullets, Heading, Para, Table
 from sim.tabletop.report.document import to_docx as docx_bytes
@@ -43,10 +44,6 @@ SECTIONS = (
     "Appendix: participants",
     "Appendix: audit log",
 )
-
-
-def _words(name: str) -> str:
-    return name.replace("_", " ")
 
 
 def _dist(d: dict[str, float], money: bool) -> str:
@@ -227,13 +224,13 @@ def _capability(c: CapabilityAnalysis, refs: dict[tuple[str, str, str], str]) ->
     ]
     if c.decisions:
         out.append(Table(("day", "decision", "role", "by", "chose"), tuple(
-            (f"{d.day:.1f}", d.key, d.role, d.by, _words(d.choice))
+            (f"{d.day:.1f}", d.key, d.role, d.by, words(d.choice))
             for d in c.decisions)))  # fmt: skip
     if c.expected:
         out.append(Table(("inject", "expected", "incident day", "answered by", "rating"), tuple(
             (e.inject, e.action,
              "" if e.incident_day is None else f"{e.incident_day:.1f}",
-             f"{e.answered_by}: {_words(e.answered_choice or '')}" if e.answered_by else "",
+             f"{e.answered_by}: {words(e.answered_choice or '')}" if e.answered_by else "",
              (e.rating or ("checked" if e.choice else "not rated")))
             for e in c.expected)))  # fmt: skip
     return out
@@ -284,7 +281,7 @@ def _plan(r: AfterActionReport) -> list[Block]:
 
 def _kind_rows(mc: MonteCarlo) -> tuple[tuple[str, ...], ...]:
     return tuple(
-        (_words(k.kind), ", ".join(_words(c) for c in k.room_choices), _words(k.playbook_choice),
+        (words(k.kind), ", ".join(words(c) for c in k.room_choices), words(k.playbook_choice),
          figure("days", k.versus.days), figure("cost_usd", k.versus.cost_usd),
          "; ".join(f"{OBJECTIVES[o][0]}: {figure(o, row)}" for o, row in k.versus.chances.items()),
          k.versus.verdict)
@@ -297,15 +294,15 @@ def _effect_rows(effects: Sequence[DecisionEffect]) -> tuple[tuple[str, ...], ..
     for e in effects:
         top = max(e.alternatives, key=lambda a: a.impact, default=None)
         if top is None:
-            rows.append((f"{e.day:.1f}", e.role, _words(e.choice), "(no other option)",
+            rows.append((f"{e.day:.1f}", e.role, words(e.choice), "(no other option)",
                          "", "", "", "only option"))  # fmt: skip
             continue
         verdict = (
-            f"{_words(top.option)} did better here"
+            f"{words(top.option)} did better here"
             if top.impact > MARGIN
             else ("about as good here" if top.impact > -MARGIN else "the best call here")
         )
-        rows.append((f"{e.day:.1f}", e.role, _words(e.choice), _words(top.option),
+        rows.append((f"{e.day:.1f}", e.role, words(e.choice), words(top.option),
                      f"{top.delta_schedule_days:+.1f}", f"{top.delta_cost_usd:+,.0f}",
                      f"{top.delta_quality:+.3f}", verdict))  # fmt: skip
     return tuple(rows)
@@ -358,7 +355,7 @@ def document(r: AfterActionReport) -> list[Block]:
               _effect_rows(r.decisions) or (("", "", "no decisions", "", "", "", "", ""),)),
     ]  # fmt: skip
     for e in r.decisions:
-        blocks.append(Para(f"Day {e.day:.1f}, {e.role}, by {e.by}: {_words(e.choice)}. "
+        blocks.append(Para(f"Day {e.day:.1f}, {e.role}, by {e.by}: {words(e.choice)}. "
                            f"Situation: {e.summary}. Rationale: {e.rationale}"))  # fmt: skip
     if r.lessons:
         blocks += [Heading(3, "What the play showed"),

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from sim.scenario.vocabulary import words
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.room import Room
 from sim.tabletop.effects import DecisionEffect, ExpectedAction, Objective
@@ -74,10 +75,6 @@ class Finding:
         return CAPABILITIES[self.capability].objective if self.capability in CAPABILITIES else ""
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     """What the room's choices of one kind did over the Monte Carlo's worlds.
 
@@ -86,11 +83,11 @@ def quantify(effect: KindEffect | None, mc: MonteCarlo) -> str:
     """
     if effect is None or set(effect.room_choices) <= {effect.playbook_choice}:
         return ""
-    chose = ", ".join(_words(c) for c in effect.room_choices)
+    chose = ", ".join(words(c) for c in effect.room_choices)
     return (
         f"Over {effect.versus.reps} simulated worlds (common random numbers), the room's "
-        f"{_words(effect.kind)} calls ({chose}) against the playbook's "
-        f"({_words(effect.playbook_choice)}) changed {figures(effect.versus)}. Verdict: "
+        f"{words(effect.kind)} calls ({chose}) against the playbook's "
+        f"({words(effect.playbook_choice)}) changed {figures(effect.versus)}. Verdict: "
         f"{effect.versus.verdict}."
     )
 
@@ -102,7 +99,7 @@ def illustration(e: DecisionEffect) -> str:
         return ""
     return (
         f"One world only (the exercise's own, an illustration beside the many-world figure): "
-        f"{_words(top.option)} instead of {_words(e.choice)} on day {e.day:.1f} would have "
+        f"{words(top.option)} instead of {words(e.choice)} on day {e.day:.1f} would have "
         f"changed the finish by {top.delta_schedule_days:+.1f} days, the cost by "
         f"${top.delta_cost_usd:+,.0f} and quality by {top.delta_quality:+.3f}."
     )
@@ -126,11 +123,11 @@ def _kind_finding(
         return None
     s = scenario_of(room.exercise.scenario_yaml)
     agreed = s.levers.playbook.get(effect.kind)  # type: ignore[call-overload]
-    chose = "; ".join(f"day {e.day:.0f}: {_words(e.choice)}" for e in calls)
-    head = (f"{_words(effect.kind).capitalize()} calls ({chose}) against the playbook's "
-            f"({_words(effect.playbook_choice)}), over {v.reps} simulated worlds")  # fmt: skip
+    chose = "; ".join(f"day {e.day:.0f}: {words(e.choice)}" for e in calls)
+    head = (f"{words(effect.kind).capitalize()} calls ({chose}) against the playbook's "
+            f"({words(effect.playbook_choice)}), over {v.reps} simulated worlds")  # fmt: skip
     evidence = tuple(
-        f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
+        f"Decision {e.key} on day {e.day:.1f} by {e.by}: {words(e.choice)}. "
         f"Rationale: {e.rationale}"
         for e in calls
     ) + tuple(filter(None, (illustration(e) for e in calls)))
@@ -143,16 +140,16 @@ def _kind_finding(
             quantified=quantify(effect, mc), calls=keys,
         )  # fmt: skip
     cause = (
-        f"The playbook agrees {', '.join(_words(a) for a in agreed)} for {_words(effect.kind)} "
+        f"The playbook agrees {', '.join(words(a) for a in agreed)} for {words(effect.kind)} "
         "calls; the room chose otherwise."
         if agreed
-        else f"No {_words(effect.kind)} response was agreed in advance, so it was decided ad hoc."
+        else f"No {words(effect.kind)} response was agreed in advance, so it was decided ad hoc."
     )
     return Finding(
         "improvement", cap, f"{head}: clearly worse on {_clear_words(v, v.worse_on())}.",
         calls[0].role, improve, f"calls {effect.kind}", cause,
-        f"Agree the {_words(effect.kind)} response in the playbook "
-        f"({_words(effect.playbook_choice)} where it applies) and rehearse it.",
+        f"Agree the {words(effect.kind)} response in the playbook "
+        f"({words(effect.playbook_choice)} where it applies) and rehearse it.",
         evidence, quantify(effect, mc), keys,
     )  # fmt: skip
 
@@ -176,7 +173,7 @@ def _decision_findings(
             items.append(found)
     for e in effects:
         cap = capability_of_kind(e.kind).id
-        evidence = (f"Decision {e.key} on day {e.day:.1f} by {e.by}: {_words(e.choice)}. "
+        evidence = (f"Decision {e.key} on day {e.day:.1f} by {e.by}: {words(e.choice)}. "
                     f"Rationale: {e.rationale}",)  # fmt: skip
         agreed = s.levers.playbook.get(e.kind)  # type: ignore[call-overload]
         if e.latency_days > SLOW_DAYS:
@@ -207,7 +204,7 @@ def _choice_finding(
 ) -> Finding:
     where = f"Inject “{a.inject}”"
     when = "" if a.incident_day is None else f" (the incident: day {a.incident_day:.1f})"
-    expected = " or ".join(_words(o) for o in a.choice)
+    expected = " or ".join(words(o) for o in a.choice)
     if a.answered_choice is None:
         return Finding(
             "improvement", a.capability,
@@ -217,14 +214,14 @@ def _choice_finding(
             "Check that the role with the right sees the signal, and rehearse the call.",
         )  # fmt: skip
     met = a.answered_choice in a.choice
-    said = f"{where}: the room chose {_words(a.answered_choice)}{when}"
+    said = f"{where}: the room chose {words(a.answered_choice)}{when}"
     return Finding(
         "strength" if met else "improvement", a.capability,
         said + (", as expected." if met else f"; expected: {expected}."),
         a.owner, sustain if met else improve, f"inject {a.inject_id}",
         "" if met else "The expected response was not chosen when the incident struck.",
         "" if met else "Rehearse this response, and write it into the playbook.",
-        (f"Decision {a.answered_by}: {_words(a.answered_choice)}",),
+        (f"Decision {a.answered_by}: {words(a.answered_choice)}",),
         quantify(mc.effect(a.answered_by.split("#")[0]), mc) if mc and a.answered_by else "",
         calls=(a.answered_by,) if a.answered_by else (),
     )  # fmt: skip

@@ -29,6 +29,7 @@ from sim.engine.decisions import reference_decider
 from sim.play.debrief import DecisionReview, make_debrief
 from sim.play.game import Game
 from sim.scenario.spec import INJECTS, Scenario
+from sim.scenario.vocabulary import words
 from sim.tabletop.clock import scenario_of
 from sim.tabletop.db.models import utcnow
 from sim.tabletop.db.room import Room
@@ -169,10 +170,6 @@ def _jsonable(value: Any) -> Any:
 # --- building the report from the record ------------------------------------------------------
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _owner(room: Room, team: str) -> str:
     role = next((r.name for r in room.roles if r.team == team), team)
     holder = room.holder(team)
@@ -223,7 +220,7 @@ def _objectives(room: Room, outcome: dict[str, Any]) -> list[Objective]:
     for t in s.objective.targets:
         score = outcome.get(f"score:{t.eval}")
         result = "not measured" if score is None else f"{score:.3f}"
-        out.append(Objective(f"{t.eval} ({_words(t.capability)})", f"at least {t.threshold:.2f}",
+        out.append(Objective(f"{t.eval} ({words(t.capability)})", f"at least {t.threshold:.2f}",
                              result, bool(outcome.get(f"met:{t.eval}")),
                              _right_owner(room, "ship"), "quality"))  # fmt: skip
     return out
@@ -243,13 +240,13 @@ def _timeline(room: Room) -> list[TimelineEntry]:
         for i in room.delivered()
     ]  # fmt: skip
     timed += [
-        (TimelineEntry(d.day, "decision", f"{roles.get(d.team, d.team)}: {_words(d.choice)}",
+        (TimelineEntry(d.day, "decision", f"{roles.get(d.team, d.team)}: {words(d.choice)}",
                        d.rationale, _decided_by(room, d.participant_id)), d.made_at)
         for d in room.decisions
     ]  # fmt: skip
     timed += [
         (TimelineEntry(c.day, "comment",
-                       f"Comment on the {_words(c.about.split('#')[0])} call" if c.about
+                       f"Comment on the {words(c.about.split('#')[0])} call" if c.about
                        else "Comment", c.body, c.author), c.created_at)
         for c in room.comments
     ]  # fmt: skip
@@ -294,7 +291,7 @@ def _expected(room: Room, game: Game) -> list[ExpectedAction]:
             key, choice = match.decision.key, match.decision.choice
         day = match.incident_day if match is not None else row.delivered_day
         if spec.expected_options:
-            expected = " or ".join(_words(o) for o in spec.expected_options)
+            expected = " or ".join(words(o) for o in spec.expected_options)
             out.append(ExpectedAction(row.inject_id, spec.title, cap, owner,
                                       f"Choose {expected}", spec.expected_options, None, "",
                                       day, key, choice))  # fmt: skip
