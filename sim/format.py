@@ -117,3 +117,9 @@ def points_signed(diff: float, digits: int = 1) -> str:
 def no_change(value: float, unit: str) -> bool:
     """Whether a change of ``value`` in ``unit`` is too small to read as one."""
     return abs(value) < NO_CHANGE[unit]
+
+
+def count(n: float, noun: str, plural: str | None = None) -> str:
+    """``n`` things in words: ``1 loss spike``, ``0 interruptions``, ``3 rounds``."""
+    word = noun if n == 1 else (plural or f"{noun}s")
+    return f"{n:,.0f} {word}" if float(n).is_integer() else f"{n:,.1f} {word}"

@@ -80,3 +80,12 @@ def test_one_comparison_json_for_the_cli_and_the_page() -> None:
     assert list(cli)[:6] == ["reps", "seed", "baseline", "designs", "paired", "verdict"]
     assert cli["changes"] == {"reserve": {"levers.reserve_fraction": 0.2}}
     assert cli == analysis.comparison_json(designs, frames, comparison, 3)
+
+
+def test_counts_agree_with_their_number() -> None:
+    from sim.format import count
+
+    assert count(1, "loss spike") == "1 loss spike"
+    assert count(0, "interruption") == "0 interruptions"
+    assert count(2, "person", "people") == "2 people"
+    assert count(2.5, "round") == "2.5 rounds"

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from sim.format import count as count_words
 from sim.format import points as points
 from sim.format import points_signed as points_signed
 from sim.format import usd as usd
@@ -90,7 +91,7 @@ def load(text: str, source: str) -> Scenario:
 
 def show_problems(error: ScenarioError) -> None:
     count = len(error.problems)
-    st.markdown(f"**This scenario has {count} problem{'s' if count != 1 else ''}:**")
+    st.markdown(f"**This scenario has {count_words(count, 'problem')}:**")
     for problem in error.problems:
         st.error(str(problem), icon=":material/error:")
 

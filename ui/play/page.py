@@ -19,6 +19,7 @@ import streamlit as st
 from sim.engine.compute import estimate_for_scenario
 from sim.engine.decisions import first_available
 from sim.engine.org import OrgGraph
+from sim.format import count
 from sim.glossary import term_help, term_link
 from sim.metrics import OBJECTIVES
 from sim.play.debrief import Debrief, DecisionReview, make_debrief
@@ -371,7 +372,7 @@ def show_status(view: dict[str, Any]) -> None:
         st.progress(
             run["progress"],
             text=f"{run['label']}: {run['tokens_b']:,.0f}B of {run['target_b']:,.0f}B tokens · "
-            f"{run['interruptions']} interruptions · {run['spikes']} loss spikes",
+            f"{count(run['interruptions'], 'interruption')} · {count(run['spikes'], 'loss spike')}",
         )
 
 
