@@ -265,36 +265,60 @@ def run_on(
     size = len(_chunks(len(reps), workers, len(designs))[0]) if reps else 1
     chunks = [reps[i : i + size] for i in range(0, len(reps), size)]
     total = len(reps) * len(designs)
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in designs}
+    parts: dict[str, list[pd.DataFrame]] = {name: [] for name in designs}
     finished = 0
     if pool is None:
         for name, sc in designs.items():
             for chunk in chunks:
-                rows[name].extend(replicate_batch(sc, seed, chunk, policy))
+                parts[name].append(replicate_frame(sc, seed, chunk, policy))
                 finished += len(chunk)
                 if progress:
                     progress(finished, total)
     else:
-        futures: dict[Future[list[dict[str, Any]]], str] = {}
+        futures: dict[Future[pd.DataFrame], str] = {}
         for name, sc in designs.items():
             for chunk in chunks:
-                futures[pool.submit(replicate_batch, sc, seed, chunk, policy)] = name
-        for fut in as_completed(futures):
+                futures[pool.submit(replicate_frame, sc, seed, chunk, policy)] = name
+        for fut in as_completed(list(futures)):
             batch = fut.result()
-            rows[futures[fut]].extend(batch)
+            parts[futures.pop(fut)].append(batch)  # the future lets go of its result
             finished += len(batch)
             if progress:
                 progress(finished, total)
-    return {name: _frame(r) for name, r in rows.items()}
+    return {name: _combined(p) for name, p in parts.items()}
 
 
-def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """Rows ordered by replication; sparse counts last, in name order, zero where absent."""
-    rows = sorted(rows, key=lambda r: r["rep"])
-    df = pd.DataFrame.from_records(rows)
+def replicate_frame(
+    scenario: Scenario, seed: int, reps: Sequence[int], policy: str | Decider = "playbook"
+) -> pd.DataFrame:
+    """A batch of replications as a columnar chunk (made where it ran: small to send back).
+
+    A world's row is a dict only while it is made; what is kept is a column per outcome,
+    so a 100,000-world comparison holds numbers, not 100,000 Python dicts per design.
+    """
+    return pd.DataFrame.from_records(replicate_batch(scenario, seed, reps, policy))
+
+
+def _combined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Chunks as one frame, ordered by replication, with sparse counts last.
+
+    Sparse counts come in name order, zero where absent (a count no world of a chunk had
+    is absent from that chunk). The chunks are let go of as soon as they are joined, and
+    nothing is copied that is already in order, so the peak stays near one frame's size.
+    """
+    if not parts:
+        return pd.DataFrame()
+    parts.sort(key=lambda p: int(p["rep"].iloc[0]) if len(p) else -1)
+    df = pd.concat(parts, ignore_index=True, sort=False)
+    parts.clear()
+    if not df["rep"].is_monotonic_increasing:
+        df = df.sort_values("rep", kind="stable", ignore_index=True)
     counted = ("incident:", "critical_handoff:")
     sparse = sorted(c for c in df.columns if c.startswith(counted))
-    other = [c for c in df.columns if not c.startswith(counted)]
-    df = df[other + sparse]
-    df[sparse] = df[sparse].fillna(0).astype(int)
-    return df.reset_index(drop=True)
+    order = [c for c in df.columns if not c.startswith(counted)] + sparse
+    if order != list(df.columns):
+        df = df[order]
+    for c in sparse:
+        if df[c].dtype != "int64":
+            df[c] = df[c].fillna(0).astype("int64")
+    return df
