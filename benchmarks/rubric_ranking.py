@@ -107,8 +107,7 @@ def spearman(grades: Sequence[float], scores: Sequence[float]) -> float:
 
 def _grade(r: RubricReport, penalty: float, half: float, weight: float) -> float:
     """The report's grade with other constants (the same formula as RubricReport.grade)."""
-    sound = sum(c.stance == "sound" for c in r.claims)
-    c = sound - penalty * sum(c.stance == "unsound" for c in r.claims)
+    c = sum(r.credits(penalty))
     return weight * r.score + (1 - weight) * (1 + c / (abs(c) + half)) / 2
 
 
