@@ -115,8 +115,10 @@ class RubricReport:
 
     @property
     def credit(self) -> float:
-        """Net weighed claims: each sound claim's weight, less UNSOUND_PENALTY x each
-        unsound one's (:data:`sim.interview.weights.CLAIM_WEIGHTS`)."""
+        """Net weighed claims: sound weights less UNSOUND_PENALTY x unsound ones.
+
+        The weights are :data:`sim.interview.weights.CLAIM_WEIGHTS`'s.
+        """
         return sum(self.credits())
 
     def credits(self, penalty: float | None = None) -> tuple[float, ...]:

@@ -62,10 +62,12 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
         "that reveals it early is the practice the seeds name."),
     ("decision_rights", "right"): ClaimWeight(
         1.0, 1.5, "A named holder per call decides without a meeting; a call held far from "
-        "the work decides later and worse (DESIGN.md: decisions close to the work).", binds="a holder"),
+        "the work decides later and worse (DESIGN.md: decisions close to the work).",
+        binds="a holder"),
     ("decision_rights", "spike response"): ClaimWeight(
         1.0, 2.0, "Agreeing before the run to roll back first is what experienced leads do; a "
-        "recipe change or training on after one spike is the known overreaction.", binds="an order"),
+        "recipe change or training on after one spike is the known overreaction.",
+        binds="an order"),
     ("gates", "gate"): ClaimWeight(
         1.0, 0.5, "A gate before the big run is where late discovery is avoided; a token gate "
         "catches nothing but harms little.", binds="a phase"),
@@ -144,7 +146,7 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
         0.5, 0.5, "Whether another option did better in the same world is partly luck."),
     ("followup_ship", "reasoning"): ClaimWeight(
         1.0, 1.0, "A reason naming the gap, the noise and what waiting costs."),
-}
+}  # fmt: skip
 #: A sound claim that binds a specific (a holder to a call or a risk, a number to its noun,
 #: a lever to its place in an order, a threshold to a target, a gate to its phase) earns
 #: this many times its weight: specificity is evidence of expertise, since anyone can name
@@ -175,8 +177,7 @@ def further_levers(c: Claim) -> int:
 
 
 def weighed(item: str, c: Claim) -> float:
-    """The claim's signed weight: + for sound (bindings and orders count more), - for
-    unsound, 0 for thin."""
+    """The claim's signed weight: + sound (bindings, orders more), - unsound, 0 thin."""
     w = weight_of(item, c)
     if c.stance == "unsound":
         return -w.unsound
@@ -184,3 +185,11 @@ def weighed(item: str, c: Claim) -> float:
         return 0.0
     bound = w.sound * (BINDING_WEIGHT if w.binds else 1.0)
     return bound + (ORDER_BONUS * further_levers(c) if w.binds == "an order" else 0.0)
+
+
+def docs_rows() -> list[str]:
+    """The registry as docs/interview.md's table rows (tests/test_rubric_weights.py)."""
+    return [
+        f"| {item} | {kind} | {cw.sound:g} | {cw.binds or '—'} | {cw.unsound:g} | {cw.reason} |"
+        for (item, kind), cw in CLAIM_WEIGHTS.items()
+    ]
