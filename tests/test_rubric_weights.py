@@ -204,3 +204,14 @@ def test_the_docs_table_is_the_registrys() -> None:
     rows = [line for line in section.splitlines() if line.startswith("| ") and " | " in line
             and not line.startswith(("| item ", "|---"))]  # fmt: skip
     assert rows == w.docs_rows(), "paste sim.interview.weights.docs_rows() into docs/interview.md"
+
+
+def test_a_run_risk_owned_by_a_business_team_is_owned_far_from_the_work() -> None:
+    """Data quality given to the PM is unsound; the budget given to the PM is sound."""
+    far = _judged("I own data quality. I own the budget risk.")
+    stances = {c.name: c.stance for c in far.item("owners").claims}
+    assert stances.get("owner data_quality") == "unsound"
+    assert stances.get("owner budget") == "sound"
+    near = _judged("The data team owns data quality. I own the budget risk.")
+    assert {c.name: c.stance for c in near.item("owners").claims}["owner data_quality"] == "sound"
+    assert near.grade > far.grade

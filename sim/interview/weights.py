@@ -55,8 +55,9 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
         1.0, 0.5, "Knowing where a problem first shows is useful detail; a wrong phase is a "
         "small error, not a harmful practice."),
     ("owners", "owner"): ClaimWeight(
-        1.0, 0.5, "A name against a risk alone is a start: without a signal to watch, the "
-        "owner learns of the problem when everyone does.", binds="a holder"),
+        1.0, 1.5, "A named owner per risk is a start; a risk the run's own signals reveal "
+        "owned by product or leadership sees them last, far from the work.",
+        binds="a holder"),
     ("owners", "warning"): ClaimWeight(
         1.0, 1.0, "An early warning makes ownership actionable: owning a risk with the signal "
         "that reveals it early is the practice the seeds name."),
