@@ -241,8 +241,9 @@ def owners(a: Answer) -> Judgement:
         status = "partly" if len(mine) >= 5 and c_warned.passed else "missed"
     far = [r for r in mine if r in RUN_RISKS and plan.owner(r) in BUSINESS_TEAMS]
     if far:
-        lines.append("Owned far from the work: " + names([f"{r} by {plan.owner(r)}" for r in far])
-                     + " (a risk the run's own signals reveal belongs to a team at the work)")
+        held = names([f"{r} by {plan.owner(r)}" for r in far])
+        lines.append(f"Owned far from the work: {held} (a risk the run's own signals reveal "
+                     "belongs to a team at the work)")  # fmt: skip
     claims = [claim(f"owner {r}", r not in far, f"{r} owned by {plan.owner(r)}") for r in mine]
     claims += [c for r in mine for c in a.text_claim(f"warning {r}", f"warning.{r}")]
     return judged(c_owned, c_warned, status=status, claims=claims)
