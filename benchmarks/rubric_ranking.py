@@ -9,8 +9,10 @@ uses), then the Spearman rank correlation between the rubric's grade and the coa
 the prose corpus's tuning half, its held-out half, and the coach-graded set, each apart
 (and the coverage score's, for comparison). Target: 0.85 or more on held-out (issue 25).
 
-``--tune`` searches the grade's three constants (UNSOUND_PENALTY, CREDIT_HALF,
-COVERAGE_WEIGHT) on the tuning half only and prints the best few with their held-out
+Each claim counts with its weight (:data:`sim.interview.weights.CLAIM_WEIGHTS`: bindings
+and orders more, named hazards most). ``--tune`` searches the grade's three constants
+(UNSOUND_PENALTY, CREDIT_HALF, COVERAGE_WEIGHT), with the registry's weights as they are,
+on the tuning half only and prints the best few with their held-out
 figures beside, for the record; the held-out half never chooses.
 
 Usage: ``PYTHONPATH=. python benchmarks/rubric_ranking.py [--tune] [PATH.yaml]``
@@ -107,8 +109,7 @@ def spearman(grades: Sequence[float], scores: Sequence[float]) -> float:
 
 def _grade(r: RubricReport, penalty: float, half: float, weight: float) -> float:
     """The report's grade with other constants (the same formula as RubricReport.grade)."""
-    sound = sum(c.stance == "sound" for c in r.claims)
-    c = sound - penalty * sum(c.stance == "unsound" for c in r.claims)
+    c = sum(r.credits(penalty))
     return weight * r.score + (1 - weight) * (1 + c / (abs(c) + half)) / 2
 
 

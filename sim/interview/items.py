@@ -37,6 +37,10 @@ from sim.scenario.vocabulary import option_words, words
 PM_TEAM = "product"
 #: Teams that may sensibly hold budget, schedule and ship calls.
 BUSINESS_TEAMS = ("product", "leadership")
+#: Risks the run's own signals reveal (data metrics, overlap scans, the loss, node health):
+#: owned by a business team, their signals reach the owner last, so the owner is far from
+#: the work (the same reason run calls belong to a core team).
+RUN_RISKS = ("data_quality", "contamination", "tokenizer_config", "loss_spike", "hardware")
 #: A sensible reserve: under 5% leaves nothing for surprises; over 25% idles money the
 #: work needs (the seeds' essay and common practice put it at 10-15%).
 RESERVE_BAND = (0.05, 0.25)
@@ -236,7 +240,12 @@ def owners(a: Answer) -> Judgement:
         status: Status = "met"
     else:
         status = "partly" if len(mine) >= 5 and c_warned.passed else "missed"
-    claims = [claim(f"owner {r}", True, f"{r} owned by {plan.owner(r)}") for r in mine]
+    far = [r for r in mine if r in RUN_RISKS and plan.owner(r) in BUSINESS_TEAMS]
+    if far:
+        held = names([f"{r} by {plan.owner(r)}" for r in far])
+        lines.append(f"Owned far from the work: {held} (a risk the run's own signals reveal "
+                     "belongs to a team at the work)")  # fmt: skip
+    claims = [claim(f"owner {r}", r not in far, f"{r} owned by {plan.owner(r)}") for r in mine]
     claims += [c for r in mine for c in a.text_claim(f"warning {r}", f"warning.{r}")]
     return judged(c_owned, c_warned, status=status, claims=claims)
 

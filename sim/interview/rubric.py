@@ -23,6 +23,7 @@ from sim.interview import verdicts as vd
 from sim.interview.checks import POINTS, STATUS_LABEL, Check, Claim, Judgement, Status, grade
 from sim.interview.items import Answer, model_compute_usd
 from sim.interview.plan import FollowupResult, InterviewPlan
+from sim.interview.weights import weighed
 
 __all__ = [
     "ITEMS",
@@ -36,11 +37,11 @@ __all__ = [
 
 #: What one unsound claim takes away, against the one point a sound claim earns (tuned on
 #: the prose corpus's tuning half only; docs/interview.md, "How well the score ranks").
-UNSOUND_PENALTY = 3.0
+UNSOUND_PENALTY = 1.5
 #: Net sound claims at which the grade's soundness part is half way to full.
 CREDIT_HALF = 10.0
 #: The coverage score's share of the grade; the rest is the net sound claims.
-COVERAGE_WEIGHT = 0.3
+COVERAGE_WEIGHT = 0.5
 
 P1, P2, STRONG, SIMULATION, FOLLOW = (
     "Part 1", "Part 2", "Strong answer", "Simulation", "Follow-ups",
@@ -114,10 +115,21 @@ class RubricReport:
 
     @property
     def credit(self) -> float:
-        """Net sound claims: one per sound claim, less UNSOUND_PENALTY per unsound one."""
-        cs = self.claims
-        sound = sum(c.stance == "sound" for c in cs)
-        return sound - UNSOUND_PENALTY * sum(c.stance == "unsound" for c in cs)
+        """Net weighed claims: sound weights less UNSOUND_PENALTY x unsound ones.
+
+        The weights are :data:`sim.interview.weights.CLAIM_WEIGHTS`'s.
+        """
+        return sum(self.credits())
+
+    def credits(self, penalty: float | None = None) -> tuple[float, ...]:
+        """Each claim's part of the credit, item by item (``penalty``: UNSOUND_PENALTY)."""
+        p = UNSOUND_PENALTY if penalty is None else penalty
+        out = []
+        for i in self.items:
+            for c in i.claims:
+                w = weighed(i.id, c)
+                out.append(w * p if w < 0 else w)
+        return tuple(out)
 
     @property
     def soundness(self) -> float | None:
