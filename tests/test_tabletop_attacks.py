@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from sim.cli import app
 from sim.scenario.loading import load_text, scenario_yaml
+from sim.scenario.vocabulary import option_words
 from sim.storage import make_engine
 from sim.tabletop.authoring import InjectSpec, Trigger, facilitator_guide, inject_list
 from sim.tabletop.db import backoff
@@ -360,7 +361,7 @@ class TestAfterPlay:
         texts = [(f.kind, f.text) for f in (*report.strengths, *report.improvements)
                  if f.source == "inject scripted-1"]  # fmt: skip
         assert [k for k, _ in texts] == ["improvement"], texts
-        assert "overreact" in texts[0][1]
+        assert option_words("overreact") in texts[0][1]
         effect = report.montecarlo.effect("rollback")
         assert effect is not None and "overreact" in effect.room_choices
         # The inject's finding carries the many-world figure of the room's rollback calls.
