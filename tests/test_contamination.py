@@ -37,7 +37,7 @@ def test_decontamination_takes_the_data_teams_days_and_a_scan(base: Scenario) ->
     m.env.run()
     public = [e for e in base.objective.evals if e.kind == "public_benchmark"]
     assert len(public) == 2
-    notes = [e.summary for e in m.trace if "Decontamination" in e.summary]
+    notes = [e.summary for e in m.recording.trace if "Decontamination" in e.summary]
     want = f"{DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public):.0f} person-days"
     assert notes and want in notes[0]
     for seed in SEEDS:

@@ -1,7 +1,7 @@
 """Gate reviews (sim/engine/review.py): a gate's strength is paid for in its teams' time.
 
 The detection law and its calibration, the rule for strength 1.0, the review as work of
-the team that owns each risk (through ``Project.work``), and the direction on common
+the team that owns each risk (through ``Staff.work``), and the direction on common
 random numbers: a stronger gate catches more defects and costs more days and person-days.
 """
 
@@ -44,7 +44,7 @@ AUDIT = {"id": "audit", "after": "prepare", "catches": ["data_quality"], "streng
 
 def reviews(m: ProjectModel, gate_id: str) -> list[dict[str, Any]]:
     """The data of the gate's review events in a finished play."""
-    return [e.data for e in m.trace if e.kind == "gate" and e.data.get("gate") == gate_id]
+    return [e.data for e in m.recording.trace if e.kind == "gate" and e.data.get("gate") == gate_id]
 
 
 # --- the law -------------------------------------------------------------------------------
@@ -108,8 +108,8 @@ def test_the_review_is_work_of_each_kinds_risk_owner_and_delays_the_next_phase()
     assert review["person_days"] == pytest.approx({DATA: per_kind, TRAIN: per_kind})
     # The data team's two people take longer than the training team's four.
     assert review["days"] > per_kind / 2.0
-    start = {e.summary: e.day for e in m.trace if e.kind == "phase"}
-    start_base = {e.summary: e.day for e in base.trace if e.kind == "phase"}
+    start = {e.summary: e.day for e in m.recording.trace if e.kind == "phase"}
+    start_base = {e.summary: e.day for e in base.recording.trace if e.kind == "phase"}
     delay = start["Ablations begins"] - start_base["Ablations begins"]
     assert delay == pytest.approx(review["days"], rel=1e-9)
     assert m.finish_day is not None and base.finish_day is not None

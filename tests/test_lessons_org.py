@@ -156,7 +156,7 @@ def test_the_person_deciding_on_the_spot_does_not_pick_absurd_options_at_random(
     for rep in range(60):
         m = ProjectModel(s, seed=2026, replication=rep)
         m.env.run(m.main)
-        choices.update((d.kind, d.choice) for d in m.decisions)
+        choices.update((d.kind, d.choice) for d in m.recording.decisions)
     spikes = sum(n for (kind, _), n in choices.items() if kind == "rollback")
     assert spikes > 100
     assert choices[("rollback", "overreact")] < 0.05 * spikes, choices
@@ -284,7 +284,7 @@ def test_data_work_beats_equal_spend_on_compute_in_quality(base7b: Scenario) -> 
     # 100 replications a seed; $100k more on data work versus $100k more of tokens. Scope
     # differs by design: the compute arm trains more tokens.
     extra = 100_000.0
-    usd_per_token = ProjectModel(base7b).run_usd_per_token
+    usd_per_token = ProjectModel(base7b).plan.usd_per_token
     data = changed(base7b, levers__data_investment_usd=extra)
     compute = changed(
         base7b,

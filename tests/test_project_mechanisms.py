@@ -49,8 +49,8 @@ def test_adapting_a_70b_model_pays_for_its_post_training_compute() -> None:
     # Before, five rounds cost 0.5% of a 5B-token adaptation run each: a few hundred dollars.
     df = runs(load_scenario("adapt_open_base_70b"), 20)
     m = ProjectModel(load_scenario("adapt_open_base_70b"))
-    assert m.round_gpu_hours > 1_000
-    assert df["cost_compute_usd"].mean() > 5 * m.round_compute_usd > 20_000
+    assert m.plan.round_gpu_hours > 1_000
+    assert df["cost_compute_usd"].mean() > 5 * m.plan.round_compute_usd > 20_000
 
 
 def test_a_reserved_cluster_is_paid_from_its_start_to_its_end(base: Scenario) -> None:
@@ -58,10 +58,10 @@ def test_a_reserved_cluster_is_paid_from_its_start_to_its_end(base: Scenario) ->
     reserved = with_overrides(rich, {"cluster.billing": "reserved"})
     m = ProjectModel(reserved, seed=2)
     m.env.run()
-    spans = {p.phase: p for p in m.phase_spans}
+    spans = {p.phase: p for p in m.recording.phase_spans}
     days = spans["post_training"].end - spans["ablations"].start
     paid = sum(e.usd for e in m.ledger.entries if e.line == "reserved_cluster")
-    assert paid == pytest.approx(days * m.run_facts.usd_per_day, rel=1e-9)
+    assert paid == pytest.approx(days * m.plan.run_facts.usd_per_day, rel=1e-9)
     for seed in SEEDS:  # idle days included: dearer than paying for the hours used
         a, b = runs(rich, 60, seed), runs(reserved, 60, seed)
         same_scope(a, b)

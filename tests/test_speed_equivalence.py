@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from sim.engine import budget
 from sim.engine.facts import scenario_facts
 from sim.engine.model import ProjectModel
 from sim.engine.rng import BLOCK_DRAWS, Streams, standard_exponential
@@ -24,12 +23,12 @@ def _fitted(s: Scenario, replication: int) -> ProjectModel:
 
 def _record(m: ProjectModel) -> tuple[object, ...]:
     return (
-        budget._snapshot(m),
-        list(m.scope_cuts),
-        [(e.day, e.kind, e.summary, e.team, e.data) for e in m.trace],
-        dict(m.incidents),
-        m.run_facts,
-        m.run_usd_per_token,
+        m.plan.state(),
+        list(m.plan.scope_cuts),
+        [(e.day, e.kind, e.summary, e.team, e.data) for e in m.recording.trace],
+        dict(m.recording.incidents),
+        m.plan.run_facts,
+        m.plan.usd_per_token,
     )
 
 
@@ -44,7 +43,7 @@ def test_the_set_up_fit_copied_into_a_replication_is_the_fit_made_afresh(
     facts = scenario_facts(s)
     facts.set_up_fit = None
     first = _fitted(s, 0)
-    assert first.scope_cuts, "this reserve must force a cut at set-up, or nothing is tested"
+    assert first.plan.scope_cuts, "this reserve must force a cut at set-up, or nothing is tested"
     assert facts.set_up_fit is not None
     for rep in (1, 7, 23):
         copied = _fitted(s, rep)
@@ -52,8 +51,8 @@ def test_the_set_up_fit_copied_into_a_replication_is_the_fit_made_afresh(
         fresh = _fitted(s, rep)
         assert _record(copied) == _record(fresh), rep
         # What a play records is its own: changing one replication's copy leaves the other.
-        copied.trace[0].data["probe"] = 1
-        assert "probe" not in fresh.trace[0].data
+        copied.recording.trace[0].data["probe"] = 1
+        assert "probe" not in fresh.recording.trace[0].data
 
 
 def test_a_set_up_with_no_scope_left_is_recorded_the_same_in_every_replication() -> None:
@@ -70,17 +69,20 @@ def test_a_set_up_with_no_scope_left_is_recorded_the_same_in_every_replication()
     runs = [_fitted(s, rep) for rep in range(3)]
     facts.set_up_fit = None
     assert [_record(m) for m in runs] == [_record(_fitted(s, rep)) for rep in range(3)]
-    assert any(e.kind == "plan" and "no scope left" in e.summary for e in runs[0].trace)
+    assert any(e.kind == "plan" and "no scope left" in e.summary for e in runs[0].recording.trace)
 
 
 def test_a_steady_teams_forecast_is_the_one_worked_out_now() -> None:
     m = ProjectModel(load_scenario("assistant_7b"), seed=2, replication=3)
     while m.env.peek() < 60.0:
         m.env.step()
-        for tid, team in m.teams.items():
+        for tid, team in m.staff.teams.items():
             effort, co_design = 40.0, 0.5
-            got = m.work_days(tid, effort, co_design)
-            assert got == m._solo_work_days(team, effort, co_design, m.env.now), (tid, m.env.now)
+            got = m.staff.work_days(tid, effort, co_design)
+            assert got == m.staff.solo_work_days(team, effort, co_design, m.env.now), (
+                tid,
+                m.env.now,
+            )
 
 
 def test_entity_draws_read_lazily_are_the_draws_made_at_once() -> None:

@@ -234,10 +234,10 @@ def deepseek_project_rows(seed: int) -> list[CalibrationRow]:
         },
     )
     m = ProjectModel(s, seed=seed)
-    post = DSV3_ROUNDS * m.round_gpu_hours
+    post = DSV3_ROUNDS * m.plan.round_gpu_hours
     active, tokens = planned_run(s)
-    pre = tokens / m.run_facts.ideal_tokens_per_day / m.run_facts.effective_training_time
-    pre_hours = pre * 24.0 * m.run_facts.gpus
+    pre = tokens / m.plan.run_facts.ideal_tokens_per_day / m.plan.run_facts.effective_training_time
+    pre_hours = pre * 24.0 * m.plan.run_facts.gpus
     return [
         CalibrationRow(
             "DeepSeek-V3: post-training GPU-hours (SFT and RL, the default recipe)",
@@ -248,7 +248,7 @@ def deepseek_project_rows(seed: int) -> list[CalibrationRow]:
             Tolerance("relative", 0.5),
             basis="test",
             basis_why="the post-training recipe was set from Tülu 3, not from DeepSeek-V3",
-            note=f"{DSV3_ROUNDS} rounds of {m.round_gpu_hours:,.0f} GPU-hours for 37B active",
+            note=f"{DSV3_ROUNDS} rounds of {m.plan.round_gpu_hours:,.0f} GPU-hours for 37B active",
         ),
         CalibrationRow(
             "DeepSeek-V3: total GPU-hours, post-training included",

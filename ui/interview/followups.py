@@ -196,7 +196,7 @@ def show_situation(game: Any, seen: dict[str, float]) -> None:
     elif point.kind == "budget":
         st.markdown(
             f"Gap to close: **{usd(point.context.get('gap_usd', 0.0))}**; reserve left: "
-            f"**{usd(game.model.reserve_left)}**."
+            f"**{usd(game.model.plan.reserve_left)}**."
         )
 
 
