@@ -74,6 +74,8 @@ class ProjectModel(Project):
                 yield from budget.budget_watch(self)
             yield from phases.STEPS[phase](self)
             yield from phases.gates_after(self, phase)
+            if phase in phases.CLOSES:
+                yield from phases.CLOSES[phase](self)
         self._finish()
 
     def _finish(self) -> None:

@@ -62,13 +62,14 @@ from sim.engine.records import (
     ScopeCut,
     TraceEvent,
 )
+from sim.engine.review import REVIEW_CO_DESIGN
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
 from sim.engine.teams import RAMP_DAYS, TeamState, output_on, seniority_factor, work_item
 from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
-from sim.scenario.vocabulary import option_words, sentence, words, work_words
+from sim.scenario.vocabulary import option_words, review_words, sentence, words, work_words
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
 #: Longest step of a workstream before its team's pace is read again while newcomers ramp up
@@ -172,6 +173,8 @@ class Project(ABC):
         self.finished_at: dict[str, float] = {}
         self.critical_teams: set[TeamId] = set()
         self.critical_handoffs: set[tuple[TeamId, TeamId]] = set()
+        #: Calendar days each gate's review took, beside its phase's work.
+        self.review_days: dict[str, Days] = {}
         #: Pieces of work each team has started (names the noise draw of unnamed work).
         self._work_count: dict[TeamId, int] = {}
         # --- the plan: the run's size, rounds and rates (changed by decisions) ---
@@ -761,11 +764,34 @@ class Project(ABC):
         by_id = self.facts.by_id
         done = {w.id: self.env.event() for w in ws}
         procs = [self.env.process(self._workstream(w, done)) for w in ws]
+        extra = (*extra, *self._reviews(phase))
         ended: dict[str, float] = {}
         for label, _, proc in extra:
             proc.callbacks.append(self._stamp(ended, label))
         yield simpy.AllOf(self.env, procs + [p for _, _, p in extra])
         self._note_critical_chain(phase, ws, by_id, ended, {lb: t for lb, t, _ in extra})
+
+    def _reviews(self, phase: str) -> list[tuple[str, TeamId, simpy.Process]]:
+        """The reviews of the gates after ``phase``, run beside its work (docs/model.md, "Gates").
+
+        Each reviewing team reads the phase's output as it comes (samples of the pipeline's
+        shards, the ablations' curves, the evals' results), sharing its people with its
+        other work; the gate's verdict falls when the phase's work and its reviews are done.
+        """
+        return [
+            (
+                f"{review_words(gate.id)} ({words(team)})",
+                team,
+                self.env.process(self._review(gate.id, team, days)),
+            )
+            for gate, effort in self.facts.gate_reviews[phase]
+            for team, days in effort.items()
+        ]
+
+    def _review(self, gate: str, team: TeamId, days: PersonDays) -> Steps:
+        start = self.env.now
+        yield from self.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate}/{team}")
+        self.review_days[gate] = max(self.review_days.get(gate, 0.0), self.env.now - start)
 
     def _stamp(self, ended: dict[str, float], label: str) -> Callable[[simpy.Event], None]:
         def stamp(_event: simpy.Event) -> None:
