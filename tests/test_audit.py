@@ -113,9 +113,13 @@ def test_practices_that_pay_in_the_model_are_found_to_pay(base, seed: int) -> No
 
 
 def test_a_practice_the_model_gives_no_effect_is_inert(base) -> None:
-    # A scenario whose only budget decision-maker is already the budget owner: leaving
+    # A budget no world ever overruns, owned by a team with no work of its own: its owner's
+    # weekly look never finds a slip and its watch takes no one from any work, so leaving
     # the budget risk unowned changes no world at all.
-    report = audit(base, 40, 0, cliffs=False, only=("owner:budget",))
+    rich = with_overrides(base, {"objective.budget.people_usd": 30_000_000,
+                                 "objective.budget.compute_usd": 5_000_000,
+                                 "incidents.budget_cut.enabled": False})  # fmt: skip
+    report = audit(rich, 40, 0, cliffs=False, only=("owner:budget",))
     assert [r.verdict for r in report.results] == [INERT]
 
 

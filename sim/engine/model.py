@@ -45,6 +45,7 @@ class ProjectModel(Project):
         self.env.process(self._budget_cut())
         self.env.process(self._scheduled_staffing())
         self.env.process(self._scripted())
+        self.env.process(budget.owner_watch(self))
 
     def projected_spend(self) -> float:
         """Spent so far plus what the current plan still needs."""

@@ -66,7 +66,15 @@ from sim.engine.review import REVIEW_CO_DESIGN
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
-from sim.engine.teams import RAMP_DAYS, TeamState, output_on, seniority_factor, work_item
+from sim.engine.teams import (
+    NOTICE_DAYS,
+    RAMP_DAYS,
+    TeamState,
+    output_on,
+    seniority_factor,
+    watching,
+    work_item,
+)
 from sim.engine.training import RunFacts, Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
 from sim.scenario.vocabulary import option_words, review_words, sentence, words, work_words
@@ -129,7 +137,11 @@ class Project(ABC):
         # In the order of their ids, so every sum over teams (salaries, effort) is the same
         # whatever the order of the scenario's list (common random numbers by identity).
         self.teams = {
-            t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
+            t.id: TeamState(
+                t,
+                attention=attention if t.id in facts.org.core else 1.0,
+                watching=watching(len(facts.org.risks_owned_by(t.id))),
+            )
             for t in sorted(s.org.teams, key=lambda t: t.id)
         }
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
@@ -167,6 +179,8 @@ class Project(ABC):
         #: Day up to which salaries are in the ledger.
         self.people_charged_to: Days = 0.0
         self.pending: DecisionPoint | None = None
+        #: Budget responses under way (the budget owner's weekly look waits for them).
+        self.budget_open = 0
         self._pending_event: simpy.Event | None = None
         self.finished = False
         self.finish_day: Days | None = None
@@ -854,7 +868,18 @@ class Project(ABC):
         team.leave(self.env.now)
         self.count_incident("key_person_departure")
         self.trace_event("departure", f"Someone on the {words(tid)} team left", tid)
-        wait = dep.replacement_days * (1.0 if self.org.owner("staffing") else 2.0)
+        if self.org.owner("staffing"):
+            # The owner hears of it at the notice: the search starts then, and the leaver
+            # hands their work over before going.
+            wait = max(0.0, dep.replacement_days - NOTICE_DAYS)
+        else:
+            # Nobody owns staffing: the search starts late and takes long, and nobody
+            # arranged a handover, so a colleague learns the leaver's work from scratch.
+            wait = 2.0 * dep.replacement_days
+            team.take_over(self.env.now)
+            self.trace_event(
+                "departure", "No handover: a colleague takes over the work unprepared", tid
+            )
         yield self.env.timeout(wait)
         if not self.finished:
             team.join(self.env.now)
