@@ -21,7 +21,7 @@ from sim.engine.teams import (
     share_out,
     work_item,
 )
-from sim.scenario.spec import ROLE_CO_DESIGN, Team
+from sim.scenario.spec import RISK_KINDS, ROLE_CO_DESIGN, Team
 
 RECIPE = ROLE_CO_DESIGN["recipe"]
 DATA = ROLE_CO_DESIGN["data"]
@@ -114,7 +114,10 @@ def _bare_project(headcount: int) -> tuple[Any, str]:
     from sim.engine.staff import Staff
     from tests.tiny import TRAIN, tiny
 
-    s = tiny(org__teams__0__headcount=headcount)
+    # Nobody owns a risk: an owner's watch would take people off the work counted by hand.
+    s = tiny(
+        org__teams__0__headcount=headcount, org__risk_owners=dict.fromkeys(RISK_KINDS)
+    )
     env = PlayEnvironment()
     streams, ledger = Streams.for_replication(0, 0), Ledger(1e9, 0.0)
     staff = Staff(s, scenario_facts(s), env, streams, ledger, Recording(env))

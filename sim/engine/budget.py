@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import simpy
+
 from sim.engine import forecast
 from sim.engine.novelty import expected_ablation_factor
 from sim.engine.plan import ROUND_EPS
@@ -524,10 +526,35 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
 
 
 def budget_watch(m: Project) -> Steps:
-    """At each phase boundary, the budget owner compares the forecast with the budget."""
+    """At each phase boundary, the forecast is compared with the budget."""
     if over_usd(budget_gap(m)):
         m.recording.count_incident("budget_slip")
         yield from close_budget_gap(m, ON_FORECAST, {})
+
+
+#: Days between the budget owner's looks at the forecast between phase boundaries: the
+#: weekly status review (docs/model.md, "Budget responses and the budget watch").
+BUDGET_LOOK_DAYS = 7.0
+
+
+def owner_watch(m: Project) -> Steps:
+    """The budget's owner also compares the forecast with the budget every week.
+
+    Nobody owning the budget, the forecast is read only at the phase boundaries, so a slip
+    that grows inside a phase (interruptions, a slow team) is met later, with fewer and
+    dearer options left. A look while another decision waits, or while a budget response
+    is under way, is skipped.
+    """
+    if m.org.owner("budget") is None:
+        return
+    try:
+        while not m.finished:
+            yield m.env.timeout(BUDGET_LOOK_DAYS)
+            if m.finished or m.pending is not None or m.budget_open:
+                continue
+            yield from budget_watch(m)
+    except simpy.Interrupt:
+        return  # the project is done: the owner stops looking (no look after the release)
 
 
 def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
@@ -536,6 +563,11 @@ def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     The options on offer are the reserve, the scope options that apply (cheapest first,
     each sized to the gap) and accepting the overrun; each once per episode.
     """
+    with m.budget_response():
+        yield from _close_gap(m, why, context)
+
+
+def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     used: set[str] = set()
     while over_usd(gap := (base := outlook(m)).gap(m)):
         priced = [o for o in scope_options(m, gap, base) if o.response not in used]

@@ -29,23 +29,17 @@ _ABLATIONS, _TRAINING, _EVALUATION = 2, 3, 5
 
 
 def work_days(m: Project, phase: str) -> float:
-    """Rough calendar days of a phase's workstreams: the longest one at its team's pace."""
+    """Rough calendar days of a phase's work: its longest workstream or gate review.
+
+    Each at its team's pace today; the reviews of the gates after the phase run beside its
+    workstreams (sim/engine/review.py).
+    """
     days = 0.0
     for w in m.facts.in_phase[phase]:
         days = max(days, m.staff.work_days(w.owner, m.planned_effort(w), w.co_design_need))
-    return days
-
-
-def review_days(m: Project, phase: str) -> float:
-    """Rough calendar days of the reviews of the gates after ``phase``, one after another.
-
-    Each gate's review is its slowest team's share at today's pace (sim/engine/review.py).
-    """
-    days = 0.0
     for _, effort in m.facts.gate_reviews[phase]:
-        days += max(
-            (m.staff.work_days(t, e, REVIEW_CO_DESIGN) for t, e in effort.items()), default=0.0
-        )
+        for team, e in effort.items():
+            days = max(days, m.staff.work_days(team, e, REVIEW_CO_DESIGN))
     return days
 
 
@@ -72,10 +66,6 @@ def days_by_phase(m: Project) -> dict[str, float]:
     for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
         phase = FORECAST_ORDER[k]
         out[phase] += work_days(m, phase)
-    # The gates' reviews, which run when their phase ends: the current phase's too.
-    for k in range(max(1, now), len(FORECAST_ORDER)):
-        phase = FORECAST_ORDER[k]
-        out[phase] += review_days(m, phase)
     if m.recording.phase == "prepare":
         out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.recording.phase_start))
     return out

@@ -28,6 +28,9 @@ MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
 #: tokens trained on them cannot be trained back with clean data, so a fix once the run
 #: has started means training again from scratch, and no run starts on them.
 BAKED_IN = frozenset({"tokenizer_config"})
+#: Defect kinds whose harm once the run is over is to the measurement, not the model: the
+#: benchmark items the model saw are dropped and the model measured again (no retraining).
+IN_THE_EVALS = frozenset({"contamination"})
 
 
 def ablation_detection(ablation_fraction: float) -> float:

@@ -45,6 +45,8 @@ class ProjectModel(Project):
         self.env.process(self._budget_cut())
         self.env.process(self._scheduled_staffing())
         self.env.process(self._scripted())
+        #: The budget owner's weekly look, ended when the project is.
+        self._budget_look = self.env.process(budget.owner_watch(self))
 
     def projected_spend(self) -> float:
         """Spent so far plus what the current plan still needs."""
@@ -74,9 +76,13 @@ class ProjectModel(Project):
                 yield from budget.budget_watch(self)
             yield from phases.STEPS[phase](self)
             yield from phases.gates_after(self, phase)
+            if phase in phases.CLOSES:
+                yield from phases.CLOSES[phase](self)
         self._finish()
 
     def _finish(self) -> None:
+        if self._budget_look.is_alive:
+            self._budget_look.interrupt()
         self.enter_phase("done")
         if not self.measured_current_model():
             self.measure_quality()

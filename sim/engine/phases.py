@@ -20,7 +20,7 @@ from sim.engine.budget import (
     round_cost,
 )
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import BAKED_IN, Defect
+from sim.engine.incidents import BAKED_IN, IN_THE_EVALS, Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
 from sim.engine.plan import ROUND_EPS
 from sim.engine.politics import FINDING_CATCH
@@ -30,7 +30,7 @@ from sim.engine.quality import (
     OVERLAP_SCAN_USD_PER_TRILLION,
     data_work_person_days,
 )
-from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_strength
+from sim.engine.review import legal_engaged, review_strength
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
 from sim.format import days as days_text
@@ -282,6 +282,10 @@ def _schedule_check(m: Project) -> Steps:
 
 def evaluation(m: Project) -> Steps:
     yield from m.run_workstreams("evaluation")
+
+
+def ship_call(m: Project) -> Steps:
+    """Evaluation's close, after its gates' verdicts: measure, then the eval-gap loop."""
     m.measure_quality()
     yield from _eval_gap(m)
 
@@ -294,7 +298,9 @@ def _eval_gap(m: Project) -> Steps:
         m.recording.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
-        affordable = not over_usd(budget_gap(m) + annotation + compute)
+        # What the budget can still pay, the reserve not yet released included: a reserve
+        # is there for such a round whether or not its owner released some of it already.
+        affordable = not over_usd(budget_gap(m) + annotation + compute - m.plan.reserve_left)
         if m.plan.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
@@ -366,33 +372,29 @@ def _release_review(m: Project) -> Steps:
 
 
 def gates_after(m: Project, phase: str) -> Steps:
+    """Each gate's verdict, once its phase's work and its review are done: what it caught."""
     legal = legal_engaged(m.scenario, m.org)
     for gate, effort in m.facts.gate_reviews[phase]:
-        yield from _gate_review(m, gate, effort)
+        _note_review(m, gate, effort)
         ablations = effective_ablation_fraction(m.plan.ablations, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
 
 
-def _gate_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> Steps:
-    """The gate's review: its teams' ``effort`` at the phase boundary, as its strength asks."""
+def _note_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> None:
+    """The trace line of a gate's review: its teams' person-days and the days it took."""
     if not effort:
         return
-    start = m.env.now
-    work = [
-        m.env.process(m.staff.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate.id}/{team}"))
-        for team, days in effort.items()
-    ]
-    yield simpy.AllOf(m.env, work)
+    days = m.recording.review_days.get(gate.id, 0.0)
     teams = ", ".join(f"{words(t)} {e:.1f}" for t, e in effort.items())
     m.recording.trace_event(
         "gate",
         f"{sentence(review_words(gate.id))}, set to catch "
         f"{percent(review_strength(gate.strength))} of the defects it looks for: {teams} "
-        f"person-days over {days_text(m.env.now - start)}",
+        f"person-days over {days_text(days)} beside the phase's work",
         next(iter(effort)),
-        {"gate": gate.id, "person_days": effort, "days": m.env.now - start},
+        {"gate": gate.id, "person_days": effort, "days": days},
     )
 
 
@@ -427,6 +429,9 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         "defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner
     )
     run = m.run
+    if run is not None and m.run_finished and d.kind in IN_THE_EVALS:
+        yield from _rescore(m, d)
+        return
     if run is None:
         if d.kind in FIX_BEFORE_TRAINING:
             yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
@@ -474,6 +479,24 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
+
+
+def _rescore(m: Project, d: Defect) -> Steps:
+    """Contamination found after the run: drop the leaked items and measure again.
+
+    The model is not trained again (what it saw is in its weights); the evaluation team
+    runs the same overlap analysis as decontamination, against the benchmarks this time
+    (``DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK`` each), and the calls read clean items.
+    """
+    team = m.org.owner(d.kind) or fix_team(m, d)
+    public = sum(e.kind == "public_benchmark" for e in m.scenario.objective.evals)
+    effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * max(1, public)
+    yield from m.staff.work(team, effort, ROLE_CO_DESIGN["evals"], fix_key(d))
+    d.fixed = True
+    m.model_changed()
+    m.recording.trace_event(
+        "defect", "The leaked benchmark items are dropped and the model measured again", team
+    )
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
@@ -546,6 +569,9 @@ def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:
         m.defects.mark_found(d, m.env.now, "run monitoring")
         yield from handle_defect(m, d)
 
+
+#: What closes a phase after its gates' verdicts: a release gate informs the ship call.
+CLOSES: dict[str, Callable[[Project], Steps]] = {"evaluation": ship_call}
 
 #: Each phase's steps, by name (the names of :data:`~sim.scenario.spec.PHASES`, a test checks).
 STEPS: dict[str, Callable[[Project], Steps]] = {

@@ -15,7 +15,8 @@ docs/model.md, "One play" and "Phases and workstreams".
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -53,13 +54,15 @@ from sim.engine.quality import (
 from sim.engine.recording import Recording
 from sim.engine.records import DecisionRecord, Ledger, PlanState, ScopeCut
 from sim.engine.reservation import Reservation
+from sim.engine.review import REVIEW_CO_DESIGN
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
 from sim.engine.staff import REWORK_SHARE, Staff
+from sim.engine.teams import NOTICE_DAYS
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario, Workstream
-from sim.scenario.vocabulary import option_words, sentence, words
+from sim.scenario.vocabulary import option_words, review_words, sentence, words
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
 #: Phases whose work the post-training team leads (it is then the critical core team).
@@ -100,6 +103,8 @@ class Project(ABC):
         self.decider = decider
         self.pending: DecisionPoint | None = None
         self._pending_event: simpy.Event | None = None
+        #: Budget responses under way (the budget owner's weekly look waits for them).
+        self.budget_open = 0
         total = s.objective.budget.total_usd
         self.ledger = Ledger(total, lev.reserve_fraction * total, keep_entries=observed)
         self.recording = Recording(self.env)
@@ -440,11 +445,35 @@ class Project(ABC):
         by_id = self.facts.by_id
         done = {w.id: self.env.event() for w in ws}
         procs = [self.env.process(self._workstream(w, done)) for w in ws]
+        extra = (*extra, *self._reviews(phase))
         ended: dict[str, float] = {}
         for label, _, proc in extra:
             proc.callbacks.append(self._stamp(ended, label))
         yield simpy.AllOf(self.env, procs + [p for _, _, p in extra])
         self.recording.note_critical_chain(phase, ws, by_id, ended, {lb: t for lb, t, _ in extra})
+
+    def _reviews(self, phase: str) -> list[tuple[str, TeamId, simpy.Process]]:
+        """The reviews of the gates after ``phase``, run beside its work (docs/model.md, "Gates").
+
+        Each reviewing team reads the phase's output as it comes (samples of the pipeline's
+        shards, the ablations' curves, the evals' results), sharing its people with its
+        other work; the gate's verdict falls when the phase's work and its reviews are done.
+        """
+        return [
+            (
+                f"{review_words(gate.id)} ({words(team)})",
+                team,
+                self.env.process(self._review(gate.id, team, days)),
+            )
+            for gate, effort in self.facts.gate_reviews[phase]
+            for team, days in effort.items()
+        ]
+
+    def _review(self, gate: str, team: TeamId, days: PersonDays) -> Steps:
+        start = self.env.now
+        yield from self.staff.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate}/{team}")
+        done = self.recording.review_days
+        done[gate] = max(done.get(gate, 0.0), self.env.now - start)
 
     def _stamp(self, ended: dict[str, float], label: str) -> Callable[[simpy.Event], None]:
         def stamp(_event: simpy.Event) -> None:
@@ -462,6 +491,15 @@ class Project(ABC):
 
     # --- staffing -----------------------------------------------------------------------------
 
+    @contextmanager
+    def budget_response(self) -> Iterator[None]:
+        """A budget response under way (the budget owner's weekly look waits for it)."""
+        self.budget_open += 1
+        try:
+            yield
+        finally:
+            self.budget_open -= 1
+
     def depart(self, tid: TeamId) -> Generator[simpy.Event, Any, None]:
         """Someone leaves ``tid`` now; a replacement joins after the hiring delay."""
         dep = self.scenario.incidents.departures
@@ -471,7 +509,18 @@ class Project(ABC):
         team.leave(self.env.now)
         self.recording.count_incident("key_person_departure")
         self.recording.trace_event("departure", f"Someone on the {words(tid)} team left", tid)
-        wait = dep.replacement_days * (1.0 if self.org.owner("staffing") else 2.0)
+        if self.org.owner("staffing"):
+            # The owner hears of it at the notice: the search starts then, and the leaver
+            # hands their work over before going.
+            wait = max(0.0, dep.replacement_days - NOTICE_DAYS)
+        else:
+            # Nobody owns staffing: the search starts late and takes long, and nobody
+            # arranged a handover, so a colleague learns the leaver's work from scratch.
+            wait = 2.0 * dep.replacement_days
+            team.take_over(self.env.now)
+            self.recording.trace_event(
+                "departure", "No handover: a colleague takes over the work unprepared", tid
+            )
         yield self.env.timeout(wait)
         if not self.finished:
             team.join(self.env.now)

@@ -34,6 +34,7 @@ class Recording:
         "incidents",
         "phase",
         "phase_spans",
+        "review_days",
         "phase_start",
         "trace",
     )
@@ -53,6 +54,8 @@ class Recording:
         #: Teams and handoffs on the chain of work that set a phase's end (criticality index).
         self.critical_teams: set[TeamId] = set()
         self.critical_handoffs: set[tuple[TeamId, TeamId]] = set()
+        #: Calendar days each gate's review took, beside its phase's work.
+        self.review_days: dict[str, Days] = {}
 
     def trace_event(
         self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None

@@ -18,7 +18,14 @@ from sim.engine.facts import ScenarioFacts
 from sim.engine.recording import Recording
 from sim.engine.records import Ledger
 from sim.engine.rng import Streams
-from sim.engine.teams import RAMP_DAYS, TeamState, output_on, seniority_factor, work_item
+from sim.engine.teams import (
+    RAMP_DAYS,
+    TeamState,
+    output_on,
+    seniority_factor,
+    watching,
+    work_item,
+)
 from sim.scenario.spec import ROLE_CO_DESIGN, Scenario
 from sim.scenario.vocabulary import sentence, work_words
 from sim.units import Days, PersonDays, TeamId
@@ -58,7 +65,11 @@ class Staff:
         # In the order of their ids, so every sum over teams (salaries, effort) is the same
         # whatever the order of the scenario's list (common random numbers by identity).
         self.teams = {
-            t.id: TeamState(t, attention=attention if t.id in facts.org.core else 1.0)
+            t.id: TeamState(
+                t,
+                attention=attention if t.id in facts.org.core else 1.0,
+                watching=watching(len(facts.org.risks_owned_by(t.id))),
+            )
             for t in sorted(s.org.teams, key=lambda t: t.id)
         }
         #: The processes whose work waits on each team's pace (woken when the team changes).
