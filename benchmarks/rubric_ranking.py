@@ -38,6 +38,8 @@ from sim.interview.rubric import RubricReport, judge
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "prose_corpus" / "corpus.yaml"
 GRADED = ROOT / "tests" / "data" / "rubric_graded" / "answers.yaml"
+#: Written blind and graded by a written protocol before anything was run on it (FRESH.md).
+FRESH = ROOT / "tests" / "data" / "rubric_graded" / "fresh.yaml"
 TARGET = 0.85
 
 
@@ -47,8 +49,14 @@ def graded_set(path: Path | None = None) -> tuple[Path, list[dict[str, Any]]]:
     return path, list(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
-def text_of(answer: dict[str, Any], part: Sequence[dict[str, Any]] | None = None) -> str:
-    """An answer's text: its ``text``, or its statements joined as the corpus says."""
+def text_of(answer: dict[str, Any], part: Sequence[dict[str, Any]] | str | None = None) -> str:
+    """An answer's text: its ``text``, or its statements joined as the corpus says.
+
+    ``part``: a follow-up's answer, as statements (the corpus) or as one text (the graded
+    sets).
+    """
+    if isinstance(part, str):
+        return part
     if part is None and "text" in answer:
         return str(answer["text"])
     statements = answer["statements"] if part is None else part
@@ -166,7 +174,7 @@ def _table(answers: Sequence[dict[str, Any]], reps: Sequence[RubricReport]) -> N
 def main(argv: list[str]) -> int:
     tuning = "--tune" in argv
     paths = [Path(x) for x in argv if x != "--tune"]
-    named = [graded_set(p) for p in paths] or [graded_set(CORPUS), graded_set(GRADED)]
+    named = [graded_set(p) for p in paths] or [graded_set(p) for p in (CORPUS, GRADED, FRESH)]
     sets: dict[str, tuple[list[float], list[RubricReport]]] = {}
     for path, answers in named:
         reps = reports(answers)
@@ -179,7 +187,7 @@ def main(argv: list[str]) -> int:
                 k = [i for i, a in enumerate(answers) if split_of(str(a["id"])) == half]
                 sets[half] = ([grades[i] for i in k], [reps[i] for i in k])
         else:
-            sets[shown.stem if path != GRADED else "graded"] = (grades, reps)
+            sets[{GRADED: "graded", FRESH: "fresh"}.get(path, shown.stem)] = (grades, reps)
     print(f"\nSpearman with the coach's grades (target >= {TARGET} on held-out):")
     for name, (grades, reps) in sets.items():
         rho = spearman(grades, [r.grade for r in reps])
