@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from scipy.stats import spearmanr
 
 from sim.interview import rubric
 from sim.interview.plan import InterviewPlan
-from sim.interview.replays import play_calls
+from sim.interview.prose_followups import answer_in_words
 from sim.interview.rubric import RubricReport, judge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,41 +68,32 @@ def split_of(answer_id: str) -> str:
     return "tuning" if hashlib.sha256(answer_id.encode()).digest()[0] % 2 == 0 else "held-out"
 
 
-def _reader() -> Callable[[str], InterviewPlan]:
-    """The prose reader's plan for a text, through its newest API.
+def gold_keys(answer: dict[str, Any]) -> frozenset[str]:
+    """What the answer means, as the corpus labels it (its statements' and follow-ups' gold).
 
-    The seam for the reader's API (``read_answer(text).plan``, sure readings only); the
-    older ``read_prose(text) -> (plan, readings)`` otherwise.
+    The graded sets carry no labels: nothing is confirmed there.
     """
-    from sim.interview import prose
-
-    read_answer = getattr(prose, "read_answer", None)
-    if read_answer is not None:
-        return lambda text: read_answer(text).plan  # type: ignore[no-any-return]
-    return lambda text: prose.read_prose(text)[0]
+    parts = [answer.get("statements") or []]
+    parts += [p for p in (answer.get("followups") or {}).values() if not isinstance(p, str)]
+    return frozenset(k for part in parts for s in part for k in s.get("gold", ()))
 
 
-def _with_followups(plan: InterviewPlan, answer: dict[str, Any]) -> InterviewPlan:
-    """The answer's follow-up answers read as calls and played on the plan's design."""
-    followups = answer.get("followups") or {}
-    if not followups:
-        return plan
-    try:
-        from sim.interview.prose_followups import read_followup  # type: ignore[import-not-found]
-    except ImportError:
-        return plan  # no reader for follow-up answers yet: they count as not played
-    for fid, statements in followups.items():
-        read = read_followup(fid, text_of(answer, statements))
-        played = play_calls(plan, fid, tuple(read.calls), text_of(answer, statements))
-        if played is not None:
-            plan = plan.with_followup(played)
-    return plan
+def plan_of(answer: dict[str, Any]) -> InterviewPlan:
+    """The plan the tool judges: the answer read as the page and ``sim rubric --prose`` read it.
+
+    :func:`sim.interview.prose_followups.answer_in_words` reads the answer and plays each
+    follow-up answer on its design. Then the candidate confirms before anything is judged
+    (docs/interview.md, "Confirm before judging"): an unsure reading that is what they
+    meant (in the answer's gold) is confirmed, and every other is left out, as the page's
+    *No, leave it out* does. Sure readings stand as read, right or wrong.
+    """
+    followups = {fid: text_of(answer, part) for fid, part in (answer.get("followups") or {}).items()}
+    return answer_in_words(text_of(answer), followups, confirmed=gold_keys(answer)).plan
 
 
 def reports(answers: Sequence[dict[str, Any]]) -> list[RubricReport]:
     """The rubric's report on each answer, read from its prose (no simulation item)."""
-    read = _reader()
-    return [judge(_with_followups(read(text_of(a)), a)) for a in answers]
+    return [judge(plan_of(a)) for a in answers]
 
 
 def rubric_scores(answers: Sequence[dict[str, Any]]) -> list[float]:

@@ -42,9 +42,11 @@ from sim.interview.clauses import (
     negated,
     normalise,
     ordered,
-    split_long,
+    sentences,
+    term_list,
 )
 from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, topic
+from sim.interview.hazards import HAZARDS, hazards_in
 from sim.interview.plan import (
     CATALOGUE,
     BudgetPlan,
@@ -61,7 +63,6 @@ from sim.interview.plan import (
 from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
 from sim.scenario.spec import RISK_KINDS
 
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 WATCH = re.compile(r"\b(?:with|watch(?:es|ing)?|runs|using|through|via|tracks)\s+", re.I)
 CLAUSE = re.compile(r",\s*and\s+|;\s*")
 #: The longest text any plan field keeps (the plan's own limit).
@@ -294,16 +295,6 @@ class Reading:
     unsure: bool = False
 
 
-def sentences(text: str) -> list[str]:
-    """The answer's sentences; a long one without punctuation cut at its discourse markers."""
-    out = []
-    for s in SENTENCE.split(normalise(text)):
-        for piece in split_long(s.strip()):
-            if len(re.findall(r"[^\W\d_]+|\d+", piece)) >= 2:
-                out.append(piece.strip())
-    return out
-
-
 def _low(s: str) -> str:
     return s.lower().replace("-", " ").replace("’", "'")
 
@@ -421,6 +412,8 @@ class _Reader:
         return sure or key in self.confirmed
 
     def sentence(self, s: str, t: Text) -> None:
+        if term_list(s):
+            return  # a list of terms binds nothing to anything: it states nothing
         risk = _risk_of(t)
         dims = find(t, ("time", "money", "quality")).found
         self._late(s, t)
@@ -434,6 +427,7 @@ class _Reader:
         self._role(s, t)
         self._strategy(s, t)
         self._tradeoff(s)
+        self._hazards(s)
         plan_sentence = len(self.readings) > before or "$" in s or bool(DECIDE_VERB.search(s))
         if (
             risk
@@ -455,6 +449,17 @@ class _Reader:
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
+
+    def _hazards(self, s: str) -> None:
+        """Hazards said in words that no plan field holds (:mod:`sim.interview.hazards`).
+
+        Shown as readings; the rubric reads them afresh from the prose it keeps.
+        """
+        said = {r.key for r in self.readings}
+        for hid, _ in hazards_in(s):
+            key = f"hazard:{hid}=yes"
+            if key not in said:
+                self.note("hazard", HAZARDS[hid].label, s, key)
 
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:

@@ -15,6 +15,7 @@ import json
 import math
 
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
+from sim.interview.hazards import hazards_in
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
 from sim.interview.plan import FollowupResult, plan_scenario, plan_world
 from sim.interview.provenance import filled_sections
@@ -154,7 +155,12 @@ def followup_budget(a: Answer) -> Judgement:
             "The project ended " + ("on budget" if f.on_budget else "over budget"),
         ),
     )
-    return judged(*checks, note=note, claims=_claims(*checks))
+    claims = _claims(*checks)
+    if agreed is None or not agreed_own:
+        # No order of the candidate's own to follow: the call breaks no agreement, and
+        # agreeing none is the levers item's missed check, not a second wrong here.
+        claims[0] = claim("agreed_order", False, claims[0].evidence, wrong=False)
+    return judged(*checks, note=note, claims=claims)
 
 
 def _gaps(a: Answer, f: FollowupResult) -> list[tuple[str, float, float]]:
@@ -189,13 +195,18 @@ def followup_ship(a: Answer) -> Judgement:
         reading = "within the eval's noise"
     else:
         reading = "borderline: between one and two sd"
-    fits_gap = not (shipped and worst >= CLEAR_SD)
+    # Shipping because the public benchmarks look strong is the trap this follow-up sets,
+    # whatever the gap turned out to be: the call was not read against the product evals.
+    on_benchmarks = shipped and any(h == "ship_on_benchmarks" for h, _ in hazards_in(f.rationale))
+    fits_gap = not (shipped and worst >= CLEAR_SD) and not on_benchmarks
     trade = _trade_off(f, shipped)
     said = find(f.rationale, ("gap", "noise", "time", "quality", "product_evals"))
     reasoned = len(said.found) >= 2
     checks = (
         check("gap", fits_gap, "structure", *gap_lines,
-              f"You chose {option_words(choice)} with the gap {reading}"),
+              f"You chose {option_words(choice)} with the gap {reading}",
+              "Your reason ships on the public benchmarks' strength, not on the product "
+              "evals" if on_benchmarks else ""),
         check("trade_off", trade[0], "simulation", *trade[1]),
         check("reasoning", reasoned, "content",
               f"Your reason names: {', '.join(said.labels(said.found)) or 'nothing'}"
