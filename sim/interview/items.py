@@ -18,7 +18,7 @@ from typing import Any
 from sim.engine.compute import planned_compute_usd
 from sim.interview.checks import Claim, Judgement, Status, check, claim, judged, names
 from sim.interview.content import TextVerdict, read_texts
-from sim.interview.hazards import HAZARDS, stated
+from sim.interview.stated import STATED, stated
 from sim.interview.plan import (
     EARLY_SIGNALS,
     FollowupResult,
@@ -110,21 +110,22 @@ class Answer:
         return self.replays.stale.get(fid, "") if self.replays is not None else ""
 
     @cached_property
-    def hazards(self) -> dict[str, str]:
-        """The hazards the candidate's own words state (:mod:`sim.interview.hazards`).
+    def stated(self) -> dict[str, str]:
+        """What the candidate's own words state of :data:`sim.interview.stated.STATED`.
 
         Read afresh each time from the prose answer and every text of the plan (never
         from a stored reading), each with the first sentence that states it.
         """
         return stated([self.plan.prose, *(v.text for v in self.texts.values())])
 
-    def hazard_claims(self, item: str) -> list[Claim]:
-        """The hazards of ``item`` stated in words, each an unsound claim."""
+    def stated_claims(self, item: str) -> list[Claim]:
+        """The hazards (unsound) and practices (sound) of ``item`` stated in words."""
         return [
-            claim(f"hazard {hid}", False, f"“{sentence[:160]}”: {HAZARDS[hid].label}")
-            for hid, sentence in self.hazards.items()
-            if HAZARDS[hid].item == item
-        ]
+            claim(f"{STATED[sid].kind} {sid}", STATED[sid].sound,
+                  f"“{sentence[:160]}”: {STATED[sid].label}")
+            for sid, sentence in self.stated.items()
+            if STATED[sid].item == item
+        ]  # fmt: skip
 
     @cached_property
     def model_compute_usd(self) -> float:
@@ -265,7 +266,7 @@ def owners(a: Answer) -> Judgement:
                      "belongs to a team at the work)")  # fmt: skip
     claims = [claim(f"owner {r}", r not in far, f"{r} owned by {plan.owner(r)}") for r in mine]
     claims += [c for r in mine for c in a.text_claim(f"warning {r}", f"warning.{r}")]
-    claims += a.hazard_claims("owners")
+    claims += a.stated_claims("owners")
     return judged(c_owned, c_warned, status=status, claims=claims)
 
 
@@ -388,7 +389,7 @@ def gates(a: Answer) -> Judgement:
                for v in experiments if v.text.strip()]  # fmt: skip
     if a.said("ablation"):
         claims.append(claim("ablation", lo <= ablation <= hi, f"Ablation budget {ablation:.0%}"))
-    claims += a.practices("gates") + a.hazard_claims("gates")
+    claims += a.practices("gates") + a.stated_claims("gates")
     checks = (
         check("experiment", bool(backed), "content",
               *[v.evidence() for v in experiments] or ["No cheap experiment named for a gate"]),
@@ -486,7 +487,7 @@ def levers(a: Answer) -> Judgement:
     if f is not None and f.mine:
         note = ["In the budget-cut follow-up you pulled: "
                 + " → ".join(d.choice.replace("_", " ") for d in f.mine)]  # fmt: skip
-    return judged(*out, note=note, claims=claims + a.hazard_claims("levers"))
+    return judged(*out, note=note, claims=claims + a.stated_claims("levers"))
 
 
 # --- what a strong answer covers ---------------------------------------------------------------
@@ -500,7 +501,7 @@ def objective(a: Answer) -> Judgement:
     product = [t for t in targets if kinds.get(t.eval) == "product_eval"]
     use = a.text("product_use")
     claims = a.text_claim("product_use", "product_use") + a.practices("objective")
-    claims += a.hazard_claims("objective")
+    claims += a.stated_claims("objective")
     if plan.objective.targets:
         claims.append(claim("targets", bool(product),
                             "A target measured by a product eval" if product else

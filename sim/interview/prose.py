@@ -46,7 +46,7 @@ from sim.interview.clauses import (
     term_list,
 )
 from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, topic
-from sim.interview.hazards import HAZARDS, hazards_in
+from sim.interview.stated import STATED, stated_in
 from sim.interview.plan import (
     CATALOGUE,
     BudgetPlan,
@@ -65,6 +65,8 @@ from sim.scenario.spec import RISK_KINDS
 
 WATCH = re.compile(r"\b(?:with|watch(?:es|ing)?|runs|using|through|via|tracks)\s+", re.I)
 CLAUSE = re.compile(r",\s*and\s+|;\s*")
+#: Where a gate sentence turns to a second gate ("after data prep (…) and after the ablations").
+GATE_CLAUSE = re.compile(r",\s*and\s+|;\s*|\band\s+(?=(?:after|before)\b)")
 #: The longest text any plan field keeps (the plan's own limit).
 TEXT_MAX = 2_000
 #: The longest answer read: the plan keeps the prose up to this length.
@@ -112,7 +114,7 @@ OWN_VERB = re.compile(
     re.I,
 )
 DECIDE_VERB = re.compile(
-    r"\b(?:decides?|deciding|makes?\s+the\s+calls?|make\s+the\s+calls?|calls?\s+the|"
+    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
     r"signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
     r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
     re.I,
@@ -427,7 +429,7 @@ class _Reader:
         self._role(s, t)
         self._strategy(s, t)
         self._tradeoff(s)
-        self._hazards(s)
+        self._stated(s)
         plan_sentence = len(self.readings) > before or "$" in s or bool(DECIDE_VERB.search(s))
         if (
             risk
@@ -450,16 +452,15 @@ class _Reader:
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
 
-    def _hazards(self, s: str) -> None:
-        """Hazards said in words that no plan field holds (:mod:`sim.interview.hazards`).
-
-        Shown as readings; the rubric reads them afresh from the prose it keeps.
+    def _stated(self, s: str) -> None:
+        """Hazards and practices said in words that no plan field holds (:mod:`sim.interview.
+        stated`). Shown as readings; the rubric reads them afresh from the prose it keeps.
         """
         said = {r.key for r in self.readings}
-        for hid, _ in hazards_in(s):
-            key = f"hazard:{hid}=yes"
+        for sid, _ in stated_in(s):
+            key = STATED[sid].key
             if key not in said:
-                self.note("hazard", HAZARDS[hid].label, s, key)
+                self.note(STATED[sid].kind, STATED[sid].label, s, key)
 
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:
@@ -563,7 +564,7 @@ class _Reader:
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
             return
-        for clause in CLAUSE.split(s):
+        for clause in GATE_CLAUSE.split(s):
             self._gate_clause(clause, Text.of(clause), s)
 
     def _gate_clause(self, c: str, t: Text, sentence: str) -> None:
@@ -672,7 +673,8 @@ class _Reader:
         if scan is not None:
             self._lever("decontaminate", "decontaminate", s, scan.start())
         early_words = ("early", "before training", "from day one", "from the start",
-                       "up front", "before the training", "from the beginning")  # fmt: skip
+                       "up front", "before the training", "from the beginning",
+                       "from the first day", "from day 1")  # fmt: skip
         early = _first_at(s, early_words)
         if early >= 0 and find(t, ("product_evals",)).found:
             at = max(early, _concept_at(s, "product_evals"))

@@ -15,7 +15,7 @@ import json
 import math
 
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
-from sim.interview.hazards import hazards_in
+from sim.interview.stated import stated_in
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
 from sim.interview.plan import FollowupResult, plan_scenario, plan_world
 from sim.interview.provenance import filled_sections
@@ -197,7 +197,7 @@ def followup_ship(a: Answer) -> Judgement:
         reading = "borderline: between one and two sd"
     # Shipping because the public benchmarks look strong is the trap this follow-up sets,
     # whatever the gap turned out to be: the call was not read against the product evals.
-    on_benchmarks = shipped and any(h == "ship_on_benchmarks" for h, _ in hazards_in(f.rationale))
+    on_benchmarks = shipped and any(h == "ship_on_benchmarks" for h, _ in stated_in(f.rationale))
     fits_gap = not (shipped and worst >= CLEAR_SD) and not on_benchmarks
     trade = _trade_off(f, shipped)
     said = find(f.rationale, ("gap", "noise", "time", "quality", "product_evals"))

@@ -111,6 +111,9 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
     ("objective", "targets"): ClaimWeight(
         1.0, 2.0, "A target measured by a product eval; every target a public benchmark is "
         "shipping on benchmarks.", binds="a threshold"),
+    ("objective", "practice"): ClaimWeight(
+        1.0, 0.0, "The ship call resting on the product evals is the answer to the third "
+        "follow-up's trap, said before it is asked."),
     ("objective", "hazard"): ClaimWeight(
         0.0, 2.0, "The public benchmarks as the ship criterion is the trap the third follow-up "
         "names: benchmarks flatter the model, the product evals are what customers meet."),

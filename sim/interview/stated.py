@@ -1,9 +1,10 @@
-"""Hazards said in words: the wrong practices the question's field warns of that no plan field holds.
+"""What the candidate's words state that no plan field holds: four hazards and one practice.
 
-Most wrong practices land in a plan field, and the rubric judges them there: no reserve
+Most practices land in a plan field, and the rubric judges them there: no reserve
 (``reserve=0``), a recipe change after one spike (the rollback playbook), decontamination
-refused, a run call held by product. Four have no field, so a prose answer that says them
-read as nothing and cost nothing, whatever a coach thinks of them:
+refused, a run call held by product. Some have no field, so a prose answer that said them
+read as nothing and earned or cost nothing, whatever a coach thinks of them. The hazards
+(wrong practices the question's field warns of):
 
 - **nobody owns it**: ownership shared by everyone ("everyone owns everything", "the whole
   team shares ownership"), left to someone unnamed ("someone could look after the budget,
@@ -18,13 +19,21 @@ read as nothing and cost nothing, whatever a coach thinks of them:
 - **no gate before the run**: gates refused ("there is no gate after data prep", "we skip
   the ablation gate", "we go straight to the big run").
 
-:func:`hazards_in` finds them in a text, sentence by sentence, never in a negated clause
+And its sound counterpart, the practice:
+
+- **ship on the product evals**: the ship call rests on the product evals ("I decide the
+  ship call based on the product evals", "I'd only ship once the product evals clear
+  their threshold").
+
+:func:`stated_in` finds them in a text, sentence by sentence, never in a negated clause
 ("we never ship on the benchmarks alone" is no hazard) and never in a sentence that
-describes a risk's consequence rather than the plan ("the cluster idles while nobody
-decides" is a consequence). The prose reader shows each as a reading (``hazard:<id>=yes``,
-measured on the labelled corpus); the rubric reads them afresh from the candidate's own
-words each time (the prose answer, every text of the plan, a follow-up's reason) and
-judges each as an unsound claim of its item (:data:`sim.interview.weights.CLAIM_WEIGHTS`).
+describes a risk's consequence or argues for the practice ("the cluster idles while
+nobody decides", "without a gate we would find defects late"). The prose reader shows
+each as a reading (``hazard:<id>=yes``, ``practice:<id>=yes``, measured on the labelled
+corpus); the rubric reads them afresh from the candidate's own words each time (the prose
+answer, every text of the plan, a follow-up's reason) and judges each as a claim of its
+item, unsound for a hazard and sound for the practice
+(:data:`sim.interview.weights.CLAIM_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -37,34 +46,51 @@ from sim.interview.clauses import negated, sentences
 
 
 @dataclass(frozen=True)
-class Hazard:
-    """One hazard: the rubric item whose claim it is, what it says, and how it is said.
+class Stated:
+    """One thing said in words: its item, whether it is sound, what it says, how it is said.
 
-    ``said`` patterns find the hazard where it is not negated; ``self_negating`` patterns
-    carry their own negation ("no owners", "not sure who") and count as they stand.
+    ``said`` patterns find it where it is not negated; ``self_negating`` patterns carry
+    their own negation ("no owners", "not sure who") and count as they stand.
     """
 
     id: str
     item: str
+    sound: bool
     label: str
     said: tuple[re.Pattern[str], ...] = ()
     self_negating: tuple[re.Pattern[str], ...] = ()
 
+    @property
+    def kind(self) -> str:
+        """``practice`` or ``hazard``: the reading's key and the claim's name start with it."""
+        return "practice" if self.sound else "hazard"
 
-_ANYONE = r"(?:everyone|everybody|all\s+of\s+us|the\s+(?:whole|entire)\s+team|the\s+team\s+as\s+a\s+whole)"
-_OWN = r"(?:owns?|share[sd]?\s+(?:the\s+)?ownership|is\s+responsible|are\s+responsible|in\s+charge)"
+    @property
+    def key(self) -> str:
+        """The reading's key in the reader's output vocabulary (``hazard:no_owner=yes``)."""
+        return f"{self.kind}:{self.id}=yes"
+
+
+_ANYONE = (r"(?:everyone|everybody|all\s+of\s+us|(?:the\s+)?(?:whole|entire)\s+team|all\s+the\s+team|"
+           r"the\s+team\s+as\s+a\s+whole)")
+_OWN = (r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?ownership|(?:is|are)\s+(?:responsible|"
+        r"accountable)|in\s+charge)")
+#: What may stand between "everyone" and its owning verb ("everyone on the team really owns").
+_FILL = (r"(?:on\s+the\s+team|in\s+the\s+team|here|together|jointly|collectively|really|just|"
+         r"should|will|would|must|can|could|is|are|be|equally|also)")
 _COMES = (r"(?:as\s+we\s+go|as\s+(?:they|things|it|problems|issues)\s+(?:come|comes|arise|arises|"
           r"happen|happens)(?:\s+up)?|when\s+(?:they|things|it|problems|issues)\s+(?:come|comes)\s+up)")  # fmt: skip
 _SHIP = r"(?:ship|launch|release|go\s+live)\w*"
 _BENCH = r"(?:public\s+)?(?:benchmark|leaderboard|mmlu)\w*"
 
-HAZARDS: dict[str, Hazard] = {
+STATED: dict[str, Stated] = {
     h.id: h
     for h in (
-        Hazard(
-            "no_owner", "owners", "nobody owns the risks: ownership shared by all or left unnamed",
+        Stated(
+            "no_owner", "owners", False, "nobody owns the risks: ownership shared by all or left unnamed",
             said=(
-                re.compile(rf"\b{_ANYONE}\s+(?:(?!who\b)\w+\s+){{0,3}}?{_OWN}\b"),
+                re.compile(rf"\b{_ANYONE}\s+(?:{_FILL}\s+){{0,4}}?{_OWN}\b"),
+                re.compile(r"\b(?:owns?|owners?|responsib\w*|accountab\w*)\b[^.;]{0,40}\btogether\b"),
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
                            r"\beveryone'?s\s+(?:job|responsibility|problem)\b"),
@@ -73,14 +99,15 @@ HAZARDS: dict[str, Hazard] = {
                            r"track)\b"),
             ),
             self_negating=(
-                re.compile(r"\bnot\s+sure\s+who\b"),
+                re.compile(r"\bnot\s+sure\s+who\b|\bowners?\b[^.;]{0,40}\b(?:we\s+(?:will|'ll)\s+see|"
+                           r"tbd|to\s+be\s+(?:decided|named|agreed))\b"),
                 re.compile(r"\b(?:no|without)\s+(?:named\s+|clear\s+|single\s+|fixed\s+)?owners\b"),
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|assign|name|appoint)\s+(?:any\s+)?"
                            r"owners\b"),
             ),
         ),
-        Hazard(
-            "ad_hoc", "levers", "nothing agreed in advance: decided as things come",
+        Stated(
+            "ad_hoc", "levers", False, "nothing agreed in advance: decided as things come",
             said=(
                 re.compile(rf"\b(?:decide|figure|work|sort|fix|handle|deal|react|improvise|"
                            rf"adjust|adapt)\w*\b[^.;]{{0,40}}\b{_COMES}"),
@@ -89,16 +116,19 @@ HAZARDS: dict[str, Hazard] = {
                 re.compile(r"\b(?:figure|work|sort)\w*\s+(?:it|things|the\s+rest)\s+out\b"
                            r"(?!\s+(?:before|in\s+advance|up\s+front|ahead))"),
                 re.compile(r"\bdecide\s+then\b|\bplay\s+it\s+by\s+ear\b|\bwing\s+it\b"),
+                re.compile(r"\b(?:think|decide|figure|deal|handle|talk)\w*\s+(?:\w+\s+){0,3}?"
+                           r"(?:in\s+(?:that|the)\s+moment|at\s+the\s+time|on\s+the\s+day)\b"),
             ),
         ),
-        Hazard(
-            "ship_on_benchmarks", "objective", "the public benchmarks decide the ship call",
+        Stated(
+            "ship_on_benchmarks", "objective", False, "the public benchmarks decide the ship call",
             said=(
                 re.compile(rf"\b(?:when|once|as\s+soon\s+as)\b[^.;]{{0,80}}\b{_BENCH}[^.;]{{0,50}}"
                            rf"\b{_SHIP}"),
                 re.compile(rf"\b{_SHIP}\s+(?:\w+\s+){{0,2}}(?:as\s+soon\s+as|when|once)\b[^.;]{{0,60}}"
                            rf"\b{_BENCH}"),
-                re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,3}}?(?:are|is)\s+enough\b"),
+                re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,3}}?(?:are|is)\s+enough\s+(?:to|for)\s+"
+                           rf"(?:\w+\s+){{0,2}}?(?:{_SHIP}|the\s+(?:ship|launch|release|go))"),
                 re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,2}}?(?:tell|decide|show)\w*\s+(?:\w+\s+)?"
                            r"(?:when|whether|if)\b"),
                 re.compile(rf"\b(?:strong|good|great|high)\s+{_BENCH}\s+mean\w*\b[^.;]{{0,20}}\b"
@@ -108,13 +138,13 @@ HAZARDS: dict[str, Hazard] = {
                            rf"[^.;]{{0,15}}\b{_SHIP}"),
                 re.compile(rf"\b(?:lean|rel[yi]\w*|go)\w*\s+(?:on|by)\s+(?:the\s+)?{_BENCH}\s+"
                            r"to\s+decide\b"),
-                re.compile(r"\bwhatever\s+the\s+product\s+evals?\s+say\b|"
+                re.compile(r"\bwhatever\s+the\s+product\s+evals?\s+(?:say|show|tell)\b|"
                            r"\bproduct\s+evals?\s+(?:will\s+)?(?:catch\s+up|always\s+lag|"
                            r"are\s+(?:useful\s+)?colou?r|are\s+(?:a\s+)?nice\s+to\s+have)\b"),
             ),
         ),
-        Hazard(
-            "no_gate", "gates", "no gate before the main run",
+        Stated(
+            "no_gate", "gates", False, "no gate before the main run",
             said=(
                 re.compile(r"\b(?:skip|drop|forgo|avoid)\w*\s+(?:the\s+|any\s+|a\s+)?"
                            r"(?:\w+\s+)?(?:gate|review|go\s*/?\s*no\s*go)s?\b"),
@@ -128,6 +158,15 @@ HAZARDS: dict[str, Hazard] = {
                            r"(?:\w+\s+){0,3}?(?:gates?|reviews?)\b"),
             ),
         ),
+        Stated(
+            "ship_on_product_evals", "objective", True,
+            "the ship call rests on the product evals",
+            said=(
+                re.compile(rf"\b{_SHIP}\b[^.;]{{0,60}}?\b(?:based\s+on|rests?\s+on|depends?\s+on|"
+                           r"gated\s+on|on|by|once|when|if|against|after)\s+(?:the\s+|our\s+)?"
+                           r"product\s+evals?\b"),
+            ),
+        ),
     )
 }  # fmt: skip
 
@@ -136,7 +175,12 @@ HAZARDS: dict[str, Hazard] = {
 #: the plan: no hazard is read in it.
 CONSEQUENCE = re.compile(
     r"\b(?:if|when|while|unless)\s+(?:nobody|no\s+one|someone|everyone)\b|"
-    r"\b(?:nobody|no\s+one)\s+(?:decides|acts|makes|owns\s+it\b)"
+    r"\b(?:nobody|no\s+one)\s+(?:decides|acts|makes|owns\s+it\b)|"
+    # a counterfactual ("without a gate we would find defects late") or a double negative
+    # ("no gate is skipped") argues for the practice
+    r"\b(?:without|no)\s+(?:a|an|any)?\s*\w+(?:\s+\w+){0,8}?\s+(?:we|it|they|you)\s+"
+    r"(?:would|could|might)\b|\bno\s+\w+(?:\s+\w+)?\s+(?:is|are|gets?|will\s+be)\s+"
+    r"(?:skipped|dropped|left\s+out)\b"
 )
 
 
@@ -144,7 +188,7 @@ def _low(s: str) -> str:
     return s.lower().replace("-", " ").replace("’", "'")
 
 
-def _said(low: str, h: Hazard) -> re.Match[str] | None:
+def _said(low: str, h: Stated) -> re.Match[str] | None:
     for p in h.self_negating:
         m = p.search(low)
         if m is not None and not negated(low, m.start(), refusals=False):
@@ -156,23 +200,23 @@ def _said(low: str, h: Hazard) -> re.Match[str] | None:
     return None
 
 
-def hazards_in(text: str) -> list[tuple[str, str]]:
-    """Each hazard ``text`` states, with the sentence that states it, in order, once each."""
+def stated_in(text: str) -> list[tuple[str, str]]:
+    """Each thing of :data:`STATED` that ``text`` states, with its sentence, in order, once each."""
     found: dict[str, str] = {}
     for s in sentences(text):
         low = _low(s)
         if CONSEQUENCE.search(low):
             continue
-        for h in HAZARDS.values():
+        for h in STATED.values():
             if h.id not in found and _said(low, h):
                 found[h.id] = s
     return list(found.items())
 
 
 def stated(texts: Iterable[str]) -> dict[str, str]:
-    """The hazards the candidate's texts state, each with the first sentence stating it."""
+    """What the candidate's texts state of :data:`STATED`, each with the first sentence."""
     out: dict[str, str] = {}
     for text in texts:
-        for hid, s in hazards_in(text):
+        for hid, s in stated_in(text):
             out.setdefault(hid, s)
     return out
