@@ -207,7 +207,8 @@ ROLE_SCOPE = {
 #: A role is read when the sentence starts with it ("Research owns …", "As PM I …").
 ROLE_AT = 24
 GATE_PHASES: dict[str, tuple[str, ...]] = {
-    "prepare": ("data review", "after data prep", "before the ablation", "data gate",
+    "prepare": ("data review", "after data prep", "before the ablations", "before ablations",
+                "data gate",
                 "after the data prep", "data preparation"),
     "ablations": ("ablation", "proxy run", "scaling law", "before the main run"),
 }  # fmt: skip
@@ -531,10 +532,21 @@ class _Reader:
         team = _team_in(subject, self.teams)
         if team is None:
             return
-        for kind, words in DECISION_WORDS.items():
-            if kind not in self.rights and _first_at(what, words) >= 0:
+        kinds = [k for k, words in DECISION_WORDS.items() if _first_at(what, words) >= 0]
+        borrowed = False
+        if not kinds:
+            # "On a spike the team swarms, but the training lead makes the call": the call's
+            # kind is named in an earlier clause. Borrowed when it names one kind only, unsure.
+            before = low[: max(0, low.find(subject))] if subject else ""
+            kinds = [k for k, words in DECISION_WORDS.items() if _first_at(before, words) >= 0]
+            kinds, borrowed = (kinds, True) if len(kinds) == 1 else ([], False)
+        for kind in kinds:
+            if kind in self.rights:
+                continue
+            key = f"right:{kind}={team}"
+            if self.sure(key, not borrowed):
                 self.rights[kind] = team
-                self.note(f"decision right: {kind}", team, s, f"right:{kind}={team}")
+            self.note(f"decision right: {kind}", team, s, key, borrowed)
 
     def _decider(self, low: str) -> tuple[str, str] | None:
         """(who, on what) of a sentence that gives a decision right, if it gives one."""

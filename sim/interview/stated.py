@@ -94,6 +94,16 @@ STATED: dict[str, Stated] = {
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
                            r"\beveryone'?s\s+(?:job|responsibility|problem)\b"),
+                re.compile(r"\bwhoever\b[^.;]{0,40}\b(?:fix|deal|handle|own|pick|take|look|watch|"
+                           r"catch)\w*|\banyone\s+(?:can|could|will|may)\s+(?:pick|take|own|handle|"
+                           r"fix|deal)\w*"),
+                re.compile(r"\b(?:ownership|responsibilit\w*|accountabilit\w*)\b[^.;]{0,30}\b(?:is|are)\s+"
+                           r"(?:fluid|shared|collective|joint|everyone'?s|flexible)\b"),
+                re.compile(r"\b(?:assign|name|pick|choose|appoint)\w*\s+(?:the\s+)?owners?\s+later\b|"
+                           r"\bwe\s+all\s+(?:\w+\s+){0,2}?(?:own|watch|keep\s+an\s+eye|look\s+after|"
+                           r"monitor|take\s+care)\b|"
+                           r"\b(?:take\s+care\s+of|handle|look\s+after|watch)\w*\s+(?:\w+\s+){0,2}?"
+                           r"together\b"),
                 re.compile(r"\b(?:someone|somebody)\s+(?:on\s+the\s+team\s+)?(?:could|will|can|"
                            r"should|would|might)\s+(?:own|look\s+after|handle|take\s+care\s+of|"
                            r"track)\b"),
@@ -108,15 +118,23 @@ STATED: dict[str, Stated] = {
         ),
         Stated(
             "ad_hoc", "levers", False, "nothing agreed in advance: decided as things come",
+            self_negating=(
+                re.compile(r"(?:n't|\bnot|\bnever)\s+plan\s+(?:for|ahead)\b|"
+                           r"\b(?:no|without\s+a)\s+playbook\b"),
+            ),
             said=(
                 re.compile(rf"\b(?:decide|figure|work|sort|fix|handle|deal|react|improvise|"
-                           rf"adjust|adapt)\w*\b[^.;]{{0,40}}\b{_COMES}"),
+                           rf"adjust|adapt|discuss|talk|think)\w*\b[^.;]{{0,40}}\b{_COMES}"),
+                re.compile(r"\b(?:handle|deal\s+with|decide|fix|sort)\w*\s+(?:\w+\s+){0,2}?(?:if|when)\s+"
+                           r"(?:they|it|things)\s+(?:happen|happens|come|comes|arise|arises)\b|"
+                           r"\btake\s+(?:things|it|them)\s+as\s+(?:they|it)\s+comes?\b|\bimprovis\w*|"
+                           r"\bon\s+the\s+fly\b"),
                 re.compile(r"\b(?:handle|deal\s+with|fix|tackle)\w*\s+whatever\s+(?:comes|"
                            r"happens)\b"),
                 re.compile(r"\b(?:figure|work|sort)\w*\s+(?:it|things|the\s+rest)\s+out\b"
                            r"(?!\s+(?:before|in\s+advance|up\s+front|ahead))"),
                 re.compile(r"\bdecide\s+then\b|\bplay\s+it\s+by\s+ear\b|\bwing\s+it\b"),
-                re.compile(r"\b(?:think|decide|figure|deal|handle|talk)\w*\s+(?:\w+\s+){0,3}?"
+                re.compile(r"\b(?:think|decide|figure|deal|handle|talk|judg)\w*\s+(?:\w+\s+){0,3}?"
                            r"(?:in\s+(?:that|the)\s+moment|at\s+the\s+time|on\s+the\s+day)\b"),
             ),
         ),
@@ -135,7 +153,12 @@ STATED: dict[str, Stated] = {
                            rf"{_SHIP}"),
                 re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,2}}(?:are|is|look\w*)\s+(?:\w+\s+)?"
                            rf"(?:strong|good|great|high)\b[^.;]{{0,12}}\b(?:so|then)\b"
-                           rf"[^.;]{{0,15}}\b{_SHIP}"),
+                           rf"[^.;]{{0,15}}(?:\b{_SHIP}|\b(?:it'?s|it\s+is|we'?re|we\s+are)\s+ready\b)"),
+                re.compile(rf"\b(?:ship|launch|release)\w*\s+(?:criteri\w+|gate|signal|bar|decision)\b"
+                           rf"[^.;]{{0,50}}?\b{_BENCH}|"
+                           rf"\b{_BENCH}\s+(?:\w+\s+){{0,3}}?(?:is|are)\s+(?:the|our)\s+(?:\w+\s+){{0,2}}?"
+                           rf"(?:criteri\w+|gate|signal|bar)\s+(?:for|to|of)\s+(?:{_SHIP}|the\s+(?:ship|"
+                           r"launch|release))"),
                 re.compile(rf"\b(?:lean|rel[yi]\w*|go)\w*\s+(?:on|by)\s+(?:the\s+)?{_BENCH}\s+"
                            r"to\s+decide\b"),
                 re.compile(r"\bwhatever\s+the\s+product\s+evals?\s+(?:say|show|tell)\b|"
@@ -149,13 +172,21 @@ STATED: dict[str, Stated] = {
                 re.compile(r"\b(?:skip|drop|forgo|avoid)\w*\s+(?:the\s+|any\s+|a\s+)?"
                            r"(?:\w+\s+)?(?:gate|review|go\s*/?\s*no\s*go)s?\b"),
                 re.compile(r"\b(?:straight|directly|right)\s+(?:in)?to\s+the\s+(?:main|big|full|"
-                           r"real)\s+run\b"),
+                           r"real)\s+run\b|"
+                           r"\b(?:start|kick\w*\s+off|launch|begin)\w*\s+(?:the\s+)?(?:main|big|full)\s+run\s+"
+                           r"(?:right\s+away|immediately|straight\s+away|at\s+once|directly)\b|"
+                           r"\b(?:just|simply)\s+(?:start|begin|kick\s+off)\s+(?:training|the\s+(?:main\s+|"
+                           r"big\s+)?run)\b|"
+                           r"\bgates?\s+(?:would\s+)?slow\s+(?:us|the\s+project|things)\s+down\b"),
             ),
             self_negating=(
                 re.compile(r"\b(?:no(?![\s/]+go\b)|without\s+(?:a|any))\s+(?:\w+\s+){0,2}?(?:gate|go\s*/?\s*"
                            r"no\s*go)s?\b(?![-\s]*(?:keeper|way))"),
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|have|hold|run|do)\s+(?:any\s+)?"
                            r"(?:\w+\s+){0,3}?(?:gates?|reviews?)\b"),
+                re.compile(r"\bno\s+(?:\w+\s+)?reviews?(?:\s+meetings?)?\b(?!\s+of\s+(?:the\s+)?(?:budget|"
+                           r"spend|cost|burn))|\bno\s+go[\s/]+no\s+go\b|"
+                           r"\brather\s+not\s+slow\w*[^.;]{0,30}\b(?:gates?|reviews?)\b"),
             ),
         ),
         Stated(
