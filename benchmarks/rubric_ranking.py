@@ -177,13 +177,17 @@ def main(argv: list[str]) -> int:
             for half in ("tuning", "held-out"):
                 k = [i for i, a in enumerate(answers) if split_of(str(a["id"])) == half]
                 sets[half] = ([grades[i] for i in k], [reps[i] for i in k])
+                # The first 85 answers alone (no batch): the figures before 2026-12-04 were
+                # measured on these, and their held-out half is the cleaner test.
+                k = [i for i in k if not answers[i].get("batch")]
+                sets[f"{half} (first 85)"] = ([grades[i] for i in k], [reps[i] for i in k])
         else:
             sets[{GRADED: "graded", FRESH: "fresh"}.get(path, shown.stem)] = (grades, reps)
     print(f"\nSpearman with the coach's grades (target >= {TARGET} on held-out):")
     for name, (grades, reps) in sets.items():
         rho = spearman(grades, [r.grade for r in reps])
         cov = spearman(grades, [r.score for r in reps])
-        print(f"  {name:<10} {len(grades):>3} answers: rubric grade {rho:.3f}"
+        print(f"  {name:<20} {len(grades):>3} answers: rubric grade {rho:.3f}"
               f"   (coverage score alone {cov:.3f})")  # fmt: skip
     print(f"  constants: UNSOUND_PENALTY {rubric.UNSOUND_PENALTY}, CREDIT_HALF "
           f"{rubric.CREDIT_HALF}, COVERAGE_WEIGHT {rubric.COVERAGE_WEIGHT}")  # fmt: skip
