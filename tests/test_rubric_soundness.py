@@ -172,6 +172,36 @@ def test_a_negated_statement_never_earns_the_statements_claims(
     assert negated.grade < plain.grade
 
 
+#: A text of the form's boxes that says what is done, said and then negated: (slot, subject,
+#: base verb, verb as said, the rest). Each was met negated before 2026-12-04.
+SLOT_STATEMENTS = [
+    ("warning.data_quality", "we", "watch", "watch", "dedup rates and sampled audits on every shard"),
+    ("warning.loss_spike", "the training lead", "watch", "watches", "the loss and the gradient norm"),
+    ("gate.data_review", "the review", "check", "checks", "dedup rates and sampled audits"),
+    ("tracking", "the TPM", "track", "tracks", "weekly burn against the forecast"),
+    ("role.research", "research", "own", "owns", "the recipe, the data mix and the experiments"),
+    ("role.engineering", "engineering", "own", "owns", "the cluster, the pipeline and checkpoints"),
+    ("product_use", "support agents", "use", "use", "it to draft replies to tickets"),
+    ("late_discovery", "a defect found late", "throw", "throws",
+     "the compute already spent away and forces a restart of everything downstream"),
+]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SLOT_STATEMENTS), st.sampled_from(NEGATORS))
+def test_a_negated_text_in_the_forms_box_never_earns_what_the_text_earns(
+    statement: tuple[str, str, str, str, str], negator: str
+) -> None:
+    """The form's texts too: "the TPM does not track weekly burn" meets no tracking check."""
+    slot, subject, base, said, rest = statement
+    plan = plans.strong().model_copy(update={"followups": []})
+    plain = judge(put(plan, {slot: f"{subject} {said} {rest}."}))
+    negated = judge(put(plan, {slot: f"{subject} {negator} {base} {rest}."}))
+    mine = {c.name for c in plain.claims if c.stance == "sound"} - _sound(negated)
+    assert mine, "the text itself earns a sound claim the negated text does not"
+    assert negated.credit < plain.credit and negated.grade <= plain.grade
+
+
 def test_the_benchmark_ranks_both_sets_the_coachs_way_round() -> None:
     """benchmarks/rubric_ranking.py: the grade ranks better than coverage on every part.
 

@@ -45,7 +45,7 @@ from sim.interview.clauses import (
     sentences,
     term_list,
 )
-from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, topic
+from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, affirmed, topic
 from sim.interview.stated import STATED, stated_in
 from sim.interview.plan import (
     CATALOGUE,
@@ -448,7 +448,7 @@ class _Reader:
             self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
         if (
             "product_use" not in self.update
-            and find(t, ("product_use", "product_task")).missing == ()
+            and find(affirmed(s), ("product_use", "product_task")).missing == ()
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
@@ -466,7 +466,7 @@ class _Reader:
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:
             return
-        if len(find(t, ("sunk_compute", "redo", "downstream")).found) >= 2:
+        if len(find(affirmed(s, refusals=True), ("sunk_compute", "redo", "downstream")).found) >= 2:
             self.update["late_discovery"] = s[:TEXT_MAX]
             self.note("why late is expensive", s, s, "late=yes")
 
@@ -474,7 +474,7 @@ class _Reader:
         old = self.risks.get(risk, RiskPlan())
         if old.owner is not None:
             return
-        warning = _signal_clause(s) if find(Text.of(rest), SIGNALS[risk]).found else ""
+        warning = _signal_clause(s) if find(affirmed(rest), SIGNALS[risk]).found else ""
         if self.sure(f"owner:{risk}={team}", not unsure):
             self.risks[risk] = RiskPlan(owner=team, early_warning=warning)  # type: ignore[arg-type]
         self.note(f"owner of {risk}", team + (" with an early warning" if warning else ""), s,
@@ -516,7 +516,11 @@ class _Reader:
             return
         w = WATCH_AT.search(obj)
         head = obj[: w.start()] if w else obj
-        rest = _low(s).replace(head, " ", 1) if head.strip() else _low(s)
+        # The risk's own words are no warning ("owns the hardware"); a negator among them
+        # still negates what is watched ("owns data quality and does not watch dedup").
+        kept = re.sub(r"\S+", lambda m: m.group(0) if NOT.fullmatch(m.group(0)) or
+                      m.group(0).endswith("n't") else " " * len(m.group(0)), head)
+        rest = _low(s).replace(head, kept, 1) if head.strip() else _low(s)
         for risk in _risks_in(head):
             self._own(risk, team, s, rest, unsure=False)
 
@@ -626,6 +630,8 @@ class _Reader:
         for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
             if b.noun not in DOLLAR_KEY or b.noun in self.budget:
                 continue
+            if negated(low, b.number.span[0], refusals=False):
+                continue  # "we do not estimate compute at $380,000" says what it is not
             if self.sure(f"{DOLLAR_KEY[b.noun]}={b.number.value:.0f}", b.sure):
                 self.budget[b.noun] = b.number.value
             self.note(f"{b.noun.removesuffix('_usd').replace('_', ' ')} estimate",
@@ -635,6 +641,7 @@ class _Reader:
             find(t, ("burn_forecast",)).found
             and find(t, ("cadence", "owner_role")).found
             and "tracking" not in self.budget
+            and not negated(low, max(0, _concept_at(s, "burn_forecast")))
         ):
             self.budget["tracking"] = s[:TEXT_MAX]
             self.note("how spend is tracked", s, s, "tracking=yes")
@@ -707,7 +714,10 @@ class _Reader:
             self.note("engineering embedded", "off", s, "engineering_embedded=off")
 
     def _role(self, s: str, t: Text) -> None:
-        if not find(t, ("ownership",)).found or negated(_low(s), len(s) // 2):
+        # Negated where it says who owns what ("research does not own the data mix, …"),
+        # and not in a later clause ("…, not the cluster" leaves the role read).
+        own = _concept_at(s, "ownership")
+        if not find(t, ("ownership",)).found or negated(_low(s), own if own >= 0 else len(s) // 2):
             return
         at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
         said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)

@@ -92,6 +92,7 @@ STATED: dict[str, Stated] = {
                 re.compile(rf"\b{_ANYONE}\s+(?:{_FILL}\s+){{0,4}}?{_OWN}\b"),
                 re.compile(r"\b(?:owns?|owners?|responsib\w*|accountab\w*)\b[^.;]{0,40}\btogether\b"),
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
+                           r"\bshar(?:e|es|ing)\s+(?:the\s+)?ownership\b|"
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
                            r"\beveryone'?s\s+(?:job|responsibility|problem)\b"),
                 re.compile(r"\bwhoever\b[^.;]{0,40}\b(?:fix|deal|handle|own|pick|take|look|watch|"
