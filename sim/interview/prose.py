@@ -115,7 +115,7 @@ OWN_VERB = re.compile(
 )
 DECIDE_VERB = re.compile(
     r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
-    r"signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
+    r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
     r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
     re.I,
 )
@@ -192,7 +192,7 @@ def _exclusive(kind: str, option: str) -> bool:
 
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
-    "product_manager": ("as pm", "as the pm", "product manager", "my job", "as product"),
+    "product_manager": ("as pm", "as the pm", "product manager", "my job", "as product", "pm:"),
     "research": ("research",),
     "engineering": ("engineering", "engineer"),
     "program_management": ("program manag", "tpm", "program lead"),
@@ -221,12 +221,44 @@ GATE_WORDS = (
     "milestone",
     "before the main run",
 )
+#: A gate named in a sentence makes it a plan, not a challenge; "the last checkpoint" is
+#: what a failure loses, not a gate.
+CHALLENGE_NOT_GATE = tuple(w for w in GATE_WORDS if w != "checkpoint")
 STAGE_OF_RISK: dict[str, str] = {
     "data_quality": "data", "contamination": "evaluation", "licensing": "safety_legal",
     "tokenizer_config": "sizing", "loss_spike": "stability", "hardware": "cluster",
     "eval_gap": "post_training", "safety": "safety_legal", "budget": "sizing",
     "staffing": "sizing",
 }  # fmt: skip
+#: Where a challenge is first seen: a cue, then the phase it names.
+FIRST = re.compile(
+    r"\b(?:first\s+(?:seen|shows?|visible|noticed|caught|appears?|shows\s+up)|earliest|"
+    r"shows?\s+up|shows?\s+first|seen\s+first|visible)\b"
+)
+PHASE_WORDS = {
+    "prepare": ("data prep", "preparation", "prepar", "data review", "before training",
+                "before the run", "audit"),
+    "ablations": ("ablation", "proxy", "small run", "pilot"),
+    "training": ("training run", "mid run", "during training", "in training", "the run",
+                 "training"),
+    "post_training": ("post training", "fine tun", "rlhf"),
+    "evaluation": ("evaluation", "eval"),
+    "release": ("release", "sign off", "launch"),
+}  # fmt: skip
+
+
+def first_seen(text: str) -> str | None:
+    """The phase a text says a problem first shows at (None: it does not say)."""
+    low = text.lower().replace("-", " ")
+    cue = FIRST.search(low)
+    if cue is None:
+        return None
+    after = low[cue.end() :]
+    spots = [(m.start(), phase) for phase, ws in PHASE_WORDS.items() for w in ws
+             if (m := re.search(re.escape(w), after))]  # fmt: skip
+    return min(spots)[1] if spots else None
+
+
 #: Nouns a percentage binds to. Only reserve and ablations are plan fields; the others
 #: hold a number that is no plan field ("40% MFU", "3% of the items leaked").
 PERCENT_NOUNS: dict[str, tuple[str, ...]] = {
@@ -278,6 +310,11 @@ SCRATCH = re.compile(
     r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
 )
 ADAPT = re.compile(r"\badapt(?:s|ing)?\b|\bfine\s+tun(?:e|ing)\b|\bcontinued\s+pretraining\b")
+#: The strategy a sentence concludes with ("…, so pretrain", "which is why we adapt").
+CHOSEN = re.compile(
+    r"\b(?:so|therefore|thus|hence|which\s+is\s+why|that\s+is\s+why)\s+(?:we\s+|i\s+)?"
+    r"(?:should\s+|will\s+|would\s+|must\s+)?(pretrain|adapt|fine\s+tune)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -431,21 +468,41 @@ class _Reader:
         self._strategy(s, t)
         self._tradeoff(s)
         self._stated(s)
-        plan_sentence = len(self.readings) > before or "$" in s or bool(DECIDE_VERB.search(s))
+        decides = DECIDE_VERB.search(_low(s))
+        # "… while nobody decides" says what the risk costs; "the lead decides" is a plan.
+        nobody = decides is not None and re.search(
+            r"\b(?:nobody|no\s+one|no\s+body)\s+$", _low(s)[: decides.start()]
+        )
+        plan_sentence = len(self.readings) > before or "$" in s or bool(decides and not nobody)
+        if (
+            risk in self.challenges
+            and self.challenges[risk].earliest_signal is None
+            and not plan_sentence
+            and (phase := first_seen(s)) is not None
+        ):
+            # A risk already named, and later where it first shows ("… first shows in the
+            # ablations"): the phase joins the challenge.
+            self.challenges[risk] = self.challenges[risk].model_copy(
+                update={"earliest_signal": phase}
+            )
+            self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
         if (
             risk
             and dims
             and risk not in self.challenges
             and not plan_sentence
-            and not _has(t, GATE_WORDS)
+            and not _has(t, CHALLENGE_NOT_GATE)
             and _consequence(_low(s))
         ):
             hits = [k for k, d in DIMENSIONS.items() if d in dims]
+            phase = first_seen(s)
             self.challenges[risk] = Challenge(
                 stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
-                hits=hits, consequence=s[:TEXT_MAX],  # type: ignore[arg-type]
+                hits=hits, consequence=s[:TEXT_MAX], earliest_signal=phase,  # type: ignore[arg-type]
             )  # fmt: skip
             self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
+            if phase is not None:
+                self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
         if (
             "product_use" not in self.update
             and find(affirmed(s), ("product_use", "product_task")).missing == ()
@@ -487,7 +544,10 @@ class _Reader:
         low = _low(s)
         verbs = list(OWN_VERB.finditer(low))
         colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
-        if not verbs and colon is not None and _team_in(colon.group(1), self.teams):
+        # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
+        # items inflate the scores, so …" names a stage and what its risk costs.
+        if (not verbs and colon is not None and _team_in(colon.group(1), self.teams)
+                and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
         for i, m in enumerate(verbs):
             if negated(low, m.start(), refusals=False):
@@ -557,6 +617,20 @@ class _Reader:
         colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
         if colon is not None:
             return colon.group(2), colon.group(1)
+        # "Rollback and data fixes: the pretraining lead, within hours": the decisions, then
+        # their holder, named first after the colon (what follows it qualifies the call).
+        listed = re.match(r"^\W*([a-z\s,]+?)\s*:\s*(.+)$", low)
+        if listed is not None and any(_first_at(listed.group(1), ws) >= 0
+                                      for ws in DECISION_WORDS.values()):  # fmt: skip
+            holder = re.split(r",|\(|\s(?:on|with|after|within|based|by)\s", listed.group(2))[0]
+            # The holder is all there is before its qualifiers ("the pretraining lead",
+            # "leadership", "me (PM)"), never a team word inside a plan ("cut post-training
+            # rounds" names no holder).
+            if len(holder.split()) <= 4 and _team_in(holder, self.teams) is not None and \
+                    re.match(r"^\s*(?:the\s+|our\s+|me\b|i\b|my\b)?\s*[a-z]", holder) and \
+                    not re.match(r"^\s*(?:cut|use|add|accept|move|pause|roll|skip|ship|hold|"
+                                 r"run|spend|keep|fewer|reduce|first|then)\b", holder):
+                return holder, listed.group(1)
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
             return passive.group(1), low[: passive.start()]
@@ -715,9 +789,14 @@ class _Reader:
 
     def _role(self, s: str, t: Text) -> None:
         # Negated where it says who owns what ("research does not own the data mix, …"),
-        # and not in a later clause ("…, not the cluster" leaves the role read).
+        # and not in a later clause ("…, not the cluster" leaves the role read). A role
+        # named before a colon and a list of its scope owns it without the verb ("PM: the
+        # objective, the trade-offs and the ship call"), as the form's role boxes are read.
         own = _concept_at(s, "ownership")
-        if not find(t, ("ownership",)).found or negated(_low(s), own if own >= 0 else len(s) // 2):
+        listed = re.match(r"^\W*([a-z\s]{1,30}):", _low(s)) is not None
+        if (not find(t, ("ownership",)).found and not listed) or (
+            own >= 0 and negated(_low(s), own)
+        ):
             return
         at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
         said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)
@@ -727,22 +806,38 @@ class _Reader:
             self.note(f"role: {role.replace('_', ' ')}", s, s, f"role:{role}=yes")
 
     def _strategy(self, s: str, t: Text) -> None:
-        if "strategy" in self.update or not find(t, ("base_model",)).found:
+        if not find(t, ("base_model",)).found:
             return
+        if "strategy" in self.update:
+            # The strategy named in passing first ("FLOPs for adapting the base model"), its
+            # reason given later: the later sentence, naming a criterion, is the reason.
+            if not find(Text.of(str(self.update["strategy_reason"])), ("adapt_criterion",)).found \
+                    and find(t, ("adapt_criterion",)).found and self._strategy_of(s) == \
+                    self.update["strategy"]:  # fmt: skip
+                self.update["strategy_reason"] = s[:TEXT_MAX]
+            return
+        said = self._strategy_of(s)
+        if said is None:
+            return
+        self.update["strategy"] = said
+        self.update["strategy_reason"] = s[:TEXT_MAX]
+        self.note("strategy", said, s, f"strategy={said}")
+
+    def _strategy_of(self, s: str) -> str | None:
+        """The strategy a sentence chooses (``pretrain`` or ``adapt``), if it chooses one."""
         low = _low(s)
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
-            return
+            return None
         scratch = SCRATCH.search(low)
         adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
+        chosen = CHOSEN.search(low)
+        if chosen is not None and not negated(low, chosen.start(1), refusals=False):
+            # "Adapting the open base model caps a target, so pretrain": what the sentence
+            # concludes is the choice; the other is the alternative it weighs.
+            return "pretrain" if chosen.group(1).startswith("pre") else "adapt"
         if scratch and not negated(low, scratch.start(), refusals=False):
-            self.update["strategy"] = "pretrain"
-        elif adapt:
-            self.update["strategy"] = "adapt"
-        else:
-            return
-        self.update["strategy_reason"] = s[:TEXT_MAX]
-        said = str(self.update["strategy"])
-        self.note("strategy", said, s, f"strategy={said}")
+            return "pretrain"
+        return "adapt" if adapt else None
 
     def _tradeoff(self, s: str) -> None:
         if len(self.tradeoffs) >= 3:

@@ -17,7 +17,7 @@ import math
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
 from sim.interview.stated import stated_in
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
-from sim.interview.plan import FollowupResult, plan_scenario, plan_world
+from sim.interview.plan import FollowupResult, InterviewPlan, plan_scenario, plan_world
 from sim.interview.provenance import filled_sections
 from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.vocabulary import find
@@ -163,9 +163,9 @@ def followup_budget(a: Answer) -> Judgement:
     return judged(*checks, note=note, claims=claims)
 
 
-def _gaps(a: Answer, f: FollowupResult) -> list[tuple[str, float, float]]:
+def gaps(plan: InterviewPlan, f: FollowupResult) -> list[tuple[str, float, float]]:
     """Each product eval below its target when the call was made: (eval, gap, gap in sd)."""
-    world = plan_world(a.plan)
+    world = plan_world(plan)
     kinds = {e.id: e.kind for e in world.objective.evals}
     items = {e.id: e.items for e in world.objective.evals}
     targets = f.targets or {t.eval: t.threshold for t in world.objective.targets}
@@ -185,10 +185,10 @@ def followup_ship(a: Answer) -> Judgement:
         return f
     choice = f.mine[0].choice
     shipped = choice == "ship"
-    gaps = _gaps(a, f)
-    worst = max((z for _, _, z in gaps), default=0.0)
+    found = gaps(a.plan, f)
+    worst = max((z for _, _, z in found), default=0.0)
     gap_lines = [f"{ev}: {gap:.3f} below its target, {z:.1f} sd of the eval's sampling noise"
-                 for ev, gap, z in gaps] or ["No product eval was below its target"]  # fmt: skip
+                 for ev, gap, z in found] or ["No product eval was below its target"]  # fmt: skip
     if worst >= CLEAR_SD:
         reading = "a real gap, beyond the eval's noise"
     elif worst < NOISE_SD:
