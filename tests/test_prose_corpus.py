@@ -16,7 +16,7 @@ FIELDS = {
     "challenge", "late", "owner", "warning", "right", "gate", "reserve", "ablation",
     "compute_usd", "people_usd", "licensing_usd", "annotation_usd", "tracking", "playbook",
     "decontaminate", "product_evals_early", "safety_from_start", "engineering_embedded",
-    "role", "strategy", "tradeoff", "product_use", "call", "hazard", "practice",
+    "role", "strategy", "tradeoff", "product_use", "call", "hazard", "practice", "first_seen",
 }  # fmt: skip
 #: What is said in words with no plan field (sim/interview/stated.py), added 2026-12-04.
 SAID = ("hazard", "practice")
