@@ -232,7 +232,8 @@ STAGE_OF_RISK: dict[str, str] = {
 }  # fmt: skip
 #: Where a challenge is first seen: a cue, then the phase it names.
 FIRST = re.compile(
-    r"\b(?:first\s+(?:seen|shows?|visible|noticed|caught|appears?|shows\s+up)|earliest|"
+    r"\b(?:first\s+(?:seen|shows?|visible|notice\w*|caught|catch\w*|spot\w*|see\w*|appears?|"
+    r"shows\s+up)|earliest|"
     r"shows?\s+up|shows?\s+first|seen\s+first|visible)\b"
 )
 PHASE_WORDS = {
@@ -439,6 +440,8 @@ class _Reader:
         self.playbook: dict[str, list[str]] = {}
         self.roles: dict[str, str] = {}
         self.tradeoffs: list[TradeOff] = []
+        #: The risk of the challenge the sentence before named, if it named one.
+        self.last_challenge: str | None = None
         for s in sentences(text):
             self.sentence(s, Text.of(s))
 
@@ -474,6 +477,11 @@ class _Reader:
             r"\b(?:nobody|no\s+one|no\s+body)\s+$", _low(s)[: decides.start()]
         )
         plan_sentence = len(self.readings) > before or "$" in s or bool(decides and not nobody)
+        if risk is None and not plan_sentence and self.last_challenge is not None:
+            # "… each restart loses days; first seen during training": where the challenge
+            # just named first shows, said in the next sentence without naming it again.
+            risk = self.last_challenge if first_seen(s) is not None else None
+        self.last_challenge = None
         if (
             risk in self.challenges
             and self.challenges[risk].earliest_signal is None
@@ -491,7 +499,7 @@ class _Reader:
             and dims
             and risk not in self.challenges
             and not plan_sentence
-            and not _has(t, CHALLENGE_NOT_GATE)
+            and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
             and _consequence(_low(s))
         ):
             hits = [k for k, d in DIMENSIONS.items() if d in dims]
@@ -503,6 +511,7 @@ class _Reader:
             self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
             if phase is not None:
                 self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
+            self.last_challenge = risk
         if (
             "product_use" not in self.update
             and find(affirmed(s), ("product_use", "product_task")).missing == ()
