@@ -367,11 +367,10 @@ def gates(a: Answer) -> Judgement:
     mine = [g for g in pre if a.mine("gates", g.id)]
     weak = {g.id: p for g in mine if (p := _gate_problem(a, g))}
     working = [g for g in mine if g.id not in weak]
+    # The tool's own experiment text (what the button writes) is never the candidate's
+    # words, whatever the file records about the button.
     ref_exp = {g.id: g.experiment for g in reference(plan).gates}
-    experiments = [
-        a.text(f"gate.{g.id}") for g in working
-        if not (g.experiment == ref_exp.get(g.id) and "gates" in plan.scenario_filled)
-    ]  # fmt: skip
+    experiments = [a.text(f"gate.{g.id}") for g in working if g.experiment != ref_exp.get(g.id)]
     backed = [v for v in experiments if v.met]
     caught = {k for g in working for k in g.catches}
     blind = [k for k in PRE_RUN_CATCHES if k not in caught]

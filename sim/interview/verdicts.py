@@ -17,8 +17,8 @@ import math
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
 from sim.interview.stated import stated_in
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
-from sim.interview.plan import FollowupResult, InterviewPlan, plan_scenario, plan_world
-from sim.interview.provenance import filled_sections
+from sim.interview.plan import SECTIONS, FollowupResult, InterviewPlan, plan_scenario, plan_world
+from sim.interview.provenance import confirmed, filled_sections
 from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.vocabulary import find
 from sim.scenario.vocabulary import option_words, words
@@ -54,7 +54,11 @@ def outcome(a: Answer) -> Judgement:
     reps = int(mine.get("reps", 0))
     line = (f"Every objective met in {p:.0%} of {reps} simulated worlds; the scenario's own "
             f"design {q:.0%} on the same worlds: {d * 100:+.0f} points{width}")  # fmt: skip
-    if _same_design(a) and filled_sections(a.plan):
+    # Recomputed, not read from the file: the scenario's own design, unchanged, is nothing
+    # of the candidate's unless every section of it was kept on purpose, with a reason
+    # (whether or not the file still records that the button filled it).
+    if _same_design(a) and (filled_sections(a.plan) or not all(
+            confirmed(a.plan, s) for s in SECTIONS)):  # fmt: skip
         return judged(
             check("own", False, "simulation", line,
                   "This is the scenario's own design, unchanged: nothing of yours to credit"),
