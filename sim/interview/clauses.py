@@ -336,6 +336,8 @@ _CLAUSE_WORD = re.compile(
 TERM_LIST_ITEMS, TERM_LIST_BARE = 6, 0.8
 #: An item of a term list is a few words at most.
 TERM_WORDS = 3
+#: A run of this many words with no verb, no punctuation and no number is a list of terms.
+TERM_RUN_WORDS = 12
 
 
 def term_list(sentence: str) -> bool:
@@ -350,7 +352,25 @@ def term_list(sentence: str) -> bool:
     """
     items = [i.strip(" .!?-*\t") for i in _ITEM.split(sentence)]
     items = [i for i in items if i]
-    if len(items) < TERM_LIST_ITEMS or _CLAUSE_WORD.search(sentence):
+    if _CLAUSE_WORD.search(sentence):
+        return False
+    if len(items) == 1 and len(sentence.split()) >= TERM_RUN_WORDS and not _BOUND.search(sentence):
+        return True  # a run of nouns with no verb and no punctuation ("dedup overlap scan …")
+    if len(items) < TERM_LIST_ITEMS:
         return False
     bare = [i for i in items if not _BOUND.search(i) and len(i.split()) <= TERM_WORDS]
     return len(bare) >= TERM_LIST_BARE * len(items)
+
+
+def bare_term(sentence: str) -> bool:
+    """A sentence that is a term alone: a few words, no number, no binding, no verb."""
+    words = sentence.strip(" .!?-*\t").split()
+    return 0 < len(words) <= TERM_WORDS and not _BOUND.search(sentence) and \
+        not _CLAUSE_WORD.search(sentence)
+
+
+def term_lines(sentences: Sequence[str]) -> bool:
+    """Whether an answer is a list of terms one per line ("dedup", "overlap scan", …): six
+    sentences or more, four in five of them bare terms."""
+    return len(sentences) >= TERM_LIST_ITEMS and \
+        sum(map(bare_term, sentences)) >= TERM_LIST_BARE * len(sentences)

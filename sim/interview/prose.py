@@ -42,7 +42,9 @@ from sim.interview.clauses import (
     negated,
     normalise,
     ordered,
+    bare_term,
     sentences,
+    term_lines,
     term_list,
 )
 from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, affirmed, topic
@@ -442,8 +444,11 @@ class _Reader:
         self.tradeoffs: list[TradeOff] = []
         #: The risk of the challenge the sentence before named, if it named one.
         self.last_challenge: str | None = None
-        for s in sentences(text):
-            self.sentence(s, Text.of(s))
+        said = sentences(text)
+        listed = term_lines(said)  # a list of terms, one a line: each alone states nothing
+        for s in said:
+            if not (listed and bare_term(s)):
+                self.sentence(s, Text.of(s))
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
