@@ -1,13 +1,18 @@
 """How well the rubric ranks whole answers against a coach's grades (Spearman).
 
-Each answer is read by the prose reader into a plan, its follow-up answers (when the set
-has them and the reader can read them) are played as the candidate's calls, and the
-plan is judged without the simulation item. For each answer it prints the coach's grade,
-the coverage score (share of items met), the soundness (of the items it takes on) and
-the rubric's grade (:attr:`sim.interview.rubric.RubricReport.grade`, which the ranking
-uses), then the Spearman rank correlation between the rubric's grade and the coach's, on
-the prose corpus's tuning half, its held-out half, and the coach-graded set, each apart
-(and the coverage score's, for comparison). Target: 0.85 or more on held-out (issue 25).
+Each answer is read as the page and ``sim rubric --prose`` read it
+(:func:`sim.interview.prose_followups.answer_in_words`: the answer read, each follow-up
+answer played on its design), with the candidate's confirmation modelled: an unsure
+reading that is what the answer means (in the corpus's gold) is confirmed, every other is
+left out; the graded sets carry no labels, so nothing is confirmed there. The plan is
+judged without the simulation item. For each answer it prints the coach's grade, the
+coverage score (share of items met), the soundness (of the items it takes on) and the
+rubric's grade (:attr:`sim.interview.rubric.RubricReport.grade`, which the ranking uses),
+then the Spearman rank correlation between the rubric's grade and the coach's: on the
+prose corpus's tuning half and held-out half (each also for its first 85 answers, those
+with no ``batch``), the coach-graded set, and the fresh set written blind
+(tests/data/rubric_graded/FRESH.md), each apart, with the coverage score's beside.
+Target: 0.85 or more on held-out (issue 25).
 
 Each claim counts with its weight (:data:`sim.interview.weights.CLAIM_WEIGHTS`: bindings
 and orders more, named hazards most). ``--tune`` searches the grade's three constants

@@ -45,10 +45,11 @@ def test_the_split_is_fixed_by_id_and_even() -> None:
 def test_the_reader_meets_its_targets_on_the_held_out_half() -> None:
     """Precision >= 0.95 and recall >= 0.85 on the held-out half of the first 85 answers
     (the corpus the targets were set on), with every field; precision >= 0.95 on the whole
-    held-out half too. The whole half's recall is 0.844, under the target: the 36 answers
+    held-out half too. The whole half's recall is 0.836, under the target: the answers
     added on 2026-12-04 (``batch``) are dense with hazards said in words, which the reader
-    finds 8 times in 20 on the held-out half (docs/interview.md, "Said in words"). It is
-    held at 0.80 here so that the shortfall cannot grow unseen."""
+    finds 8 times in 20 on the held-out half, and where a challenge first shows (0 in 1)
+    (docs/interview.md, "The corpus and the figures"). It is held at 0.80 here so that the
+    shortfall cannot grow unseen."""
     part = [a for a in load() if split_of(a["id"]) == "held-out"]
     first: Tally = score([a for a in part if not a.get("batch")])
     assert first.precision() >= 0.95
