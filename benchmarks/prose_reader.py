@@ -55,9 +55,11 @@ def main(argv: list[str]) -> int:
     print("\nThe first 85 answers alone (no batch), and without the said-in-words fields:")
     for h, part in halves.items():
         first = score([a for a in part if not a.get("batch")])
-        print(f"  {h:<9} first 85: precision {first.precision():.3f}, recall {first.recall():.3f}"
-              f"; all answers without hazard and practice: "
-              + "precision {:.3f}, recall {:.3f}".format(*_without(score(part), SAID)))
+        print(
+            f"  {h:<9} first 85: precision {first.precision():.3f}, recall {first.recall():.3f}"
+            f"; all answers without hazard and practice: "
+            + "precision {:.3f}, recall {:.3f}".format(*_without(score(part), SAID))
+        )
     return 0
 
 

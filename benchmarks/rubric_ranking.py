@@ -92,7 +92,9 @@ def plan_of(answer: dict[str, Any]) -> InterviewPlan:
     meant (in the answer's gold) is confirmed, and every other is left out, as the page's
     *No, leave it out* does. Sure readings stand as read, right or wrong.
     """
-    followups = {fid: text_of(answer, part) for fid, part in (answer.get("followups") or {}).items()}
+    followups = {
+        fid: text_of(answer, part) for fid, part in (answer.get("followups") or {}).items()
+    }
     return answer_in_words(text_of(answer), followups, confirmed=gold_keys(answer)).plan
 
 

@@ -180,8 +180,10 @@ def test_a_negated_statement_never_earns_the_statements_claims(
 #: A text of the form's boxes that says what is done, said and then negated: (slot, subject,
 #: base verb, verb as said, the rest). Each was met negated before 2026-12-04.
 SLOT_STATEMENTS = [
-    ("warning.data_quality", "we", "watch", "watch", "dedup rates and sampled audits on every shard"),
-    ("warning.loss_spike", "the training lead", "watch", "watches", "the loss and the gradient norm"),
+    ("warning.data_quality", "we", "watch", "watch",
+     "dedup rates and sampled audits on every shard"),
+    ("warning.loss_spike", "the training lead", "watch", "watches",
+     "the loss and the gradient norm"),
     ("gate.data_review", "the review", "check", "checks", "dedup rates and sampled audits"),
     ("tracking", "the TPM", "track", "tracks", "weekly burn against the forecast"),
     ("role.research", "research", "own", "owns", "the recipe, the data mix and the experiments"),

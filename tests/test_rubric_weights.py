@@ -191,8 +191,10 @@ def test_the_docs_quote_the_benchmarks_figures() -> None:
     reps = bench.reports(answers)
     for half in ("tuning", "held-out"):
         k = [i for i, a in enumerate(answers) if bench.split_of(str(a["id"])) == half]
-        for name, chosen in ((half, k), (f"{half} (first 85)",
-                                         [i for i in k if not answers[i].get("batch")])):
+        for name, chosen in (
+            (half, k),
+            (f"{half} (first 85)", [i for i in k if not answers[i].get("batch")]),
+        ):
             rho = bench.spearman([answers[i]["grade"] for i in chosen],
                                  [reps[i].grade for i in chosen])  # fmt: skip
             assert rho == pytest.approx(quoted[name], abs=0.0015), name

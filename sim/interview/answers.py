@@ -218,18 +218,22 @@ def _ship_answer(plan: InterviewPlan, followups: Sequence[FollowupResult]) -> st
     ev, gap, z = max(found, key=lambda g: g[2])
     here = f"Here {ev} was {gap:.3f} below its target, {z:.1f} sd of the eval's noise: "
     if z >= CLEAR_SD:
-        return here + ("a real gap, beyond two sd, so hold the release and fix the data "
-                       "first; the benchmarks' strength does not change that.")
+        return here + (
+            "a real gap, beyond two sd, so hold the release and fix the data "
+            "first; the benchmarks' strength does not change that."
+        )
     if z < NOISE_SD:
-        return here + ("within one sd, noise, so ship now with the gap stated to "
-                       "stakeholders: waiting costs weeks for almost no quality.")
-    return here + ("borderline, between one and two sd: ship with the gap stated unless "
-                   "another round buys real quality for its weeks.")
+        return here + (
+            "within one sd, noise, so ship now with the gap stated to "
+            "stakeholders: waiting costs weeks for almost no quality."
+        )
+    return here + (
+        "borderline, between one and two sd: ship with the gap stated unless "
+        "another round buys real quality for its weeks."
+    )
 
 
-def model_answers(
-    plan: InterviewPlan, followups: Sequence[FollowupResult] = ()
-) -> dict[str, str]:
+def model_answers(plan: InterviewPlan, followups: Sequence[FollowupResult] = ()) -> dict[str, str]:
     """What a strong answer would have said for each rubric item, for this project.
 
     ``followups``: the follow-ups as the rubric replayed them; the ship call's answer then

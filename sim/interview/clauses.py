@@ -341,8 +341,10 @@ TERM_RUN_WORDS = 12
 
 
 def term_list(sentence: str) -> bool:
-    """Whether ``sentence`` is a list of terms with no sentence in it ("dedup, overlap scan,
-    proxy runs, reserve, rollback, …"): it binds nothing to anything, so it states nothing.
+    """Whether ``sentence`` is a list of terms with no sentence in it (keyword stuffing).
+
+    "dedup, overlap scan, proxy runs, reserve, rollback, …" binds nothing to anything, so
+    it states nothing.
 
     Six items or more, four in five of them bare terms of at most three words (no number,
     no "x: y" or "x → y"), and no subject or finite verb anywhere. A terse list of numbers
@@ -365,12 +367,18 @@ def term_list(sentence: str) -> bool:
 def bare_term(sentence: str) -> bool:
     """A sentence that is a term alone: a few words, no number, no binding, no verb."""
     words = sentence.strip(" .!?-*\t").split()
-    return 0 < len(words) <= TERM_WORDS and not _BOUND.search(sentence) and \
-        not _CLAUSE_WORD.search(sentence)
+    return (
+        0 < len(words) <= TERM_WORDS
+        and not _BOUND.search(sentence)
+        and not _CLAUSE_WORD.search(sentence)
+    )
 
 
 def term_lines(sentences: Sequence[str]) -> bool:
-    """Whether an answer is a list of terms one per line ("dedup", "overlap scan", …): six
-    sentences or more, four in five of them bare terms."""
-    return len(sentences) >= TERM_LIST_ITEMS and \
-        sum(map(bare_term, sentences)) >= TERM_LIST_BARE * len(sentences)
+    """Whether an answer is a list of terms, one per line ("dedup", "overlap scan", …).
+
+    Six sentences or more, four in five of them bare terms.
+    """
+    return len(sentences) >= TERM_LIST_ITEMS and sum(
+        map(bare_term, sentences)
+    ) >= TERM_LIST_BARE * len(sentences)

@@ -27,12 +27,11 @@ the concepts found and the ones missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
-
-import re
 
 from sim.interview.clauses import negated
 from sim.interview.plan import InterviewPlan, RiskPlan, RolesPlan
@@ -177,8 +176,9 @@ def _listed_scope(slot: Slot, text: Text) -> tuple[str, ...]:
 
 
 #: Slot kinds that say what is done, judged on their affirmed words (:func:`affirmed`).
-AFFIRMED_KINDS = frozenset({"warning", "experiment", "tracking", "role", "product_use",
-                            "late_discovery"})
+AFFIRMED_KINDS = frozenset(
+    {"warning", "experiment", "tracking", "role", "product_use", "late_discovery"}
+)
 #: Words that negate like "not" ("nothing ships without a red-team eval" is a double
 #: negative), written over with "not" and spaces so every position stays where it was.
 _NEGATING_PRONOUN = re.compile(r"\b(?:nothing|nobody|no\s+one)\b")

@@ -18,7 +18,6 @@ from typing import Any
 from sim.engine.compute import planned_compute_usd
 from sim.interview.checks import Claim, Judgement, Status, check, claim, judged, names
 from sim.interview.content import TextVerdict, read_texts
-from sim.interview.stated import STATED, stated
 from sim.interview.plan import (
     EARLY_SIGNALS,
     FollowupResult,
@@ -31,6 +30,7 @@ from sim.interview.plan import (
 )
 from sim.interview.provenance import reference, scenarios
 from sim.interview.replays import Replays, replay_followups
+from sim.interview.stated import STATED, stated
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
 from sim.scenario.vocabulary import option_words, words
 

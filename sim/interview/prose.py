@@ -37,18 +37,16 @@ from sim.interview.clauses import (
     NOT,
     NOT_EXCEPT,
     REFUSE,
+    bare_term,
     bind_numbers,
     clause_start,
     negated,
-    normalise,
     ordered,
-    bare_term,
     sentences,
     term_lines,
     term_list,
 )
 from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, affirmed, topic
-from sim.interview.stated import STATED, stated_in
 from sim.interview.plan import (
     CATALOGUE,
     BudgetPlan,
@@ -62,6 +60,7 @@ from sim.interview.plan import (
     TradeOff,
     base_scenario,
 )
+from sim.interview.stated import STATED, stated_in
 from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
 from sim.scenario.spec import RISK_KINDS
 
@@ -525,8 +524,10 @@ class _Reader:
             self.note("product use", s, s, "product_use=yes")
 
     def _stated(self, s: str) -> None:
-        """Hazards and practices said in words that no plan field holds (:mod:`sim.interview.
-        stated`). Shown as readings; the rubric reads them afresh from the prose it keeps.
+        """Hazards and practices said in words that no plan field holds.
+
+        :mod:`sim.interview.stated`; shown as readings, and the rubric reads them afresh
+        from the prose it keeps.
         """
         said = {r.key for r in self.readings}
         for sid, _ in stated_in(s):
@@ -592,8 +593,15 @@ class _Reader:
         head = obj[: w.start()] if w else obj
         # The risk's own words are no warning ("owns the hardware"); a negator among them
         # still negates what is watched ("owns data quality and does not watch dedup").
-        kept = re.sub(r"\S+", lambda m: m.group(0) if NOT.fullmatch(m.group(0)) or
-                      m.group(0).endswith("n't") else " " * len(m.group(0)), head)
+        kept = re.sub(
+            r"\S+",
+            lambda m: (
+                m.group(0)
+                if NOT.fullmatch(m.group(0)) or m.group(0).endswith("n't")
+                else " " * len(m.group(0))
+            ),
+            head,
+        )
         rest = _low(s).replace(head, kept, 1) if head.strip() else _low(s)
         for risk in _risks_in(head):
             self._own(risk, team, s, rest, unsure=False)
@@ -640,10 +648,16 @@ class _Reader:
             # The holder is all there is before its qualifiers ("the pretraining lead",
             # "leadership", "me (PM)"), never a team word inside a plan ("cut post-training
             # rounds" names no holder).
-            if len(holder.split()) <= 4 and _team_in(holder, self.teams) is not None and \
-                    re.match(r"^\s*(?:the\s+|our\s+|me\b|i\b|my\b)?\s*[a-z]", holder) and \
-                    not re.match(r"^\s*(?:cut|use|add|accept|move|pause|roll|skip|ship|hold|"
-                                 r"run|spend|keep|fewer|reduce|first|then)\b", holder):
+            if (
+                len(holder.split()) <= 4
+                and _team_in(holder, self.teams) is not None
+                and re.match(r"^\s*(?:the\s+|our\s+|me\b|i\b|my\b)?\s*[a-z]", holder)
+                and not re.match(
+                    r"^\s*(?:cut|use|add|accept|move|pause|roll|skip|ship|hold|"
+                    r"run|spend|keep|fewer|reduce|first|then)\b",
+                    holder,
+                )
+            ):
                 return holder, listed.group(1)
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):

@@ -114,6 +114,7 @@ FOLLOWUP_CALLS = 3
 #: Items the quick plan reaches through the simulation and the follow-ups, not an input.
 PLAYED = ("outcome", "followup_spike", "followup_budget", "followup_ship")
 
+
 @dataclass(frozen=True)
 class QuickPlan:
     """The quick plan built: the plan, what was read from its boxes, and what was left out."""

@@ -71,15 +71,23 @@ class Stated:
         return f"{self.kind}:{self.id}=yes"
 
 
-_ANYONE = (r"(?:everyone|everybody|all\s+of\s+us|(?:the\s+)?(?:whole|entire)\s+team|all\s+the\s+team|"
-           r"the\s+team\s+as\s+a\s+whole)")
-_OWN = (r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?ownership|(?:is|are)\s+(?:responsible|"
-        r"accountable)|in\s+charge)")
+_ANYONE = (
+    r"(?:everyone|everybody|all\s+of\s+us|(?:the\s+)?(?:whole|entire)\s+team|all\s+the\s+team|"
+    r"the\s+team\s+as\s+a\s+whole)"
+)
+_OWN = (
+    r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?ownership|(?:is|are)\s+(?:responsible|"
+    r"accountable)|in\s+charge)"
+)
 #: What may stand between "everyone" and its owning verb ("everyone on the team really owns").
-_FILL = (r"(?:on\s+the\s+team|in\s+the\s+team|here|together|jointly|collectively|really|just|"
-         r"should|will|would|must|can|could|is|are|be|equally|also)")
-_COMES = (r"(?:as\s+we\s+go|as\s+(?:they|things|it|problems|issues)\s+(?:come|comes|arise|arises|"
-          r"happen|happens)(?:\s+up)?|when\s+(?:they|things|it|problems|issues)\s+(?:come|comes)\s+up)")  # fmt: skip
+_FILL = (
+    r"(?:on\s+the\s+team|in\s+the\s+team|here|together|jointly|collectively|really|just|"
+    r"should|will|would|must|can|could|is|are|be|equally|also)"
+)
+_COMES = (
+    r"(?:as\s+we\s+go|as\s+(?:they|things|it|problems|issues)\s+(?:come|comes|arise|arises|"
+    r"happen|happens)(?:\s+up)?|when\s+(?:they|things|it|problems|issues)\s+(?:come|comes)\s+up)"
+)
 _SHIP = r"(?:ship|launch|release|go\s+live)\w*"
 _BENCH = r"(?:public\s+)?(?:benchmark|leaderboard|mmlu)\w*"
 
@@ -87,10 +95,12 @@ STATED: dict[str, Stated] = {
     h.id: h
     for h in (
         Stated(
-            "no_owner", "owners", False, "nobody owns the risks: ownership shared by all or left unnamed",
+            "no_owner", "owners", False,
+            "nobody owns the risks: ownership shared by all or left unnamed",
             said=(
                 re.compile(rf"\b{_ANYONE}\s+(?:{_FILL}\s+){{0,4}}?{_OWN}\b"),
-                re.compile(r"\b(?:owns?|owners?|responsib\w*|accountab\w*)\b[^.;]{0,40}\btogether\b"),
+                re.compile(r"\b(?:owns?|owners?|responsib\w*|accountab\w*)\b[^.;]{0,40}"
+                           r"\btogether\b"),
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
                            r"\bshar(?:e|es|ing)\s+(?:the\s+)?ownership\b|"
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"

@@ -15,11 +15,11 @@ import json
 import math
 
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
-from sim.interview.stated import stated_in
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
 from sim.interview.plan import SECTIONS, FollowupResult, InterviewPlan, plan_scenario, plan_world
 from sim.interview.provenance import confirmed, filled_sections
 from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
+from sim.interview.stated import stated_in
 from sim.interview.vocabulary import find
 from sim.scenario.vocabulary import option_words, words
 
