@@ -65,3 +65,28 @@ def test_what_is_said_in_words_is_read_without_false_alarms() -> None:
     t = score([a for a in load() if split_of(a["id"]) == "held-out"])
     right, wrong = sum(t.right[f] for f in SAID), sum(t.wrong[f] for f in SAID)
     assert right >= 4 * wrong and right > 0
+
+
+def test_the_docs_quote_the_benchmarks_figures() -> None:
+    """docs/interview.md's table of the reader's figures, recomputed (to 0.001)."""
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[1] / "docs" / "interview.md").read_text(encoding="utf-8")
+    section = docs.split("### The corpus and the figures", 1)[1].split("\n### ", 1)[0]
+
+    def quoted(row: str) -> tuple[float, float]:
+        # precision and recall are the two cells before the last (the unsure readings)
+        m = re.search(re.escape(f"| {row} |") + r"[^\n]*?\| \**([0-9.]+)\** \| \**([0-9.]+)\** "
+                      r"\|[^|\n]*\|\n", section)  # fmt: skip
+        assert m, row
+        return float(m.group(1)), float(m.group(2))
+
+    answers = load()
+    part = [a for a in answers if split_of(a["id"]) == "held-out"]
+    for row, chosen in (("held-out, all answers, all fields", part),
+                        ("held-out, first 85 answers, all fields",
+                         [a for a in part if not a.get("batch")]),
+                        ("tuning, all answers, all fields",
+                         [a for a in answers if split_of(a["id"]) == "tuning"])):  # fmt: skip
+        t = score(chosen)
+        assert quoted(row) == (round(t.precision(), 3), round(t.recall(), 3)), row

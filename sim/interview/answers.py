@@ -103,8 +103,8 @@ def _owners_answer(plan: InterviewPlan) -> str:
     for risk, (named, signal) in RISK_WORDS.items():
         team = ref.owner(risk)  # type: ignore[arg-type]
         if team is not None:
-            lines.append(f"{_team(team).capitalize()} owns {named} and watches {signal}.")
-    return "One owning team per risk, each watching the earliest signal that can reveal it.\n" + (
+            lines.append(f"- {_team(team).capitalize()} owns {named} and watches {signal}.")
+    return "One owning team per risk, each watching the earliest signal that can reveal it:\n\n" + (
         "\n".join(lines)
     )
 
