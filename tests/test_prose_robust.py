@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.interview.content import with_texts
 from sim.interview.plan import parse_plan, plan_json
 from sim.interview.prose import PROSE_MAX, TEXT_MAX, read_answer, sentences
+from sim.interview.rubric import judge
 
 WORDS = (
     "the data team owns data quality and watches dedup rates reserve 12% ablations 8% "
@@ -38,6 +40,9 @@ def _holds(text: str) -> None:
     for r in read.readings:
         assert r.sentence in said and len(r.sentence) <= TEXT_MAX and r.key
     assert read.readings or read.messages or not text.strip()
+    # The rubric judges the plan and any text in a form's box (hazards, affirmed words).
+    judge(read.plan)
+    judge(with_texts(read.plan, {"tracking": text[:TEXT_MAX], "role.research": text[:TEXT_MAX]}))
 
 
 @settings(max_examples=60, deadline=None)
