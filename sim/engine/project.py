@@ -35,7 +35,7 @@ from sim.engine.decisions import (
 from sim.engine.draws import Draws
 from sim.engine.facts import scenario_facts
 from sim.engine.incidents import Defect, DefectBook
-from sim.engine.novelty import exploration_multiplier
+from sim.engine.novelty import effective_ablation_fraction, exploration_multiplier
 from sim.engine.plan import Plan
 from sim.engine.politics import (
     INTEGRATION_DEFECT,
@@ -50,6 +50,7 @@ from sim.engine.quality import (
     chinchilla_loss,
     loss_sigma,
     measure,
+    recipe_excess,
 )
 from sim.engine.recording import Recording
 from sim.engine.records import DecisionRecord, Ledger, PlanState, ScopeCut
@@ -258,7 +259,8 @@ class Project(ABC):
             if cap is not None:
                 effective = min(effective, max(1e6, cap) * dm)
             loss = chinchilla_loss(plan.params, effective)
-        return loss + self.loss_error + self.contributions.loss_shift()
+        tuned = recipe_excess(effective_ablation_fraction(plan.ablations, s.model.novelty))
+        return loss * (1.0 + tuned) + self.loss_error + self.contributions.loss_shift()
 
     @property
     def focus_capability(self) -> str | None:

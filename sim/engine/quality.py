@@ -65,6 +65,33 @@ def data_multiplier(base_quality: float, investment_usd: float, tokens: float) -
     return base_quality * (1.0 + DATA_INVESTMENT_GAIN * (1.0 - math.exp(-investment_usd / scale)))
 
 
+#: How much ablations see: ``1 - exp(-ablation_fraction / scale)`` of what they could, for
+#: the defects an ablation gate catches and for the recipe they tune.
+ABLATION_DETECTION_SCALE = 0.04
+
+
+def ablation_detection(ablation_fraction: float) -> float:
+    """Share of what ablations could see that a budget of ``ablation_fraction`` sees."""
+    return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
+
+
+#: Relative loss an untuned recipe gives up against a tuned one. Step Law (Li et al., 2025,
+#: Table 1; 3,700 models trained from scratch): learning rate and batch size taken from an
+#: older published law (Kaplan et al.'s) land 9.51 per mille above the best loss found by
+#: exhaustive search, their own law fitted on small runs 0.94 per mille.
+UNTUNED_RECIPE_EXCESS = 0.0095
+
+
+def recipe_excess(effective_ablation_fraction: float) -> float:
+    """Relative loss above a tuned recipe's: the share of tuning the ablations did not do.
+
+    Ablations are the small runs that tune the recipe (learning rate, batch size, the data
+    mix); a run without them trains on the recipe as written. 10% of the run's compute in
+    ablations leaves 0.08% (Step Law's own fit: 0.094%).
+    """
+    return UNTUNED_RECIPE_EXCESS * (1.0 - ablation_detection(effective_ablation_fraction))
+
+
 def loss_sigma(novelty: float, ablation_fraction: float) -> float:
     """Spread of the true loss around the scaling-law forecast.
 
