@@ -13,7 +13,13 @@ import math
 from sim.engine.compute import adapting
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
-from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
+from sim.engine.quality import (
+    QualityState,
+    chinchilla_loss,
+    domain_gaps,
+    loss_sigma,
+    measure,
+)
 from sim.engine.review import REVIEW_CO_DESIGN
 from sim.scenario.spec import PHASES
 
@@ -88,6 +94,16 @@ def planned_loss(m: Project, tokens: float | None = None) -> float:
     return chinchilla_loss(m.run_params, max(1e6, tokens) * m.data_multiplier)
 
 
+def planned_domain_gaps(m: Project) -> tuple[tuple[str, float], ...]:
+    """An adapted plan's extra loss on each capability's own text (none if pretraining)."""
+    s = m.scenario
+    base = s.model.base_model
+    if not adapting(s) or base is None:
+        return ()
+    adapted = m.tokens_plan * m.data_multiplier
+    return domain_gaps(s.objective.capabilities, base.tokens_b * 1e9, adapted)
+
+
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
     """Expected measured score of every eval for a plan (no noise, no defects)."""
     s = m.scenario
@@ -95,10 +111,10 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
         loss=planned_loss(m) if loss is None else loss,
         rounds=float(m.rounds_planned if rounds is None else rounds),
         product_transfer=m.product_transfer,
-        adapted=s.levers.strategy == "adapt",
         focus_capability=m.focus_capability,
         decontaminate=s.levers.decontaminate,
         contamination_defect=False,
+        domain_gaps=planned_domain_gaps(m),
     )
     known = m.planned_scores.get(state)
     if known is None:

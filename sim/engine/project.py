@@ -51,6 +51,7 @@ from sim.engine.quality import (
     QualityState,
     chinchilla_loss,
     data_multiplier,
+    domain_gaps,
     loss_sigma,
     measure,
 )
@@ -439,10 +440,7 @@ class Project(ABC):
         cap = self.tokens_cap
         base = s.model.base_model
         if adapting(s) and base is not None:
-            adapted = tokens * dm * factor
-            if cap is not None:
-                adapted = min(adapted, cap * dm)
-            effective = base.tokens_b * 1e9 + adapted
+            effective = base.tokens_b * 1e9 + self.adapted_tokens(tokens)
             loss = chinchilla_loss(base.params_b * 1e9, effective)
         else:
             effective = max(1e6, tokens) * dm * factor
@@ -450,6 +448,24 @@ class Project(ABC):
                 effective = min(effective, max(1e6, cap) * dm)
             loss = chinchilla_loss(self.run_params, effective)
         return loss + self.loss_error + self.contributions.loss_shift()
+
+    def adapted_tokens(self, tokens: float) -> float:
+        """Effective tokens of an adaptation run after ``tokens`` raw tokens (not the base's)."""
+        run = self.run
+        factor = self.defects.token_factor(tokens) * (run.recipe_token_factor if run else 1.0)
+        adapted = tokens * self.data_multiplier * factor
+        cap = self.tokens_cap
+        return adapted if cap is None else min(adapted, cap * self.data_multiplier)
+
+    def domain_gaps(self, tokens: float) -> tuple[tuple[str, float], ...]:
+        """An adapted base model's extra loss on each capability's own text (none if pretrained)."""
+        s = self.scenario
+        base = s.model.base_model
+        if not adapting(s) or base is None:
+            return ()
+        return domain_gaps(
+            s.objective.capabilities, base.tokens_b * 1e9, self.adapted_tokens(tokens)
+        )
 
     @property
     def focus_capability(self) -> str | None:
@@ -467,11 +483,11 @@ class Project(ABC):
             loss=self.current_loss(tokens),
             rounds=float(self.rounds_done),
             product_transfer=self.product_transfer,
-            adapted=s.levers.strategy == "adapt",
             focus_capability=self.focus_capability,
             decontaminate=s.levers.decontaminate,
             contamination_defect=self.defects.contamination_active(),
             capabilities=len(s.objective.capabilities),
+            domain_gaps=self.domain_gaps(tokens),
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:
