@@ -16,6 +16,7 @@ from sim.engine.project import Project
 from sim.engine.quality import (
     QualityState,
     chinchilla_loss,
+    domain_gaps,
     loss_sigma,
     measure,
     recipe_excess,
@@ -99,6 +100,16 @@ def planned_loss(m: Project, tokens: float | None = None) -> float:
     return loss * (1.0 + recipe_excess(ablations))
 
 
+def planned_domain_gaps(m: Project) -> tuple[tuple[str, float], ...]:
+    """An adapted plan's extra loss on each capability's own text (none if pretraining)."""
+    s = m.scenario
+    base = s.model.base_model
+    if not adapting(s) or base is None:
+        return ()
+    adapted = m.plan.tokens * m.plan.data_multiplier
+    return domain_gaps(s.objective.capabilities, base.tokens_b * 1e9, adapted)
+
+
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
     """Expected measured score of every eval for a plan (no noise, no defects)."""
     s = m.scenario
@@ -106,10 +117,10 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
         loss=planned_loss(m) if loss is None else loss,
         rounds=float(m.plan.rounds if rounds is None else rounds),
         product_transfer=m.plan.product_transfer,
-        adapted=s.levers.strategy == "adapt",
         focus_capability=m.focus_capability,
         decontaminate=s.levers.decontaminate,
         contamination_defect=False,
+        domain_gaps=planned_domain_gaps(m),
     )
     known = m.planned_scores.get(state)
     if known is None:
