@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from sim.engine.compute import adapting
+from sim.engine.facts import PLANNED_SCORES_KEPT
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
 from sim.engine.quality import (
@@ -122,10 +123,13 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
         contamination_defect=False,
         domain_gaps=planned_domain_gaps(m),
     )
-    known = m.planned_scores.get(state)
+    kept = m.facts.planned_scores
+    known = kept.get(state)
     if known is None:
+        if len(kept) >= PLANNED_SCORES_KEPT:
+            kept.clear()
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
-        known = m.planned_scores[state] = {e: r.score for e, r in scores.items()}
+        known = kept[state] = {e: r.score for e, r in scores.items()}
     return known
 
 

@@ -130,8 +130,6 @@ class Project(ABC):
         self.loss_error = variant_loss_error(s, self.streams, self.draws.loss_error, sigma)
         #: Research effort over documented work (docs/model.md, "Novelty").
         self.exploration = exploration_multiplier(s.model.novelty)
-        #: Expected target scores of plans (a plan's quality state gives its scores).
-        self.planned_scores: dict[QualityState, dict[str, float]] = {}
         self.run: TrainingRun | None = None
         self.run_finished = False
         #: Bumped whenever the model being trained changes; evals are re-measured after.
