@@ -229,6 +229,7 @@ def show(saved: dict[str, Any], source: str) -> None:
                 "application/x-yaml",
                 key=f"{KEY}_save_{d['trial']}",
                 icon=":material/download:",
+                on_click="ignore",
             )
     st.subheader("Trade-off frontier")
     st.plotly_chart(frontier_chart(result), key=f"{KEY}_frontier")
@@ -256,7 +257,7 @@ def _download(label: str, name: str, source: str, changes: Any, key: str) -> Non
     text = design_yaml(DesignFile(name, source.removeprefix("scenarios/"), changes))
     st.download_button(
         label, text, f"{key}.yaml", "application/x-yaml", key=f"{KEY}_{key}",
-        icon=":material/download:",
+        icon=":material/download:", on_click="ignore",
     )  # fmt: skip
 
 

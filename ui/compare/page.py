@@ -149,6 +149,7 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     st.download_button(
         "Download this design (YAML)", text, "design.yaml", "application/x-yaml",
         key="compare_own_download", icon=":material/download:", disabled=not changes_from_base,
+        on_click="ignore",
     )  # fmt: skip
     return edited.model_copy(update={"name": OWN_LABEL})
 
