@@ -356,7 +356,7 @@ def roles_list(view: dict[str, Any]) -> None:
     """Every role: the decisions it makes, the risks it owns, and who holds it."""
     lines = []
     for r in view["roles"]:
-        decides = ", ".join(f"`{k}`" for k in r["rights"]) or "no decision rights"
+        decides = ", ".join(words(k) for k in r["rights"]) or "no decision rights"
         risks = ", ".join(words(k) for k in r["risks"]) or "none"
         holder = f"**{esc(r['holder'])}**" if r["holder"] else ":gray[free]"
         lines.append(f"- **{esc(r['name'])}** ({holder}): decides {decides}; owns risks: {risks}")

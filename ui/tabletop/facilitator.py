@@ -333,7 +333,11 @@ def write_inject(view: dict[str, Any], room: str, key: str) -> None:
     """The facilitator's own inject: a message, a trigger, and what it sets off in the model."""
     if view["exercise"]["status"] == "ended":
         return
-    with st.expander("Write your own inject", icon=":material/edit_note:"):
+    # Keyed, with its open state kept in the session: the page reruns whenever anyone in the
+    # room acts, and an expander redrawn at a new place (a row above it came or went) used to
+    # close under the facilitator's typing.
+    with st.expander("Write your own inject", icon=":material/edit_note:", key="tt_w_open",
+                     on_change="rerun"):  # fmt: skip
         title = st.text_input("Title", max_chars=MAX_TITLE, key="tt_w_title",
                               placeholder="e.g. The cloud provider raises prices")  # fmt: skip
         message = st.text_area(
