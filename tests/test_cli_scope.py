@@ -35,6 +35,6 @@ def test_sweep_output_names_the_scope_cut() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    assert "Scope differs: the reserve fraction 0.25 plan did" in text, out.stdout
-    assert "(the reserve fraction 0 plan)" in text, out.stdout
+    assert "Scope differs: the budget reserve 25% plan did" in text, out.stdout
+    assert "(the budget reserve 0% plan)" in text, out.stdout
     assert all(len(line) <= 80 for line in out.stdout.splitlines())

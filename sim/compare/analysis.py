@@ -45,6 +45,7 @@ from sim.runner import run_designs
 from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import words
 from sim.summary import interval_summary, summarize_runs
 
 # --- objectives ----------------------------------------------------------------------------
@@ -150,10 +151,22 @@ def p_words(p: float) -> str:
 
 
 def _adjusted(row: Mapping[str, Any], key: str) -> str:
-    """'p = 0.003, Holm over 6' or 'p = 0.003' when nothing was adjusted."""
+    """'p = 0.003, adjusted for 6 comparisons' or 'p = 0.003' when nothing was adjusted.
+
+    The method (Holm's) is named in the output's footnote (:data:`METHOD_NAMES`), not here.
+    """
     p = float(row.get(f"{key}_adjusted", row.get(key, 1.0)))
-    how = str(row.get("adjustment", ""))
-    return p_words(p) + (f", {how}" if how and how != "Holm over 1" else "")
+    family = str(row.get("adjustment", "")).removeprefix("Holm over ")
+    return p_words(p) + (f", adjusted for {family} comparisons" if family not in ("", "1") else "")
+
+
+#: The methods behind a comparison's sentences, for its footnote (sim.glossary.METHODS).
+METHOD_NAMES = (
+    "Student's t interval",
+    "Tango's score test",
+    "Paired differences and Holm's correction",
+    "Bayesian bootstrap",
+)
 
 
 def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
@@ -162,7 +175,7 @@ def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
     bo, ao = int(row["b_only"]), int(row["a_only"])
     return (
         f"{b} {event} in {bo} world{'' if bo == 1 else 's'} where {a} does not, "
-        f"{a} in {ao} where {b} does not (Tango score test {p_words(float(row['p_value']))})"
+        f"{a} in {ao} where {b} does not ({p_words(float(row['p_value']))})"
     )
 
 
@@ -369,7 +382,7 @@ def best_line(
         f"Best on {label.lower()}: {(names or {}).get(pick, pick)}. The chance it is truly "
         "the best of these designs is "
         f"{100 * best['chance_best'][pick]:.0f}%, and that it is within {margin} of the best "
-        f"{100 * best['chance_near_best'][pick]:.0f}% ({best['method']})."
+        f"{100 * best['chance_near_best'][pick]:.0f}% (over the same worlds)."
     )
 
 
@@ -614,5 +627,5 @@ def metric_label(key: str) -> str:
     """A column's label and unit from the KPI registry, or the column itself."""
     m = BY_KEY.get(key)
     if m is None:
-        return key.replace("score:", "") + " score" if key.startswith("score:") else key
+        return words(key.removeprefix("score:")) + " score" if key.startswith("score:") else key
     return m.label if m.unit == "probability" else f"{m.label} ({m.unit})"

@@ -166,8 +166,8 @@ class Comparison:
         label = BY_KEY[self.primary].label if self.primary in BY_KEY else self.primary
         first = (
             f"Primary metric: {label.lower()}"
-            + (f", Holm-adjusted over {p} designs" if p > 1 else "")
-            + f"; the other metrics are secondary, Holm-adjusted together over {s} comparisons."
+            + (f", adjusted for {p} designs" if p > 1 else "")
+            + f"; the other metrics are secondary, adjusted together for {s} comparisons."
         )
         return first
 

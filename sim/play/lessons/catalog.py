@@ -333,7 +333,7 @@ def _gates(p: PlayFacts) -> Change | None:
     if early:
         kept = [g.model_dump() for g in s.plan.gates if g.after not in EARLY_PHASES]
         names = ", ".join(words(g.id) for g in early)
-        return Change(f"Without the early gates ({names})", {"plan.gates": kept})
+        return Change(f"Dropping the early gates ({names})", {"plan.gates": kept})
     gate = {"id": "ablation_gate", "after": "ablations", "catches": kinds, "strength": 0.9}
     taken = {g.id for g in s.plan.gates}
     if gate["id"] in taken:
