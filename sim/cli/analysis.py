@@ -246,7 +246,7 @@ def sensitivity(
 
     unit = LABELS[metric].unit if metric in LABELS else ""
     rows = [
-        (r["rank"], field_words(r["lever"]),
+        (r["rank"], sentence(field_words(r["lever"])),
          f"{value_words(r['lever'], r['low'])} → {value_words(r['lever'], r['high'])}",
          difference(r["swing"], unit) + ("" if r["clear"] else "?"),
          _span(r["swing_low"], r["swing_high"], unit), percent(r["p_top3"], 0))
