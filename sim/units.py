@@ -13,6 +13,8 @@ Flops: TypeAlias = float
 SECONDS_PER_DAY = 86_400.0
 MINUTES_PER_DAY = 1_440.0
 HOURS_PER_DAY = 24.0
+#: Working hours in a person-day.
+WORK_HOURS_PER_PERSON_DAY = 8.0
 
 #: Money and time are compared with a tolerance in their own unit, never with zero: a
 #: budget built from thousands of float charges leaves residues (about 1e-9 dollars on a

@@ -9,7 +9,10 @@ from __future__ import annotations
 import pytest
 
 from sim.engine.model import ProjectModel
-from sim.engine.quality import DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK
+from sim.engine.quality import (
+    DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK,
+    OVERLAP_SCAN_USD_PER_TRILLION,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 from tests.mechanisms import higher, runs
@@ -37,13 +40,18 @@ def test_decontamination_takes_the_data_teams_days_and_a_scan(base: Scenario) ->
     m.env.run()
     public = [e for e in base.objective.evals if e.kind == "public_benchmark"]
     assert len(public) == 2
-    notes = [e.summary for e in m.trace if "Decontamination" in e.summary]
+    notes = [e.summary for e in m.recording.trace if "Decontamination" in e.summary]
     want = f"{DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public):.0f} person-days"
     assert notes and want in notes[0]
+    scans = [e.usd for e in m.ledger.entries if e.note == "benchmark overlap scan"]
+    assert scans == [
+        pytest.approx(OVERLAP_SCAN_USD_PER_TRILLION * 2 * m.plan.tokens_scenario / 1e12)
+    ]
+    # The data team's days lengthen prepare, its critical path, so the project's salary
+    # days rise; 300 worlds, as decisions on the less inflated scores move effort too.
     for seed in SEEDS:
-        on, off = runs(base, 120, seed), runs(base, 120, seed, levers__decontaminate=False)
+        on, off = runs(base, 300, seed), runs(base, 300, seed, levers__decontaminate=False)
         higher(on["effort_person_days"], off["effort_person_days"], f"effort, seed {seed}")
-        higher(on["cost_usd"], off["cost_usd"], f"cost, seed {seed}")
 
 
 def test_a_leaked_benchmark_reads_high_and_the_product_shows_the_truth(base: Scenario) -> None:

@@ -116,8 +116,8 @@ def test_one_planned_compute_formula() -> None:
     m = ProjectModel(s, seed=0)
     # The plan's bill agrees with the engine's own run and round prices before any fitting;
     # the engine's run is a little dearer (checkpoint pauses, throughput not yet tuned).
-    run_usd = m.tokens_scenario * m.run_usd_per_token
-    rounds = s.model.post_training_rounds * m.round_compute_usd
+    run_usd = m.plan.tokens_scenario * m.plan.usd_per_token
+    rounds = s.model.post_training_rounds * m.plan.round_compute_usd
     expected = (run_usd + rounds) * (1.0 + s.levers.ablation_fraction)
     assert expected >= planned_compute_usd(s) == pytest.approx(expected, rel=0.05)
     assert model_compute_usd.__code__.co_names.count("planned_compute_usd") == 1
@@ -127,7 +127,7 @@ def test_one_planned_compute_formula() -> None:
         for p in sorted((ROOT / "sim").rglob("*.py"))
         if "post_training_round_gpu_hours(" in p.read_text(encoding="utf-8")
     ]
-    assert users == ["sim/engine/compute.py", "sim/engine/project.py"]
+    assert users == ["sim/engine/compute.py", "sim/engine/plan.py"]
 
 
 # --- no second spelling ---------------------------------------------------------------------

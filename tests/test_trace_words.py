@@ -41,7 +41,7 @@ def lines(path: Path) -> dict[str, str]:
         for policy in POLICIES:
             game = Game(scenario, seed=seed)
             game.play_to_end(policy)
-            for e in game.model.trace:
+            for e in game.model.recording.trace:
                 out.setdefault(e.summary, f"{policy}, seed {seed}, day {e.day:.0f}, {e.kind}")
     return out
 

@@ -85,7 +85,7 @@ def play(
             save.write_text(game.save(), encoding="utf-8")
         except OSError as exc:
             raise UserError(f"{save}: cannot write: {exc.strerror}") from None
-    decisions = [d.as_dict() for d in game.model.decisions]
+    decisions = [d.as_dict() for d in game.model.recording.decisions]
     if as_json:
         emit_json({"outcome": row, "decisions": decisions, "saved": str(save) if save else None})
         return
@@ -120,7 +120,7 @@ def replay_command(
     saved = [dict(d) for d in log.decisions]
     game = Game.from_log(log)
     row = game.play_to_end()
-    played = [{"key": d.key, "choice": d.choice} for d in game.model.decisions]
+    played = [{"key": d.key, "choice": d.choice} for d in game.model.recording.decisions]
     matches, verdict = replay_verdict(saved, played)
     notice = log.version_notice()
     if as_json:

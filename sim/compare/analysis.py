@@ -244,16 +244,9 @@ def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
             f"within {margin_words(row)} ({lv} interval {interval_words(row)}); {_needed(row)}."
         )
     if kind == "clear":
-        small = (
-            f" The difference is clear, and likely smaller than the {margin_words(row)} "
-            "that matters."
-            if float(row.get("p_equivalent_adjusted", row.get("p_equivalent", 1.0))) < 0.05
-            else ""
-        )
         return (
             f"{b} {ph.change(mean, unit)}{ph.suffix} than {a} ({lv} interval "
             f"{interval_words(row)}; clear, {_adjusted(row, 'p_value')}); {_wins(row, a, b)}."
-            + small
         )
     if kind == "alike":
         return (
@@ -268,6 +261,12 @@ def verdict_line(row: Mapping[str, Any], a: str, b: str) -> str:
             f" Only {k} world{'' if k == 1 else 's'} of {n:,} carry the difference (the rest "
             f"differ little or not at all), and a clear call needs at least {MIN_DIFFERING}: "
             "the interval is rough until there are more worlds."
+        )
+    if not _rough(row) and float(row.get("p_adjusted", row.get("p_value", 1.0))) < ALPHA:
+        return (
+            f"Not yet known on {label}: {b} {ph.change(mean, unit)}{ph.suffix} on average "
+            f"({lv} interval {interval_words(row)}), a real difference but smaller than the "
+            f"{margin_words(row)} that matters, so not yet a clear one; {_needed(row)}.{extra}"
         )
     return (
         f"Not yet known on {label}: {b} {ph.change(mean, unit)}{ph.suffix} on average, but "

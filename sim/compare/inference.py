@@ -181,9 +181,11 @@ def inside_margin(table: pd.DataFrame) -> pd.Series:
 def settle_verdicts(table: pd.DataFrame, alpha: float = ALPHA) -> np.ndarray:
     """Each row's verdict from its adjusted p-values, its interval and its differing worlds.
 
-    Clear: adjusted "no difference" p below ``alpha``, interval not inside ±margin, and
-    not ``rough`` (at least :data:`sim.intervals.MIN_DIFFERING` worlds carry it). Alike:
-    interval inside ±margin, or adjusted equivalence p below ``alpha`` and not clear.
+    Clear means clear and material: adjusted "no difference" p below ``alpha``, the
+    estimate at least the margin (the smallest difference that matters), and not ``rough``
+    (at least :data:`sim.intervals.MIN_DIFFERING` worlds carry it). A real difference
+    smaller than the margin is not clear: more worlds settle it as alike. Alike: interval
+    inside ±margin, or adjusted equivalence p below ``alpha`` and not clear.
     """
     rough = table["rough"].fillna(False).astype(bool) if "rough" in table else False
     inside = inside_margin(table)
@@ -192,7 +194,8 @@ def settle_verdicts(table: pd.DataFrame, alpha: float = ALPHA) -> np.ndarray:
         table["p_equivalent_adjusted"] if "p_equivalent_adjusted" in table
         else table.get("p_equivalent", pd.Series(1.0, index=table.index))
     )  # fmt: skip
-    clear = (p < alpha) & ~inside & ~rough
+    material = table["mean"].abs() >= table["margin"]
+    clear = (p < alpha) & ~inside & ~rough & material
     alike = inside | ((p_eq < alpha) & ~clear)
     return np.where(clear, CLEAR, np.where(alike, ALIKE, UNKNOWN))
 

@@ -20,16 +20,17 @@ from sim.engine.budget import (
     round_cost,
 )
 from sim.engine.forecast import ablation_days, forecast_days
-from sim.engine.incidents import BAKED_IN, Defect
+from sim.engine.incidents import BAKED_IN, IN_THE_EVALS, Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
+from sim.engine.plan import ROUND_EPS
 from sim.engine.politics import FINDING_CATCH
-from sim.engine.project import ROUND_EPS, Project
+from sim.engine.project import Project
 from sim.engine.quality import (
     DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK,
     OVERLAP_SCAN_USD_PER_TRILLION,
     data_work_person_days,
 )
-from sim.engine.review import REVIEW_CO_DESIGN, legal_engaged, review_strength
+from sim.engine.review import legal_engaged, review_strength
 from sim.engine.safety import fix_days as safety_fix_days
 from sim.engine.training import Steps, TrainingRun
 from sim.format import days as days_text
@@ -82,8 +83,10 @@ def _data_work(m: Project) -> Steps:
     """
     effort = data_work_person_days(m.scenario.levers.data_investment_usd)
     if effort > 0:
-        m.trace_event("data work", f"Extra data work: {effort:.0f} person-days", data_team(m))
-        yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
+        m.recording.trace_event(
+            "data work", f"Extra data work: {effort:.0f} person-days", data_team(m)
+        )
+        yield from m.staff.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
     yield from _decontaminate(m)
 
 
@@ -99,21 +102,23 @@ def _decontaminate(m: Project) -> Steps:
     if not s.levers.decontaminate or not public:
         return
     effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public)
-    scan = OVERLAP_SCAN_USD_PER_TRILLION * len(public) * m.tokens_plan / 1e12
+    scan = OVERLAP_SCAN_USD_PER_TRILLION * len(public) * m.plan.tokens / 1e12
     m.ledger.charge(m.env.now, "compute", scan, "benchmark overlap scan")
-    m.trace_event(
+    m.recording.trace_event(
         "data work",
         f"Decontamination against {len(public)} public benchmarks: {effort:.0f} person-days",
         data_team(m),
     )
-    yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "decontamination")
+    yield from m.staff.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "decontamination")
 
 
 def _integrate_contributions(m: Project) -> Steps:
     """The training team folds the proposed contributions into the recipe (co-design work)."""
     effort = m.contributions.integration_person_days
     if effort > 0:
-        yield from m.work(m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions")
+        yield from m.staff.work(
+            m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions"
+        )
 
 
 def safety_engaged(m: Project) -> bool:
@@ -126,8 +131,10 @@ def _early_safety(m: Project) -> Steps:
     if not safety_engaged(m):
         return
     for _ in m.safety.review("prepare", m.scenario.incidents.safety.review_strength):
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Data review found a safety or legal issue; fixed early", "safety")
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event(
+            "safety", "Data review found a safety or legal issue; fixed early", "safety"
+        )
         yield m.env.timeout(safety_fix_days(m.scenario, "prepare"))
 
 
@@ -137,16 +144,20 @@ def _model_review(m: Project) -> None:
         return
     owner = m.org.owner("safety") or m.org.decider("ship")
     for issue in m.safety.review("training", m.scenario.incidents.safety.review_strength):
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Model review found an issue; fixed during post-training", owner)
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event(
+            "safety", "Model review found an issue; fixed during post-training", owner
+        )
         effort = SAFETY_FIX_PEOPLE * safety_fix_days(m.scenario, "training")
-        fix = m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}")
+        fix = m.staff.work(
+            owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}"
+        )
         m.safety_work.append(m.env.process(fix))
 
 
 def ablations(m: Project) -> Steps:
     """Ablation and scaling-law runs on a share of the cluster; failed recipes run again."""
-    m.start_reservation()
+    m.reservation.begin()
     reruns = m.draws.ablation_reruns
     factor = 1.0 + ABLATION_RERUN_SHARE * reruns
     days = ablation_days(m, factor)
@@ -155,21 +166,23 @@ def ablations(m: Project) -> Steps:
     def experiments() -> Steps:
         if days > 0:
             if reruns:
-                m.count_incident("ablation_rerun")
-                m.trace_event(
+                m.recording.count_incident("ablation_rerun")
+                m.recording.trace_event(
                     "ablations",
                     f"{reruns} ablation campaign(s) failed and ran again (a novel recipe)",
                     m.org.training_team,
                 )
             yield m.env.timeout(days)
-            m.charge_compute(cost, "ablations and scaling-law runs", "ablation_compute")
+            m.reservation.charge_compute(cost, "ablations and scaling-law runs", "ablation_compute")
 
     yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
     )
-    for c in m.contributions.judge(m.ablation_fraction):
+    for c in m.contributions.judge(m.plan.ablations):
         verdict = "kept" if c.kept else "dropped: the experiments say it hurts"
-        m.trace_event("contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team)
+        m.recording.trace_event(
+            "contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team
+        )
 
 
 def _research_findings(m: Project) -> Steps:
@@ -205,12 +218,12 @@ def post_training(m: Project) -> Steps:
     yield from m.run_workstreams(
         "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
     )
-    m.end_reservation()
+    m.reservation.end()
 
 
 def _rounds(m: Project) -> Steps:
-    while m.rounds_planned - m.rounds_done > ROUND_EPS:
-        yield from post_training_round(m, share=m.round_share())
+    while m.plan.rounds - m.plan.rounds_done > ROUND_EPS:
+        yield from post_training_round(m, share=m.plan.round_share())
 
 
 def post_training_round(
@@ -226,17 +239,21 @@ def post_training_round(
     s = m.scenario
     start = m.env.now
     effort = s.model.round_person_days * m.round_effort_multiplier() * share
-    key = f"round{int(m.rounds_done) + m.extra_rounds}"
-    yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
-    rest = share * max(s.model.round_days_min, m.round_compute_days()) - (m.env.now - start)
+    key = f"round{m.plan.round_index()}"
+    yield from m.staff.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
+    rest = share * max(s.model.round_days_min, m.plan.round_compute_days()) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
     annotation, _ = round_cost(m)
     m.ledger.charge(m.env.now, "annotation", share * annotation, label)
-    m.charge_compute(share * m.round_compute_usd, label, "post_training_compute")
+    m.reservation.charge_compute(share * m.plan.round_compute_usd, label, "post_training_compute")
     m.round_done(share)
-    done = f"{m.rounds_done:.0f}" if share == 1.0 else f"{m.rounds_done:.2g} (a shorter round)"
-    m.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
+    done = (
+        f"{m.plan.rounds_done:.0f}"
+        if share == 1.0
+        else f"{m.plan.rounds_done:.2g} (a shorter round)"
+    )
+    m.recording.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
 
 
 def _schedule_check(m: Project) -> Steps:
@@ -245,9 +262,9 @@ def _schedule_check(m: Project) -> Steps:
     deadline = s.objective.deadline_days
     if not later_than(projected, deadline):
         return
-    m.count_incident("schedule_slip")
+    m.recording.count_incident("schedule_slip")
     options = ["add_core_staff", "accept_slip"]
-    if m.rounds_planned > 1:
+    if m.plan.rounds > 1:
         options.insert(0, "cut_post_training_rounds")
     choice = yield from m.decide(
         "schedule",
@@ -258,13 +275,17 @@ def _schedule_check(m: Project) -> Steps:
     )
     if choice == "cut_post_training_rounds":
         cut = (projected - deadline) / m.round_days()
-        m.plan_rounds(max(1.0, m.rounds_planned - cut))
+        m.plan.set_rounds(max(1.0, m.plan.rounds - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
 
 
 def evaluation(m: Project) -> Steps:
     yield from m.run_workstreams("evaluation")
+
+
+def ship_call(m: Project) -> Steps:
+    """Evaluation's close, after its gates' verdicts: measure, then the eval-gap loop."""
     m.measure_quality()
     yield from _eval_gap(m)
 
@@ -274,11 +295,15 @@ def _eval_gap(m: Project) -> Steps:
         missed = m.missed_targets()
         if not missed:
             return
-        m.count_incident("eval_gap")
+        m.recording.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
-        affordable = not over_usd(budget_gap(m) + annotation + compute)
-        if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
+        # An extra round costs its annotation, its compute and every salary of its days; the
+        # plan pays it from what it has, not from the reserve still held back (the reserve
+        # is for slips, released by the budget's holder when the forecast runs over).
+        salaries = m.round_days() * m.staff.salaries_per_day()
+        affordable = not over_usd(budget_gap(m) + annotation + compute + salaries)
+        if m.plan.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
         detected_by = yield from _notice_eval_gap(m)
@@ -292,12 +317,12 @@ def _eval_gap(m: Project) -> Steps:
         )
         if choice == "ship":
             return
-        m.extra_round_planned()
+        m.plan.add_extra_round()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            key = f"retune{m.extra_rounds}"
-            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
-            m.post_training_data_fixed()
+            key = f"retune{m.plan.extra_rounds}"
+            yield from m.staff.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
+            m.plan.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
 
@@ -315,9 +340,9 @@ def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
         return owner
     evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
     team = evaluators[0] if evaluators else m.org.decider("ship")
-    u = m.streams.entity_uniform("signals", f"eval_gap#{m.incidents['eval_gap']}")
+    u = m.streams.entity_uniform("signals", f"eval_gap#{m.recording.incidents['eval_gap']}")
     yield m.env.timeout(u * m.scenario.org.eval_interval_days)
-    m.trace_event(
+    m.recording.trace_event(
         "signal", "Nobody owns the eval gap: missed targets seen at the routine review", team
     )
     return team
@@ -336,8 +361,8 @@ def _release_review(m: Project) -> Steps:
         yield simpy.AllOf(m.env, m.safety_work)
     found = m.safety.review("release", s.incidents.safety.review_strength)
     for _ in found:
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Release review found a release-blocking issue", "safety")
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event("safety", "Release review found a release-blocking issue", "safety")
         yield m.env.timeout(safety_fix_days(s, "release"))
     if found:
         for _ in range(SAFETY_TUNING_ROUNDS):
@@ -349,33 +374,29 @@ def _release_review(m: Project) -> Steps:
 
 
 def gates_after(m: Project, phase: str) -> Steps:
+    """Each gate's verdict, once its phase's work and its review are done: what it caught."""
     legal = legal_engaged(m.scenario, m.org)
     for gate, effort in m.facts.gate_reviews[phase]:
-        yield from _gate_review(m, gate, effort)
-        ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
+        _note_review(m, gate, effort)
+        ablations = effective_ablation_fraction(m.plan.ablations, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
 
 
-def _gate_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> Steps:
-    """The gate's review: its teams' ``effort`` at the phase boundary, as its strength asks."""
+def _note_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> None:
+    """The trace line of a gate's review: its teams' person-days and the days it took."""
     if not effort:
         return
-    start = m.env.now
-    work = [
-        m.env.process(m.work(team, days, REVIEW_CO_DESIGN, f"gate:{gate.id}/{team}"))
-        for team, days in effort.items()
-    ]
-    yield simpy.AllOf(m.env, work)
+    days = m.recording.review_days.get(gate.id, 0.0)
     teams = ", ".join(f"{words(t)} {e:.1f}" for t, e in effort.items())
-    m.trace_event(
+    m.recording.trace_event(
         "gate",
         f"{sentence(review_words(gate.id))}, set to catch "
         f"{percent(review_strength(gate.strength))} of the defects it looks for: {teams} "
-        f"person-days over {days_text(m.env.now - start)}",
+        f"person-days over {days_text(days)} beside the phase's work",
         next(iter(effort)),
-        {"gate": gate.id, "person_days": effort, "days": m.env.now - start},
+        {"gate": gate.id, "person_days": effort, "days": days},
     )
 
 
@@ -402,15 +423,20 @@ def fix_key(d: Defect) -> str:
 
 def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
-    m.count_incident(f"defect_{d.kind}")
+    m.recording.count_incident(f"defect_{d.kind}")
     owner = m.org.owner(d.kind) or m.org.decider("data_fix")
     fixer = fix_team(m, d)
     where = d.found_at or "monitoring"
-    m.trace_event("defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner)
+    m.recording.trace_event(
+        "defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner
+    )
     run = m.run
+    if run is not None and m.run_finished and d.kind in IN_THE_EVALS:
+        yield from _rescore(m, d)
+        return
     if run is None:
         if d.kind in FIX_BEFORE_TRAINING:
-            yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+            yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
             d.fixed = True
         else:
             # Nothing waits for the fix: a run that starts before it lands trains on the bad
@@ -437,7 +463,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+    yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
@@ -446,15 +472,33 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         run.restart_from(0.0)
         m.defects.reset_tokens()
         if not during_run:
-            m.redo_rounds()
+            m.plan.redo_rounds()
             yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
     elif not during_run:
         # Continued training repairs some of the damage, never more: the model can be no
         # better than a clean run of the plan (docs/model.md, "Late fixes").
-        m.cap_effective_tokens(run.target_tokens * run.recipe_token_factor)
+        m.plan.cap_tokens(run.target_tokens * run.recipe_token_factor)
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
+
+
+def _rescore(m: Project, d: Defect) -> Steps:
+    """Contamination found after the run: drop the leaked items and measure again.
+
+    The model is not trained again (what it saw is in its weights); the evaluation team
+    runs the same overlap analysis as decontamination, against the benchmarks this time
+    (``DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK`` each), and the calls read clean items.
+    """
+    team = m.org.owner(d.kind) or fix_team(m, d)
+    public = sum(e.kind == "public_benchmark" for e in m.scenario.objective.evals)
+    effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * max(1, public)
+    yield from m.staff.work(team, effort, ROLE_CO_DESIGN["evals"], fix_key(d))
+    d.fixed = True
+    m.model_changed()
+    m.recording.trace_event(
+        "defect", "The leaked benchmark items are dropped and the model measured again", team
+    )
 
 
 def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
@@ -465,10 +509,10 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     retraining share, paid in compute and calendar; docs/model.md, "Handling a found
     defect"). A run that ended before the fix landed keeps the damage.
     """
-    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+    yield from m.staff.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
-    m.trace_event(
+    m.recording.trace_event(
         "defect", f"{sentence(words(d.kind))} fix is in; the run trains on clean data", owner
     )
     run = m.run
@@ -476,13 +520,13 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
         return
     if d.kind in BAKED_IN:
         # The checkpoint carries the defect: every token so far is trained again.
-        m.trace_event(
+        m.recording.trace_event(
             "retrain",
             f"The run starts again from scratch: its {run.tokens / 1e9:,.0f}B tokens were "
             f"trained with the {d.kind.replace('_', ' ')} defect built in",
             owner,
         )
-        m.count_incident("retraining_share")
+        m.recording.count_incident("retraining_share")
         run.restart_from(0.0)
         m.defects.reset_tokens()
         yield from budget_watch(m)
@@ -491,8 +535,8 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     if extra > 0:
         # Into the plan's tokens too, so a re-priced plan keeps it.
         m.plan_tokens(run.target_tokens + extra)
-        m.count_incident("retraining_share")
-        m.trace_event(
+        m.recording.count_incident("retraining_share")
+        m.recording.trace_event(
             "retrain",
             f"The run trains {extra / 1e9:,.0f}B more tokens to make up what the "
             f"{d.kind.replace('_', ' ')} defect spoiled",
@@ -514,12 +558,12 @@ def retraining_tokens(d: Defect) -> float:
 
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
-    m.trace_event("retrain", note.capitalize())
+    m.recording.trace_event("retrain", note.capitalize())
     m.plan_tokens(target)
     yield m.env.process(run.process())
-    if m.rounds_done == 0:
-        while m.rounds_planned - m.rounds_done > ROUND_EPS:
-            yield from post_training_round(m, "post-training round (redo)", m.round_share())
+    if m.plan.rounds_done == 0:
+        while m.plan.rounds - m.plan.rounds_done > ROUND_EPS:
+            yield from post_training_round(m, "post-training round (redo)", m.plan.round_share())
 
 
 def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:
@@ -527,6 +571,9 @@ def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:
         m.defects.mark_found(d, m.env.now, "run monitoring")
         yield from handle_defect(m, d)
 
+
+#: What closes a phase after its gates' verdicts: a release gate informs the ship call.
+CLOSES: dict[str, Callable[[Project], Steps]] = {"evaluation": ship_call}
 
 #: Each phase's steps, by name (the names of :data:`~sim.scenario.spec.PHASES`, a test checks).
 STEPS: dict[str, Callable[[Project], Steps]] = {

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from sim.engine.org import OrgGraph
 from sim.scenario.spec import ROLE_CO_DESIGN, Gate, Scenario
-from sim.units import PersonDays, TeamId
+from sim.units import WORK_HOURS_PER_PERSON_DAY, PersonDays, TeamId
 
 #: Gates after these phases are late: they look whether or not anyone owns the risk.
 LATE_PHASES = frozenset({"evaluation", "release"})
@@ -29,8 +29,6 @@ LATE_PHASES = frozenset({"evaluation", "release"})
 #: (Capers Jones's removal efficiency of formal inspections; Gilb and Graham give 60-80%).
 INSPECTION_PERSON_HOURS = 50.0
 INSPECTION_DETECTION = 0.6
-#: Working hours in a person-day (the inspection figures are in hours).
-WORK_HOURS_PER_PERSON_DAY = 8.0
 #: Person-days of review per defect kind for one e-fold of missed defects, from the above.
 REVIEW_SCALE_PERSON_DAYS = (
     INSPECTION_PERSON_HOURS / WORK_HOURS_PER_PERSON_DAY / -math.log1p(-INSPECTION_DETECTION)

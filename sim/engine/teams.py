@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim.scenario.spec import Team
-from sim.units import Days, PersonDays, TeamId, Usd
+from sim.units import WORK_HOURS_PER_PERSON_DAY, Days, PersonDays, TeamId, Usd
 
 #: Effort per unit of work added by each extra person on fully co-designed work. Calibrated
 #: to QSM's 2005 study: on projects of the same size, a team 5.1 times larger (29 against 5.7
@@ -27,6 +27,19 @@ TASK_PERSON_DAYS = 1.5
 RAMP_DAYS = 60.0
 #: Share of a person a newcomer takes from veterans while fully new (mentoring, questions).
 MENTOR_SHARE = 0.5
+#: Hours a day an owner spends watching one risk it owns: a look at its dashboards and
+#: alerts the length of a daily stand-up (the Scrum Guide's 15-minute time-box).
+WATCH_HOURS_PER_RISK_DAY = 0.25
+
+
+#: Days between a resignation and the leaver's last day: the two weeks' notice customary in
+#: the United States. An owner of the staffing risk starts the search and the handover then.
+NOTICE_DAYS = 14.0
+
+
+def watching(risks: int) -> float:
+    """People's worth of a team's day spent watching ``risks`` risks it owns."""
+    return risks * WATCH_HOURS_PER_RISK_DAY / WORK_HOURS_PER_PERSON_DAY
 
 
 def seniority_factor(seniority: float) -> float:
@@ -92,6 +105,9 @@ class TeamState:
     spec: Team
     attention: float = 1.0
     """Share of the team's time on this project's flagship (the rest goes to other variants)."""
+    watching: float = 0.0
+    """People's worth of the team's time spent watching the risks it owns (see
+    :data:`WATCH_HOURS_PER_RISK_DAY`); it is not on the work."""
     veterans: int = 0
     newcomers: list[Days] = field(default_factory=list)
     items: list[WorkItem] = field(default_factory=list)
@@ -119,7 +135,8 @@ class TeamState:
         self._people_changed()
 
     def _people_changed(self) -> None:
-        self._people = (self.veterans + len(self.newcomers)) * self.attention
+        heads = (self.veterans + len(self.newcomers)) * self.attention
+        self._people = max(0.0, heads - self.watching) if heads > 0 else 0.0
         self._steady_share = None
 
     @property
@@ -241,6 +258,22 @@ class TeamState:
             self.veterans -= 1
         elif self.newcomers:
             self.newcomers.pop()
+        self._people_changed()
+        self._surplus_now = self._surplus()
+        self._changed()
+
+    def take_over(self, now: Days) -> None:
+        """A veteran takes over a leaver's work with no handover and learns it as a newcomer.
+
+        Their output ramps up again from nothing and they take veterans' time meanwhile
+        (the same ramp-up and mentoring as a new hire's: about 45 person-days of output).
+        """
+        if self.veterans <= 0:
+            return
+        self.version += 1
+        self._accrue_surplus(now)
+        self.veterans -= 1
+        self.newcomers.append(now)
         self._people_changed()
         self._surplus_now = self._surplus()
         self._changed()

@@ -161,7 +161,7 @@ def load_play() -> None:
         return
     new_play()
     st.session_state.update({GAME: game, SOURCE: name, SINCE: 0.0, MINE: None})
-    n = len(game.model.decisions)
+    n = len(game.model.recording.decisions)
     st.session_state[NOTICE] = f"Loaded {name} and replayed its {n} decisions exactly." + (
         f" {older}" if (older := log.version_notice()) else ""
     )

@@ -84,7 +84,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "build_vs_adapt",
         "Build versus adapt",
-        "adapting a base model is cheaper and faster, capped on some capabilities",
+        "adapting a base model is cheaper and faster, capped by its size and corpus",
         "adapt wins on time and cost, loses where the cap binds",
     ),
     Lesson(
