@@ -25,12 +25,13 @@ from sim.cli.runs import (
     with_design,
 )
 from sim.cli.tables import Col, difference, money, percent, with_unit
-from sim.glossary import used
+from sim.glossary import methods_line, used
 from sim.metrics import BY_KEY, LABELS
 from sim.names import PRESET_KEYS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import sentence
 
 REPS = typer.Option(100, "--reps", help="Replications per grid point or lever setting.")
 DESIGN = typer.Option(
@@ -64,7 +65,7 @@ def _axis_header(path: str) -> str:
     """
     from sim.compare.editing import field_words
 
-    return field_words(path)
+    return sentence(field_words(path))
 
 
 def _points_by_index(path: str, value: Any) -> str:
@@ -163,7 +164,11 @@ def sweep(
         for p in points
     }
     first = next(iter(said))
-    for line in scope_notes({n: frames[n] for n in said}, first, lambda n: f"the {said[n]} plan"):
+
+    def plan(n: str) -> str:
+        return "the first grid point's" if n == first else f"the {said[n]} plan"
+
+    for line in scope_notes({n: frames[n] for n in said}, first, plan):
         stdout.print(line, markup=False, highlight=False)
     stdout.print(used("replication", "world", "interval", "p90", "scope"), markup=False,
                  highlight=False)  # fmt: skip
@@ -241,7 +246,7 @@ def sensitivity(
 
     unit = LABELS[metric].unit if metric in LABELS else ""
     rows = [
-        (r["rank"], field_words(r["lever"]),
+        (r["rank"], sentence(field_words(r["lever"])),
          f"{value_words(r['lever'], r['low'])} → {value_words(r['lever'], r['high'])}",
          difference(r["swing"], unit) + ("" if r["clear"] else "?"),
          _span(r["swing_low"], r["swing_high"], unit), percent(r["p_top3"], 0))
@@ -265,8 +270,8 @@ def sensitivity(
     stdout.print(
         "swing: the mean at the high setting minus the mean at the low one, on the same worlds "
         "(--json and --csv give both means), with its 95% interval; ? marks a swing not "
-        "clearly different from 0 (Holm over the levers). top 3: the chance the lever is truly "
-        "among the three that move the metric most.",
+        "clearly different from 0 (adjusted for the levers tried together). top 3: the chance "
+        "the lever is truly among the three that move the metric most.",
         markup=False,
         highlight=False,
     )
@@ -281,6 +286,8 @@ def sensitivity(
 
     for line in scope_notes(frames, BASE, said):
         stdout.print(line, markup=False, highlight=False)
+    stdout.print(methods_line("Paired differences and Holm's correction", "Bayesian bootstrap"),
+                 markup=False, highlight=False)  # fmt: skip
     stdout.print(used("replication", "world", "interval", "scope"), markup=False,
                  highlight=False)  # fmt: skip
     for line in skipped:

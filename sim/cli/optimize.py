@@ -13,7 +13,7 @@ import typer
 
 from sim.cli.common import JSON_OPTION, Stopped, UserError, emit_json, guarded, stdout, table
 from sim.cli.runs import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
-from sim.cli.tables import money, percent
+from sim.cli.tables import Col, money, percent
 from sim.format import pp_signed
 from sim.glossary import methods_line, used
 from sim.metrics import label
@@ -137,11 +137,12 @@ def _print(result: dict[str, Any]) -> None:
         "Trade-off frontier (search worlds)",
         [(str(p["trial"]), percent(p[obj]), money(p["cost_usd_mean"])) for p in result["frontier"]],
         ("trial", label(obj), "cost (mean)"),
+        text_columns=0,
     )
     imp = result["importance"]["params"][:8]
     if imp:
         table(
-            "Which changes mattered (on/off, paired on common worlds)",
+            f"Which changes mattered to the {label(obj).lower()} (on/off, paired on common worlds)",
             [
                 (
                     str(p["rank"]),
@@ -151,8 +152,8 @@ def _print(result: dict[str, Any]) -> None:
                 )
                 for p in imp
             ],
-            ("rank", "change", f"worth ({label(obj).lower()})", "95% interval"),
-            text_columns=2,
+            ("rank", Col("change", text=True), "worth", "95% interval"),
+            text_columns=0,
         )
         say(f"Importance: {result['importance']['method']}.")
 

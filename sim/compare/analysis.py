@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.compare.editing import field_words, value_words
 from sim.compare.inference import (
     Comparison,
     compare_designs,
@@ -45,7 +46,7 @@ from sim.runner import run_designs
 from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
-from sim.scenario.vocabulary import words
+from sim.scenario.vocabulary import option_words, words
 from sim.summary import interval_summary, summarize_runs
 
 # --- objectives ----------------------------------------------------------------------------
@@ -106,9 +107,11 @@ _EVENT = {m.key: m.verb for m in OBJECTIVES}
 
 
 def phrase(row: Mapping[str, Any]) -> Phrase:
-    """The metric's phrase; a target's eval score reads 'scores 0.030 higher on EVAL'."""
+    """The metric's phrase; a target's eval score reads 'scores 3.0 points higher on EVAL'."""
     key = str(row["metric"])
-    return _PHRASES.get(key, Phrase("scores", "higher", "lower", f" on {key.split(':')[-1]}"))
+    return _PHRASES.get(
+        key, Phrase("scores", "higher", "lower", f" on {words(key.split(':')[-1])}")
+    )
 
 
 def amount(value: float, unit: str) -> str:
@@ -120,8 +123,9 @@ def amount(value: float, unit: str) -> str:
         points = 100 * v
         text = f"{points:.0f}" if points >= 9.5 or points == 0 else f"{points:.1f}"
         return f"{text} percentage point{'' if text == '1.0' or text == '1' else 's'}"
-    if unit == "score":
-        return f"{v:.3f}" if v >= 1e-3 or v == 0 else f"{v:.2g}"
+    if unit == "score":  # quality in points out of 100, as everywhere
+        points = 100 * v
+        return f"{points:.1f} points" if points >= 0.05 or points == 0 else f"{points:.2g} points"
     if v < 1:
         return f"{v:.2f} {unit}"
     return f"{v:.1f} {unit}" if v < 10 else f"{v:,.0f} {unit}"
@@ -333,7 +337,7 @@ def scope_cut_line(a: str, b: str, frame_a: pd.DataFrame, frame_b: pd.DataFrame)
     rounds_a = float(frame_a["post_training_rounds"].mean())
     rounds_b = float(frame_b["post_training_rounds"].mean())
     given = [
-        c.split(":", 1)[1].replace("_", " ")
+        option_words(c.split(":", 1)[1])
         for c in sorted(frame_b.columns)
         if c.startswith("scope:") and frame_b[c].fillna(False).astype(bool).mean() >= SCOPE_GAP
     ]
@@ -510,7 +514,9 @@ def tornado_designs(
     skipped: list[str] = []
     for r in ranges:
         if r.needs is not None and not _value_at(base, r.needs):
-            skipped.append(f"{r.path}: no effect while {r.needs} is {_value_at(base, r.needs)}")
+            now = _value_at(base, r.needs)
+            skipped.append(f"{field_words(r.path)}: no effect while {field_words(r.needs).lower()} "
+                           f"is {value_words(r.needs, now)}")  # fmt: skip
             continue
         try:
             pair = {
@@ -518,7 +524,7 @@ def tornado_designs(
                 for end in ("low", "high")
             }
         except ScenarioError as exc:
-            skipped.append(f"{r.path}: {exc.problems[0].reason}")
+            skipped.append(f"{field_words(r.path)}: {exc.problems[0].reason}")
             continue
         designs.update(pair)
     return designs, skipped

@@ -435,7 +435,11 @@ def _where_words(where: list[str]) -> str:
     ``org.risk_owners.data_quality`` "owner of the data quality risk".
     """
     if len(where) == 2 and where[0] == "levers" and where[1] in LEVER_BY_NAME:
-        return LEVER_BY_NAME[where[1]].label
+        lever = LEVER_BY_NAME[where[1]]
+        if lever.label.startswith("…") and lever.needs:  # "…on day": the lever it goes with
+            first = LEVER_BY_NAME[lever.needs.removeprefix("levers.")].label
+            return f"{first}, {lever.label.lstrip('…')}"
+        return lever.label
     place = _PLACES.get(tuple(where[:2]))
     rest = [words(w) for w in where[2:]]
     if place is None and len(where) == 2 and where[0] in ("org", "levers", "plan"):

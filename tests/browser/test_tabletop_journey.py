@@ -358,15 +358,17 @@ MAGIC = {"docx": b"PK", "pdf": b"%PDF", "html": b"<!doctype html", "md": b"# "}
 
 
 @contextmanager
-def _busy_room(data_dir: Path, room: str, key: str) -> Iterator[None]:
-    """Someone else in the room keeps writing hot-wash notes (one every 1.5 s, through the
-    app's database), so the facilitator's page reruns again and again under the downloads."""
+def _busy_room(data_dir: Path, room: str, key: str, notes: int = 8) -> Iterator[None]:
+    """Someone else in the room writes hot-wash notes (one every 1.5 s, at most ``notes``,
+    through the app's database), so the facilitator's page reruns again and again under the
+    downloads. Bounded: each note lengthens the page, and on a busy machine an endless
+    stream made every rerun slower than the last."""
     svc = TabletopService(make_engine(f"sqlite:///{data_dir / 'trainingroom.sqlite3'}"))
     stop = threading.Event()
     written: list[int] = []
 
     def write() -> None:
-        while not stop.wait(1.5):
+        while len(written) < notes and not stop.wait(1.5):
             n = len(written) + 1
             svc.add_hot_wash(room, key, "strength", f"{BUSY} ({n})")
             written.append(n)

@@ -18,6 +18,7 @@ from sim.compare.editing import field_words, value_words
 from sim.distribution import ecdf, percentile_intervals, percentiles
 from sim.intervals import TooFewWorlds
 from sim.metrics import QUANTITIES
+from sim.scenario.vocabulary import sentence
 
 #: One colour per design, in the order the designs were picked.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#9D755D")
@@ -254,6 +255,7 @@ def paired_figure(table: pd.DataFrame, a: str, b: str) -> go.Figure:
 UNIT_SCALE: dict[str, tuple[float, str]] = {
     "probability": (100.0, "percentage points"),
     "USD": (1e-6, "million USD"),
+    "score": (100.0, "points out of 100"),
 }
 
 
@@ -343,13 +345,14 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
             y=[_axis_words(y, i) for i in pivot.index],
             text=text.to_numpy(), texttemplate="%{text}", colorscale="Viridis",
             zmin=0.0 if probability else None, zmax=1.0 if probability else None,
-            reversescale=_lower_is_better(metric), colorbar={"title": {"text": label}},
+            reversescale=_lower_is_better(metric),
+            colorbar={"title": {"text": label}, "tickformat": ".0%" if probability else None},
             hovertemplate=f"{field_words(x)}: %{{x}}<br>{field_words(y)}: %{{y}}<br>"
             f"{label}: %{{text}}<extra></extra>",
         )
     )  # fmt: skip
-    fig.update_xaxes(title=field_words(x), type="category")
-    fig.update_yaxes(title=field_words(y), type="category")
+    fig.update_xaxes(title=sentence(field_words(x)), type="category")
+    fig.update_yaxes(title=sentence(field_words(y)), type="category")
     return _layout(fig, f"{label} over the grid", 420, legend=False)
 
 
@@ -365,7 +368,7 @@ def sweep_line_figure(table: pd.DataFrame, x: str, metric: str, label: str) -> g
         go.Scatter(x=[_axis_words(x, v) for v in table[x]], y=table[metric],
                    mode="lines+markers", line={"color": PALETTE[0]}, hovertemplate=hover, **bars)
     )  # fmt: skip
-    fig.update_xaxes(title=field_words(x), type="category")
+    fig.update_xaxes(title=sentence(field_words(x)), type="category")
     fig.update_yaxes(title=label, tickformat=".0%" if metric.startswith("p_") else None)
     return _layout(fig, f"{label} along {field_words(x).lower()}", 380, legend=False)
 

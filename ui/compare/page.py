@@ -257,7 +257,7 @@ def show_verdicts(
     named = {n: f"{letters[n]}: {n}" for n in names}
     best = analysis.best_line(comparison.best, metric.label, margin, named)
     st.markdown(f"**{best}**")
-    st.caption(comparison.adjustment_note())
+    st.caption(comparison.adjustment_note() + "  \n" + methods_note(*analysis.METHOD_NAMES))
     note = st.session_state.get(SEQUENTIAL)
     if isinstance(note, dict) and note.get("worlds") == worlds:
         st.info(note["text"], icon=":material/straighten:")

@@ -18,6 +18,7 @@ from sim.metrics import OBJECTIVES, PROBABILITY_KEYS, QUANTITIES, summary_label
 from sim.scenario.levers import BY_NAME, LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import sentence
 from ui.common import pick_scenario, show_problems, words
 from ui.compare import charts
 from ui.compare.common import downloads, partial_notice, run_controls, run_if_asked, saved_run
@@ -133,7 +134,7 @@ STATS = {"mean": "mean", "std": "SD", "min": "min", "max": "max", "p10": "P10", 
 def column_label(column: str, axes: list[Axis]) -> str:
     """A sweep table's column as a person reads it: never ``schedule_days_mean`` or a path."""
     if column in {a.path for a in axes}:
-        return field_words(column)
+        return sentence(field_words(column))
     if column == "reps":
         return "worlds"
     for m in QUANTITIES:
@@ -172,7 +173,7 @@ def readable_table(table: Any, axes: list[Axis]) -> tuple[Any, dict[str, Any]]:
             formats[label] = st.column_config.NumberColumn(format="%.1f")
     shown.columns = [column_label(c, axes) for c in table.columns]
     for a in axes:  # an axis's settings as they read: 10%, $250,000, yes
-        label = field_words(a.path)
+        label = sentence(field_words(a.path))
         shown[label] = [value_words(a.path, v) for v in table[a.path]]
     return shown, formats
 
