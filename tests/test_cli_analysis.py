@@ -59,7 +59,7 @@ def test_sweep_prints_a_table_with_a_preset_applied() -> None:
 
 def test_sensitivity_json_ranks_a_no_effect_lever_last(tmp_path: Path) -> None:
     code, out, _ = run(
-        "sensitivity", BASE, "--reps", "10", "--workers", "1", "--json",
+        "sensitivity", BASE, "--reps", "30", "--workers", "1", "--json",
         "--lever", "levers.add_core_staff_day=10,150",
         "--lever", "levers.safety_from_start=false,true",
     )  # fmt: skip

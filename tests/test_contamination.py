@@ -25,14 +25,23 @@ def base() -> Scenario:
     return load_scenario("assistant_7b")
 
 
+#: People's budget added so that the ship call has a choice: without money for another
+#: post-training round it ships whatever the scores read, and no call rests on the benchmark.
+ROOM_FOR_A_ROUND_USD = 600_000.0
+
+
 def near_threshold(base: Scenario) -> Scenario:
-    """The 7B with its ifeval target near the median released score (0.78 against 0.77):
-    a call read on leaked items can now pass a model the product would fail."""
+    """The 7B with its ifeval target near the median released score (0.78 against 0.77) and
+    the money for extra rounds: a call read on leaked items can now pass a model the product
+    would fail, where the true score would have bought another round."""
     targets = [t.model_dump() for t in base.objective.targets]
     for t in targets:
         if t["eval"] == "ifeval":
             t["threshold"] = 0.78
-    return with_overrides(base, {"objective.targets": targets})
+    people = base.objective.budget.people_usd + ROOM_FOR_A_ROUND_USD
+    return with_overrides(
+        base, {"objective.targets": targets, "objective.budget.people_usd": people}
+    )
 
 
 def test_decontamination_takes_the_data_teams_days_and_a_scan(base: Scenario) -> None:

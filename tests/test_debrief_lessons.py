@@ -412,6 +412,7 @@ CARRIED_BY: dict[str, tuple[str, ...]] = {
     "test_defect_caught_at_ablation_gate_costs_far_less_than_mid_run": ("early_gates",),
     "test_fix_cost_grows_with_how_far_the_run_has_gone": ("early_gates",),
     "test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point": ("ablation_share",),
+    "test_ablations_tune_the_recipe_the_run_trains": ("ablation_share",),
     "test_effective_training_time_peaks_at_an_interior_checkpoint_interval": ("checkpoint_best",),
     "test_overreacting_to_spikes_costs_more_on_average": ("overreact",),
     "test_expect_failed_runs_at_frontier_scale": ("overreact", "novelty"),
@@ -420,7 +421,7 @@ CARRIED_BY: dict[str, tuple[str, ...]] = {
     "test_over_indexing_raises_the_benchmark_not_the_product_score": ("eval_focus",),
     "test_contamination_inflates_public_benchmarks_only": ("decontaminate",),
     "test_frontier_work_costs_several_times_more_with_wider_spreads": ("novelty",),
-    "test_unowned_risks_cost_more_time_and_money": (
+    "test_unowned_risks_cost_more_than_their_owners_watch": (
         "owner_data_quality",
         "owner_tokenizer_config",
         "owner_contamination",
