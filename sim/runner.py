@@ -266,6 +266,7 @@ def run_on(
     chunks = [reps[i : i + size] for i in range(0, len(reps), size)]
     total = len(reps) * len(designs)
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in designs}
+    frames: dict[str, pd.DataFrame] = {}
     finished = 0
     if pool is None:
         for name, sc in designs.items():
@@ -274,6 +275,7 @@ def run_on(
                 finished += len(chunk)
                 if progress:
                     progress(finished, total)
+            frames[name] = _combined(parts.pop(name))
     else:
         futures: dict[Future[pd.DataFrame], str] = {}
         for name, sc in designs.items():
@@ -281,11 +283,17 @@ def run_on(
                 futures[pool.submit(replicate_frame, sc, seed, chunk, policy)] = name
         for fut in as_completed(list(futures)):
             batch = fut.result()
-            parts[futures.pop(fut)].append(batch)  # the future lets go of its result
+            name = futures.pop(fut)  # the future lets go of its result
+            parts[name].append(batch)
             finished += len(batch)
+            if len(parts[name]) == len(chunks):
+                # A design's worlds are all in (the first design's come first): join them
+                # now, so its chunks are gone before the next design's are all held.
+                frames[name] = _combined(parts.pop(name))
             if progress:
                 progress(finished, total)
-    return {name: _combined(p) for name, p in parts.items()}
+    frames.update((name, _combined(p)) for name, p in parts.items())  # no replications
+    return {name: frames[name] for name in designs}
 
 
 def replicate_frame(
