@@ -132,6 +132,32 @@ TERMS: tuple[Term, ...] = (
         "the budget); negative means missed.",
     ),
     Term(
+        "difference-that-matters",
+        "Difference that matters",
+        "The smallest difference worth acting on: by default one day, one percentage "
+        "point of a chance, 1% of the budget or one point of an eval score. Compare lets "
+        "you set your own.",
+    ),
+    Term(
+        "clear",
+        "Clear",
+        "A difference is clear when its 95% interval leaves out zero and its average is at "
+        "least the difference that matters. A real difference smaller than that is said "
+        "so, not called clear.",
+    ),
+    Term(
+        "alike",
+        "Alike",
+        "Two designs are alike on a measure when the whole interval of their difference "
+        "lies within plus or minus the difference that matters.",
+    ),
+    Term(
+        "not-yet-known",
+        "Not yet known",
+        "Neither clear nor alike: the worlds run cannot tell yet. More worlds narrow the "
+        "interval; the tools say about how many.",
+    ),
+    Term(
         "rung",
         "Rung",
         "One step of the search in Optimize: every design still in the running is tried "

@@ -208,4 +208,4 @@ def print_comparison(
     if sequential is not None:
         say(sequential.note())
     say(methods_line(*METHOD_NAMES))
-    say(used("replication", "world", "scope", "points", "percentage-points", "interval"))
+    say(used("replication", "world", "scope", "points", "percentage-points", "interval", "clear"))

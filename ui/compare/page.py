@@ -242,8 +242,10 @@ def show_verdicts(
         f"From {worlds:,} worlds per design. "
         "Each design against the first one picked, world by world: the same incidents strike "
         "both in each world, so the differences are the designs'. **Clear**: a difference "
-        "these worlds show beyond chance; **alike**: within the smallest difference that "
-        "matters; **not yet known**: neither, with the worlds that would settle it."
+        "these worlds show beyond chance and at least the smallest difference that matters "
+        f"({term_link('difference-that-matters', 'set under the run settings')}); **alike**: "
+        "within that difference either way; **not yet known**: neither, with the worlds that "
+        f"would settle it. {term_link('clear', 'Glossary')}."
     )
     letters = {n: letter(i) for i, n in enumerate(names)}
     lines = analysis.comparison_lines(comparison, frames, designs[a], letters)
@@ -501,7 +503,7 @@ def question_controls(base: Scenario, disabled: bool) -> tuple[str, dict[str, fl
     )  # fmt: skip
     precision = (value / 100 if unit == "probability" else value) if precise else None
     margins: dict[str, float] = {}
-    with st.expander("Smallest differences that matter (for 'alike' and 'not yet known')"):
+    with st.expander("Smallest differences that matter (for 'clear', 'alike' and 'not yet known')"):
         cols = st.columns(4)
         defaults = inference.margins_for(base)
         cols[0].number_input("Schedule (days)", 0.1, 365.0, defaults["schedule_days"], 0.5,
