@@ -76,7 +76,14 @@ from sim.engine.teams import (
     work_item,
 )
 from sim.engine.training import RunFacts, Steps, TrainingRun
-from sim.scenario.spec import DECISION_OPTIONS, PHASES, ROLE_CO_DESIGN, Scenario, Workstream
+from sim.scenario.spec import (
+    DECISION_OPTIONS,
+    PHASES,
+    ROLE_CO_DESIGN,
+    Objective,
+    Scenario,
+    Workstream,
+)
 from sim.scenario.vocabulary import option_words, review_words, sentence, words, work_words
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
@@ -163,6 +170,10 @@ class Project(ABC):
         #: Latent safety, legal and privacy issues, and the fixes under way.
         self.safety = SafetyBook.draw(s, self.streams)
         self.safety_work: list[simpy.Process] = []
+        #: Work redone for a changed objective, under way (sim/engine/objectives.py), and
+        #: post-training rounds whose gains it lost and that are still to run again.
+        self.objective_work: list[simpy.Process] = []
+        self.rounds_to_redo = 0.0
         #: Evergreen research results, in order of arrival.
         self.findings = draw_findings(s, self.org, self.streams)
         sigma = loss_sigma(s.model.novelty, lev.ablation_fraction) if s.incidents.variability else 0
@@ -409,6 +420,35 @@ class Project(ABC):
         """A retrain from scratch: post-training starts over."""
         self.rounds_done = 0.0
 
+    def change_objective(self, objective: Objective) -> None:
+        """The objective changes now (an inject): a target, the deadline or the product use.
+
+        Everything that reads the objective (the ship call, the schedule check, the outcome)
+        reads the new one from here on (sim/engine/objectives.py).
+        """
+        self.scenario = self.scenario.model_copy(update={"objective": objective})
+
+    def lose_rounds(self, rounds: float, redo: bool, transfer: float | None = None) -> None:
+        """``rounds`` of post-training no longer count for the objective; ``redo``: run them again.
+
+        Kept instead, the plan gives them up, and post-training is steered from now on with
+        a product ``transfer`` (evals built for the old objective).
+        """
+        self.rounds_done = max(0.0, self.rounds_done - rounds)
+        if redo:
+            self.rounds_to_redo += rounds
+        else:
+            self.rounds_planned = max(self.rounds_done, self.rounds_planned - rounds)
+        if transfer is not None:
+            self.product_transfer = transfer
+        self.version += 1
+
+    def take_rounds_to_redo(self) -> float:
+        """Rounds still to run again after an objective change (at most what the plan lacks)."""
+        owed = min(self.rounds_to_redo, self.rounds_planned - self.rounds_done)
+        self.rounds_to_redo = 0.0
+        return owed
+
     def extra_round_planned(self) -> None:
         self.extra_rounds += 1
 
@@ -500,19 +540,22 @@ class Project(ABC):
 
     # --- decisions ----------------------------------------------------------------------------
 
-    def decision_latency(self, kind: str, detected_by: TeamId) -> Days:
+    def decision_latency(
+        self, kind: str, detected_by: TeamId, options: tuple[str, ...] | None = None
+    ) -> Days:
         """Days before the holder of ``kind`` answers a signal from ``detected_by``.
 
         The signal's trip along the org graph; the holder's next look (half its watch
-        interval); without an agreed playbook entry, deliberation plus a round of politics;
-        and a round of politics for every group pushing its own agenda (territorial teams,
-        extra variants), agreed or not.
+        interval); without an agreed playbook entry on offer (``options``, default all of
+        the kind's), deliberation plus a round of politics; and a round of politics for
+        every group pushing its own agenda (territorial teams, extra variants), agreed or not.
         """
         org, s = self.org, self.scenario
         holder = org.decider(kind)
         latency = org.signal_latency(detected_by, holder)
         latency += org.teams[holder].watch_hours / HOURS_PER_DAY / 2.0
-        if kind not in s.levers.playbook:
+        agreed = s.levers.playbook.get(kind)  # type: ignore[call-overload]
+        if not agreed or not set(agreed) & set(options or DECISION_OPTIONS[kind]):
             latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
         return latency + s.org.politics_days * stakeholders(s)
 
@@ -527,7 +570,7 @@ class Project(ABC):
         """Raise a decision point, wait for it to reach the owner, and get an answer."""
         options = options or DECISION_OPTIONS[kind]
         raised = self.env.now
-        latency = self.decision_latency(kind, detected_by)
+        latency = self.decision_latency(kind, detected_by, options)
         yield self.env.timeout(latency)
         n_kind = sum(1 for d in self.decisions if d.kind == kind)
         point = DecisionPoint(
@@ -542,6 +585,7 @@ class Project(ABC):
             summary=summary,
             context=dict(context or {}),
             outlook=partial(self.outlook, kind, options, dict(context or {})),
+            hops=self.org.signal_path(detected_by, self.org.decider(kind)).hops,
         )
         choice = self.decider.decide(point)
         by = self.decider.name

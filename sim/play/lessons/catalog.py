@@ -425,7 +425,7 @@ def _core_team(p: PlayFacts) -> str:
     s = p.scenario
     on_path = [t for t in s.co_design_team_ids if t in p.critical_teams]
     if not on_path:
-        return s.org.decision_rights["rollback"]  # type: ignore[index]
+        return s.training_team_id
     return max(on_path, key=lambda t: (_work(p, t, recipe=True), -on_path.index(t)))
 
 
