@@ -7,6 +7,7 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Generator
 from typing import Any
@@ -311,7 +312,7 @@ def _eval_gap(m: Project) -> Steps:
     some misses and runs extra rounds on some passes (docs/model.md, "Decisions close to the
     work"). Reading every target met, it ships after the news has reached it.
     """
-    for call in range(1_000):
+    for call in itertools.count():
         missed = m.missed_targets()
         if missed:
             m.count_incident("eval_gap")
@@ -337,7 +338,7 @@ def _eval_gap(m: Project) -> Steps:
                 + ", ".join(f"{words(e)} {points(v)}" for e, v in read.items())
                 + measured,
                 holder,
-                {"read": read, "hops": hops, "missed": missed},
+                {"read": _rounded(read), "hops": hops, "missed": missed},
             )
             return
         options = ["ship"]
@@ -351,7 +352,7 @@ def _eval_gap(m: Project) -> Steps:
             detected_by=detected_by,
             summary="Targets missed: "
             + ", ".join(f"{words(e)} {points(v)}" for e, v in seen.items()),
-            context={"missed": scores, "read": read, "hops": hops},
+            context={"missed": scores, "read": _rounded(read), "hops": hops},
             options=tuple(options),
         )
         if choice == "ship":
@@ -377,6 +378,8 @@ def scores_as_read(m: Project, detected_by: TeamId, call: int) -> tuple[dict[str
     the same error, scaled by its distance; at the work itself it reads the measurement.
     """
     hops = m.org.signal_path(detected_by, m.org.decider("ship")).hops
+    # Without variability the evals have no sampling error: exact wherever they are read.
+    noisy = hops > 0 and m.scenario.incidents.variability
     evals = {e.id: e for e in m.scenario.objective.evals}
     read: dict[str, float] = {}
     for t in m.scenario.objective.targets:
@@ -385,9 +388,16 @@ def scores_as_read(m: Project, detected_by: TeamId, call: int) -> tuple[dict[str
             continue
         p = min(1.0, max(0.0, result.score))
         own = math.sqrt(p * (1.0 - p) / max(1.0, evals[t.eval].items * m.eval_scope))
-        z = m.streams.entity_normals("reading", f"ship#{call}/{t.eval}")[0] if hops else 0.0
-        read[t.eval] = round(read_figure(result.score, own, hops, z), 3)
+        if noisy:
+            z = m.streams.entity_normals("reading", f"ship#{call}/{t.eval}")[0]
+            read[t.eval] = read_figure(result.score, own, hops, z)
+        else:
+            read[t.eval] = result.score
     return read, hops
+
+
+def _rounded(scores: dict[str, float]) -> dict[str, float]:
+    return {e: round(v, 3) for e, v in scores.items()}
 
 
 def _results_team(m: Project) -> TeamId:

@@ -62,7 +62,13 @@ DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
     "ship": ("extra_round", "fix_data_and_retune", "ship"),
     # The trade-off right (scope, time and quality): a forecast slip, and the response to an
     # objective change (redo the work done against the old objective, or keep it).
-    "schedule": ("cut_post_training_rounds", "add_core_staff", "accept_slip", "rework", "keep_work"),
+    "schedule": (
+        "cut_post_training_rounds",
+        "add_core_staff",
+        "accept_slip",
+        "rework",
+        "keep_work",
+    ),
 }
 
 WorkstreamRole = Literal[
@@ -614,7 +620,8 @@ class ScriptedIncident(Spec):
         if self.kind == "objective_change":
             needs = {"target": "threshold", "deadline": "deadline_days"}.get(self.change or "")
             if self.change is None:
-                raise ValueError(f"objective_change needs change: one of {', '.join(OBJECTIVE_CHANGES)}")
+                kinds = ", ".join(OBJECTIVE_CHANGES)
+                raise ValueError(f"objective_change needs change: one of {kinds}")
             if needs is not None and getattr(self, needs) is None:
                 raise ValueError(f"an objective_change of the {self.change} needs {needs}")
         return self
