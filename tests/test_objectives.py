@@ -119,6 +119,9 @@ def test_rework_is_in_proportion_to_the_work_done_when_the_holder_decides(
     spoiled = OBJECTIVE_REWORK_SHARE * len(rounds)
     assert f"{spoiled:.1f} post-training rounds" in rework.summary
     assert m.scenario.objective.product_use == USE["product_use"]
+    # The new use is a person's text: in the trace's data, never in a line a page renders.
+    assert not any(USE["product_use"] in e.summary for e in m.trace)
+    assert any(e.data.get("product_use") == USE["product_use"] for e in m.trace)
     redone = [e for e in m.trace if e.kind == "round" and e.day > decision.day]
     assert redone, "the spoiled rounds run again"
 

@@ -145,7 +145,10 @@ def change_objective(m: Project, params: dict[str, Any]) -> Steps:
     m.count_incident("objective_change")
     heard_by = m.org.decider("ship")
     m.trace_event(
-        "objective", f"The objective changed: {describe(s.objective, objective)}", heard_by
+        "objective",
+        f"The objective changed: {describe(s.objective, objective)}",
+        heard_by,
+        {"change": change, "product_use": objective.product_use},
     )
     share = affected_share(objective, change)
     holder = m.org.decider("schedule")
@@ -196,7 +199,9 @@ def describe(old: Objective, new: Objective) -> str:
     if new.deadline_days != old.deadline_days:
         return f"deadline day {old.deadline_days:.0f} -> day {new.deadline_days:.0f}"
     if new.product_use != old.product_use:
-        return f"the product is now for {new.product_use}"
+        # The new use is a person's text: kept in the trace's data, never in a line that a
+        # page renders as Markdown.
+        return "the product's use changed"
     for a, b in zip(old.targets, new.targets, strict=True):
         if a.threshold != b.threshold:
             return f"{words(a.eval)} target {points(a.threshold)} -> {points(b.threshold)}"
