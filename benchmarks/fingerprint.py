@@ -31,11 +31,11 @@ def _play(model: ProjectModel, with_events: bool) -> list[Any]:
     curve = [(p.day, p.tokens_b, p.loss, p.spike) for p in run.stats.curve] if run else []
     return [
         sorted(row.items()),
-        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in model.trace],
+        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in model.recording.trace],
         [(e.day, e.category, e.usd, e.note) for e in model.ledger.entries],
         curve,
-        [d.as_dict() for d in model.decisions],
-        [(s.phase, s.start, s.end) for s in model.phase_spans],
+        [d.as_dict() for d in model.recording.decisions],
+        [(s.phase, s.start, s.end) for s in model.recording.phase_spans],
         events if with_events else None,
     ]
 

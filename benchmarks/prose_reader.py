@@ -52,7 +52,27 @@ def main(argv: list[str]) -> int:
         print(table(h, t))
         if "--errors" in argv and h == "tuning":
             print("\n".join(t.errors))
+    print("\nThe first 85 answers alone (no batch), and without the said-in-words fields:")
+    for h, part in halves.items():
+        first = score([a for a in part if not a.get("batch")])
+        print(
+            f"  {h:<9} first 85: precision {first.precision():.3f}, recall {first.recall():.3f}"
+            f"; all answers without hazard and practice: "
+            + "precision {:.3f}, recall {:.3f}".format(*_without(score(part), SAID))
+        )
     return 0
+
+
+#: The fields of what is said in words with no plan field (added 2026-12-04).
+SAID = ("hazard", "practice")
+
+
+def _without(t: Tally, fields: tuple[str, ...]) -> tuple[float, float]:
+    """Precision and recall over every field but ``fields``."""
+    keep = [f for f in set(t.gold) | set(t.right) | set(t.wrong) if f not in fields]
+    right, wrong = sum(t.right[f] for f in keep), sum(t.wrong[f] for f in keep)
+    gold = sum(t.gold[f] for f in keep)
+    return (right / (right + wrong) if right + wrong else 1.0, right / gold if gold else 1.0)
 
 
 if __name__ == "__main__":

@@ -195,7 +195,7 @@ def full_plan_budget_usd(s: Scenario) -> float:
         for k in range(FUND_WORLDS):
             m = ProjectModel(trial, seed=0, replication=k)
             m.env.run()
-            slips = [c for c in m.scope_cuts if c.when in (AT_SET_UP, ON_FORECAST)]
+            slips = [c for c in m.plan.scope_cuts if c.when in (AT_SET_UP, ON_FORECAST)]
             short = max(short, sum(c.saves_usd for c in slips))
         if short <= 0:
             break

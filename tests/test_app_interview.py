@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from sim.cli import app as cli_app
 from sim.interview.plan import InterviewPlan, plan_json, world_plan
 from sim.interview.risks import DESIGN_REPS
-from sim.interview.rubric import judge
+from sim.interview.rubric import STATUS_LABEL, judge, model_compute_usd
 from sim.scenario.spec import RISK_KINDS
 from tests import interview_plans as plans
 from tests.apptest import open_page
@@ -249,12 +249,17 @@ def test_a_clarification_with_no_pick_falls_back_to_the_plans_answer() -> None:
 def test_a_forged_file_loads_replayed_and_the_app_and_command_line_agree(
     at: AppTest, tmp_path
 ) -> None:
-    """Same file, same worlds, same verdicts: the app's debrief and ``sim rubric --json``."""
+    """Same file, same worlds, same verdicts: the app's debrief and ``sim rubric --json``,
+    item by item (verdict and evidence). The file's follow-up results are forged and it
+    says it was handed in: the app replays the results, and shows neither the model's
+    compute figure nor its model answers until the attempt is handed in there."""
     honest = plans.strong().model_copy(update={"candidate": ""})
     doc = json.loads(plan_json(honest))
     for record in doc["followups"]:
         record.update(success=True, quality=0.99, seed=9)
         record["alternatives"] = []
+    doc["judged_at"] = "2026-01-01T09:00:00+00:00"
+    honest = honest.model_copy(update={"judged_at": doc["judged_at"]})
     at.file_uploader(key="iv_upload").set_value(("PLAN.json", json.dumps(doc).encode(), "json"))
     at.run()
     ok(at)
@@ -269,9 +274,22 @@ def test_a_forged_file_loads_replayed_and_the_app_and_command_line_agree(
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert shown == f"{data['score']:.0%}"
-    cli_item = next(i for i in data["items"] if i["id"] == "outcome")
-    app_item = judge(honest, app_outcome).item("outcome")
-    assert (cli_item["status"], tuple(cli_item["evidence"])) == (app_item.status, app_item.evidence)
+    app_report = judge(honest, app_outcome)
+    for cli_item in data["items"]:
+        app_item = app_report.item(cli_item["id"])
+        assert (cli_item["status"], tuple(cli_item["evidence"])) == (
+            app_item.status, app_item.evidence), cli_item["id"]  # fmt: skip
+        shown_label = next(e.label for e in at.expander if f"**{app_item.title}**" in e.label)
+        assert shown_label.endswith(STATUS_LABEL[cli_item["status"]]), shown_label
+    assert data["grade"] == pytest.approx(app_report.grade)
     for name, summary in data["outcome"].items():
         assert summary["p_success"] == app_outcome[name]["p_success"]
         assert summary["reps"] == app_outcome[name]["reps"] == DESIGN_REPS
+    # The figures wait for a hand-in here: a handed-in stamp in the file shows nothing.
+    figure = f"${model_compute_usd(honest):,.0f}"
+    text = " ".join(m.value for m in at.markdown)
+    assert figure not in text and "Model answer for this project" not in text
+    assert figure not in result.stdout and "model_compute_usd" not in data
+    click(at, "iv_hand_in")
+    text = " ".join(m.value for m in at.markdown)
+    assert "Model answer for this project" in text and figure in text

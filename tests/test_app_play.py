@@ -73,14 +73,14 @@ def test_a_whole_game_to_the_debrief_and_its_play_file(at: AppTest) -> None:
     first = game(at).pending
     click(at, keys[-1])
     assert f"You chose **{option_words(first.options[-1])}**" in at.success[0].value
-    assert game(at).model.decisions[0].choice == first.options[-1]
+    assert game(at).model.recording.decisions[0].choice == first.options[-1]
 
     click(at, "play_to_end")
     assert game(at).finished
     assert [h.value for h in at.header] == ["Debrief: what each decision cost"]
     assert "What this play shows" in [s.value for s in at.subheader]
     debrief = at.session_state[play.DEBRIEF]
-    assert len(debrief.decisions) == len(game(at).model.decisions)
+    assert len(debrief.decisions) == len(game(at).model.recording.decisions)
     report = debrief.lesson_report
     assert report is not None and report.worlds == 30
     drawn = "\n".join(m.value for m in at.markdown)

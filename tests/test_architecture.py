@@ -243,11 +243,21 @@ def test_engine_classes_declare_their_state_in_init() -> None:
 
 
 def test_the_parts_change_the_project_only_through_its_methods() -> None:
-    """Phases and injects never assign to the project's attributes; the run never to its host's."""
+    """The engine's modules never assign to the project's attributes, nor to its named parts'.
+
+    The run never to its host's. The parts (plan, reservation, recording, staff) change
+    through their own methods too: ``m.plan.tokens = ...`` is as much a write as
+    ``m.tokens = ...``.
+    """
+    parts = {"plan", "reservation", "recording", "staff"}
     writes = []
     for module, owner in (
         ("sim.engine.phases", "m"),
         ("sim.engine.injects", "m"),
+        ("sim.engine.budget", "m"),
+        ("sim.engine.forecast", "m"),
+        ("sim.engine.judgement", "m"),
+        ("sim.engine.outcome", "m"),
         ("sim.engine.training", "p"),
     ):
         path = MODULES[module]
@@ -263,6 +273,10 @@ def test_the_parts_change_the_project_only_through_its_methods() -> None:
                 base = t.value if isinstance(t, ast.Attribute) else None
                 if isinstance(base, ast.Attribute) and base.attr == owner:  # self.p.x = ...
                     base = ast.Name(owner)
+                if isinstance(base, ast.Attribute) and base.attr in parts:  # m.plan.x = ...
+                    base = base.value
+                    if isinstance(base, ast.Attribute) and base.attr == owner:  # self.p.plan.x
+                        base = ast.Name(owner)
                 if isinstance(base, ast.Name) and base.id == owner:
                     writes.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(t)}")
     assert not writes, "\n".join(writes)

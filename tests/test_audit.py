@@ -20,17 +20,6 @@ from sim.scenario.loading import load_scenario, with_overrides
 ROOT = Path(__file__).resolve().parent.parent
 SEVEN_B = ROOT / "scenarios" / "assistant_7b.yaml"
 
-#: Free lunches the audit finds on the 7B scenario at 120 worlds, seed 0: each is an open
-#: item of issue 24 (gates 24.3, owners 24.2, decontamination 24.6). The list is a ratchet:
-#: a new free lunch fails the test, and so does a fixed one left on the list.
-KNOWN_FREE_LUNCHES = {
-    # 24.3: a gate's review costs more than the defects it catches on the 7B's priors
-    # (engine 16: reviews about $150k and 5 days against about $95k of expected defects).
-    "gate:data_review",
-    "gate:release_eval",
-    "gates:all",
-}
-
 
 @pytest.fixture(scope="module")
 def base():
@@ -39,6 +28,18 @@ def base():
 
 def row(mean: float, verdict: str = "clear") -> dict[str, object]:
     return {"mean": mean, "verdict": verdict}
+
+
+def test_a_possible_loss_the_worlds_cannot_yet_tell_is_not_a_free_lunch(base) -> None:
+    # Faster for sure, but 4 points less often successful on average, not yet known (a
+    # rare defect the gates stop shows in a few worlds): not settled, not a free lunch.
+    possible = {"schedule_days": row(-2.9), "success": {**row(-0.04, "not yet known"),
+                                                        "margin": 0.01}}  # fmt: skip
+    assert judge_practice(possible, base, False) == (NOT_SETTLED, ("schedule_days",), ())
+    # The same loss under its margin matters to nobody: the removal is a free lunch.
+    small = {"schedule_days": row(-2.9), "success": {**row(-0.004, "not yet known"),
+                                                     "margin": 0.01}}  # fmt: skip
+    assert judge_practice(small, base, False)[0] == FREE_LUNCH
 
 
 def test_a_removal_clearly_cheaper_and_worse_at_nothing_is_a_free_lunch(base) -> None:
@@ -123,13 +124,15 @@ def test_a_practice_the_model_gives_no_effect_is_inert(base) -> None:
     assert [r.verdict for r in report.results] == [INERT]
 
 
-def test_free_lunches_on_the_7b_are_exactly_the_known_open_ones(base) -> None:
-    # The CI check: a free lunch the list does not hold fails, and a fixed one left on it.
+def test_the_7b_has_no_free_lunch(base) -> None:
+    # The CI check (issue 24.12): no good practice of the 7B is cheaper or faster to drop
+    # at no loss. Each removal is printed with its figures when one is found.
     report = audit(base, 120, 0, cliffs=False)
-    found = {r.id for r in report.free_lunches}
-    assert found == KNOWN_FREE_LUNCHES, (
-        f"new: {sorted(found - KNOWN_FREE_LUNCHES)}; fixed: {sorted(KNOWN_FREE_LUNCHES - found)}"
-    )
+    found = [
+        f"{r.id}: " + ", ".join(f"{m} {r.rows[m]['mean']:+.3g}" for m in r.gains)
+        for r in report.free_lunches
+    ]
+    assert not found, found
 
 
 @pytest.mark.parametrize("seed", [0, 3])

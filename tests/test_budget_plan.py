@@ -52,8 +52,8 @@ def test_a_20_percent_reserve_no_longer_sends_the_run_to_its_floor(base: Scenari
     # reserve and the chance of success fell from 0.55 to 0.07. Since the gates' reviews run
     # beside their phases the plan needs a 17% reserve to be over; 20% is well over.
     m = ProjectModel(reserve(base, 0.2))
-    assert m.scope_cuts, "a 20% reserve does not fit this budget without a cut"
-    assert m.tokens_plan >= 0.75 * m.tokens_scenario, [c.summary() for c in m.scope_cuts]
+    assert m.plan.scope_cuts, "a 20% reserve does not fit this budget without a cut"
+    assert m.plan.tokens >= 0.75 * m.plan.tokens_scenario, [c.summary() for c in m.plan.scope_cuts]
     for seed in SEEDS:
         df = runs(reserve(base, 0.2), 80, seed)
         assert df["success"].mean() > 0.15, seed
@@ -66,7 +66,7 @@ def test_a_cut_never_removes_more_than_the_gap(scenario: str, fraction: float) -
     s = reserve(load_scenario(scenario), fraction)
     before = budget.budget_gap(_bare(s))
     m = ProjectModel(s)
-    saves = [c.saves_usd for c in m.scope_cuts]
+    saves = [c.saves_usd for c in m.plan.scope_cuts]
     if before <= USD_TOLERANCE:
         assert not saves
         return
@@ -74,29 +74,40 @@ def test_a_cut_never_removes_more_than_the_gap(scenario: str, fraction: float) -
     assert sum(saves[:-1]) < before
     assert budget.budget_gap(m) <= USD_TOLERANCE or not budget.scope_options(m, before)
     # A continuous cut (tokens, ablations) is sized to what was still over.
-    for k, cut in enumerate(m.scope_cuts):
+    for k, cut in enumerate(m.plan.scope_cuts):
         if cut.response == "reduce_tokens":
             assert cut.saves_usd <= (before - sum(saves[:k])) * 1.05
 
 
-def test_without_a_playbook_entry_the_cheapest_scope_goes_first(base: Scenario) -> None:
-    s = reserve(with_overrides(base, {"levers.playbook.budget": []}), 0.2)
+@pytest.mark.parametrize("playbook", [[], ["reduce_tokens"], ["cut_ablations"]])
+def test_the_set_up_fit_takes_the_cheapest_scope_first_whatever_the_playbook(
+    base: Scenario, playbook: list[str]
+) -> None:
+    # The playbook orders the responses to a slip during the play; the plan is sized
+    # cheapest first (issue 24.1), so the same cut is made whatever the playbook says.
+    s = reserve(with_overrides(base, {"levers.playbook.budget": playbook}), 0.2)
     bare = _bare(s)
     gap = budget.budget_gap(bare)
     priced = budget.scope_options(bare, gap)
     assert len(priced) >= 3
     cheapest = min(priced, key=lambda o: o.price(gap))
-    first = ProjectModel(s).scope_cuts[0]
-    assert first.response in {cheapest.response, *[o.response for o in priced]}
+    first = ProjectModel(s).plan.scope_cuts[0]
     # The first cut is the cheapest unless the cheapest overshoots the gap (a whole round).
     if cheapest.saves_usd <= budget.OVERSHOOT * gap:
         assert first.response == cheapest.response
+    else:
+        assert first.response in {o.response for o in priced}
 
 
-def test_the_playbook_order_is_followed(base: Scenario) -> None:
-    for first in ("reduce_tokens", "cut_ablations"):
-        s = reserve(with_overrides(base, {"levers.playbook.budget": [first]}), 0.2)
-        assert ProjectModel(s).scope_cuts[0].response == first
+def test_cutting_the_ablations_is_priced_at_the_recipe_they_tune(base: Scenario) -> None:
+    # Ablations tune the recipe (sim/engine/quality.py, recipe_excess): dropping them all
+    # is priced at the loss an untuned recipe keeps, so it is not the cheapest cut.
+    bare = _bare(reserve(base, 0.2))
+    gap = budget.budget_gap(bare)
+    options = {o.response: o for o in budget.scope_options(bare, gap)}
+    ablations = options["cut_ablations"]
+    assert ablations.loss > 0.005 and ablations.score < -0.01
+    assert ablations.price(gap) > min(o.price(gap) for o in options.values())
 
 
 def test_a_cut_acts_on_a_line_that_is_over(base: Scenario) -> None:
@@ -116,19 +127,20 @@ def test_a_tokens_price_includes_the_salaries_of_its_days(base: Scenario) -> Non
     m = _bare(reserve(base, 0.2))
     option = budget.scope_option(m, "reduce_tokens", 100_000.0)
     assert option is not None
-    compute_only = (m.tokens_plan - float(option.what.split(" to ")[1].split("T")[0]) * 1e12) * (
-        m.run_usd_per_token
+    compute_only = (m.plan.tokens - float(option.what.split(" to ")[1].split("T")[0]) * 1e12) * (
+        m.plan.usd_per_token
     )
     assert option.saves["people"] > 0 and option.saves_usd > 1.2 * compute_only
 
 
 def test_the_priced_quality_matches_what_the_cut_costs(base: Scenario) -> None:
     # Paired: the same worlds with the plan funded in full and cut to fit a 20% reserve.
-    # Only a cut's expected score is compared (a risk price is not an expected loss), so
-    # the playbook cuts rounds and tokens only: ablations first would be a risk price.
-    playbook = {"levers.playbook.budget": ["fewer_post_training_rounds", "reduce_tokens"]}
+    # Only a cut's expected score is compared (a risk price is not an expected loss); both
+    # arms ship at the first evaluation, so no extra round (which only the funded arm can
+    # afford) adds to the difference the cut makes.
+    playbook = {"levers.playbook.ship": ["ship"]}
     cut = reserve(with_overrides(base, playbook), 0.2)
-    cuts = ProjectModel(cut).scope_cuts
+    cuts = ProjectModel(cut).plan.scope_cuts
     assert cuts and not any(c.at_risk for c in cuts), [c.summary() for c in cuts]
     priced = sum(c.score for c in cuts)
     assert priced < 0
@@ -145,12 +157,12 @@ def test_scope_cuts_are_visible_and_priced_everywhere(base: Scenario) -> None:
     s = reserve(base, 0.2)
     game = Game(s, seed=1)
     game.play_to_end()
-    cuts = [e for e in game.model.trace if e.kind == "scope_cut"]
+    cuts = [e for e in game.model.recording.trace if e.kind == "scope_cut"]
     assert cuts and all(e.data["saves_usd"] > 0 and "saves $" in e.summary for e in cuts)
     out = game.outcome()
     assert out["scope_cuts"] == len(cuts) and out["scope_cut_usd"] > 0
     # What the outcome calls planned is the plan fitted to the budget: a shorter last round.
-    fitted = game.model.set_up_plan
+    fitted = game.model.plan.set_up
     assert fitted is not None and fitted.rounds < 4
     assert out["tokens_planned_b"] == fitted.tokens / 1e9
     assert out["post_training_rounds_planned"] == fitted.rounds
@@ -166,9 +178,9 @@ def test_a_budget_cut_mid_play_is_answered_with_priced_options() -> None:
     s = load_scenario("followup_budget_cut")
     game = Game(s, seed=3)
     game.play_to_end()
-    budget_points = [d for d in game.model.decisions if d.kind == "budget"]
+    budget_points = [d for d in game.model.recording.decisions if d.kind == "budget"]
     assert budget_points
     priced = budget_points[0].context["priced"]
     assert priced and all(p["saves_usd"] > 0 for p in priced)
-    after = [c for c in game.model.scope_cuts if c.when.startswith("after a $")]
+    after = [c for c in game.model.plan.scope_cuts if c.when.startswith("after a $")]
     assert all(c.saves_usd > 0 for c in after)

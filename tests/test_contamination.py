@@ -40,13 +40,17 @@ def test_decontamination_takes_the_data_teams_days_and_a_scan(base: Scenario) ->
     m.env.run()
     public = [e for e in base.objective.evals if e.kind == "public_benchmark"]
     assert len(public) == 2
-    notes = [e.summary for e in m.trace if "Decontamination" in e.summary]
+    notes = [e.summary for e in m.recording.trace if "Decontamination" in e.summary]
     want = f"{DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public):.0f} person-days"
     assert notes and want in notes[0]
     scans = [e.usd for e in m.ledger.entries if e.note == "benchmark overlap scan"]
-    assert scans == [pytest.approx(OVERLAP_SCAN_USD_PER_TRILLION * 2 * m.tokens_scenario / 1e12)]
+    assert scans == [
+        pytest.approx(OVERLAP_SCAN_USD_PER_TRILLION * 2 * m.plan.tokens_scenario / 1e12)
+    ]
+    # The data team's days lengthen prepare, its critical path, so the project's salary
+    # days rise; 300 worlds, as decisions on the less inflated scores move effort too.
     for seed in SEEDS:
-        on, off = runs(base, 120, seed), runs(base, 120, seed, levers__decontaminate=False)
+        on, off = runs(base, 300, seed), runs(base, 300, seed, levers__decontaminate=False)
         higher(on["effort_person_days"], off["effort_person_days"], f"effort, seed {seed}")
 
 

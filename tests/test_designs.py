@@ -155,10 +155,10 @@ def test_funding_the_full_plan_stops_the_run_being_cut(base: Scenario) -> None:
     assert full_plan_budget_usd(base) <= base.objective.budget.total_usd
     assert fund_full_plan(base) is base
     siloed = preset("large_siloed").apply(base)
-    assert ProjectModel(siloed, seed=0).scope_cuts, "its payroll cuts the plan's scope"
+    assert ProjectModel(siloed, seed=0).plan.scope_cuts, "its payroll cuts the plan's scope"
     funded = fund_full_plan(siloed)
     extra = funded.objective.budget.people_usd - siloed.objective.budget.people_usd
     assert extra > 0 and funded.objective.budget.compute_usd == siloed.objective.budget.compute_usd
     for rep in range(12):  # the set-up projection does not depend on the draws
-        assert not ProjectModel(funded, seed=3, replication=rep).scope_cuts
+        assert not ProjectModel(funded, seed=3, replication=rep).plan.scope_cuts
     assert fund_full_plan(funded) is funded, "funding twice changes nothing"

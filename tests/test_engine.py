@@ -41,19 +41,21 @@ def check_invariants(m: ProjectModel) -> None:
     assert sum(e.usd for e in m.ledger.entries) == pytest.approx(row["cost_usd"], rel=1e-12)
     assert all(row[f"cost_{c}_usd"] >= 0 for c in COST_CATEGORIES)
     # Time never runs backwards: every record is in time order, phases tile the schedule.
-    for seq in ([e.day for e in m.trace], [e.day for e in m.ledger.entries]):
+    for seq in ([e.day for e in m.recording.trace], [e.day for e in m.ledger.entries]):
         assert all(a <= b + 1e-9 for a, b in zip(seq, seq[1:], strict=False))
     if m.run is not None:
         days = [p.day for p in m.run.stats.curve]
         assert all(a <= b + 1e-9 for a, b in zip(days, days[1:], strict=False))
-    spans = m.phase_spans
+    spans = m.recording.phase_spans
     assert [p.phase for p in spans] == list(PHASES)
     assert spans[0].start == 0.0 and spans[-1].end == pytest.approx(row["schedule_days"])
     assert all(a.end == pytest.approx(b.start) for a, b in zip(spans, spans[1:], strict=False))
     # People are paid for the whole project, and effort is what they were paid for:
     # every person-day worked, through joins and departures, is charged once.
     assert row["effort_person_days"] > 0
-    paid = sum(t.person_days(m.finish_day) * t.spec.usd_per_person_day for t in m.teams.values())
+    paid = sum(
+        t.person_days(m.finish_day) * t.spec.usd_per_person_day for t in m.staff.teams.values()
+    )
     assert row["cost_people_usd"] == pytest.approx(paid, rel=1e-9)
     assert 0.0 <= row["run_effective_training_time"] <= 1.0
     assert row["run_lost_gpu_hours"] >= 0.0
@@ -197,7 +199,7 @@ def human_game(s: Scenario, seed: int = 3) -> Game:
 def test_a_saved_play_replays_to_the_identical_outcome() -> None:
     s = load_scenario(ROOT / "scenarios" / "followup_loss_spike.yaml")
     g = human_game(s)
-    assert g.model.decisions, "the play should have had decisions"
+    assert g.model.recording.decisions, "the play should have had decisions"
     text = g.save()
     again = replay(PlayLog.from_json(text))
     assert again == g.outcome()
@@ -212,7 +214,7 @@ def test_counterfactual_with_the_same_choice_is_the_same_world() -> None:
     log = g.current_log()
     first = log.decisions[0]
     assert counterfactual(log, 0, first["choice"]) == out
-    other = next(o for o in g.model.decisions[0].options if o != first["choice"])
+    other = next(o for o in g.model.recording.decisions[0].options if o != first["choice"])
     assert counterfactual(log, 0, other) != out
 
 

@@ -25,7 +25,7 @@ def test_run_injects_need_a_running_run(kind: str) -> None:
     m = model()
     with pytest.raises(InjectError, match="no training run is in progress"):
         apply_inject(m, kind, {})
-    assert all(e.kind != "inject" for e in m.trace)
+    assert all(e.kind != "inject" for e in m.recording.trace)
 
 
 def test_a_loss_spike_strikes_at_the_runs_next_step() -> None:
@@ -34,13 +34,13 @@ def test_a_loss_spike_strikes_at_the_runs_next_step() -> None:
     assert m.run is not None
     day = m.env.now
     apply_inject(m, "loss_spike", {})
-    assert m.trace[-1].summary == "Facilitator injected loss spike"
-    assert m.incidents["injected_loss_spike"] == 1
+    assert m.recording.trace[-1].summary == "Facilitator injected loss spike"
+    assert m.recording.incidents["injected_loss_spike"] == 1
     run_until(m, lambda: m.run is not None and m.run.stats.spikes == 1)
-    spike = next(e for e in m.trace if e.kind == "loss_spike")
+    spike = next(e for e in m.recording.trace if e.kind == "loss_spike")
     assert spike.day - day <= 1.0 + 1e-9  # within one step of the run
-    run_until(m, lambda: bool(m.decisions))
-    assert m.decisions[0].kind == "rollback"
+    run_until(m, lambda: bool(m.recording.decisions))
+    assert m.recording.decisions[0].kind == "rollback"
 
 
 def test_a_hardware_failure_interrupts_the_run() -> None:
@@ -49,7 +49,7 @@ def test_a_hardware_failure_interrupts_the_run() -> None:
     apply_inject(m, "hardware_failure", {})
     m.env.run()
     assert m.run is not None and m.run.stats.unexpected == 1
-    assert m.incidents["hardware_interruption"] == 1
+    assert m.recording.incidents["hardware_interruption"] == 1
 
 
 def test_a_budget_cut_takes_its_share_of_the_compute_not_yet_spent() -> None:
@@ -69,7 +69,7 @@ def test_a_departure_takes_one_person_from_the_named_team() -> None:
     run_until(m, lambda: m.env.now > 1.0)
     apply_inject(m, "departure", {"team": DATA})
     m.env.step()
-    assert m.teams[DATA].headcount == 1 and m.teams[TRAIN].headcount == 4
+    assert m.staff.teams[DATA].headcount == 1 and m.staff.teams[TRAIN].headcount == 4
     with pytest.raises(InjectError, match="unknown team 'nobody'"):
         apply_inject(m, "departure", {"team": "nobody"})
 
@@ -81,7 +81,7 @@ def test_a_data_defect_before_the_run_is_found_now_and_fixed() -> None:
     (d,) = m.defects.defects
     assert d.found and d.found_at == "discovery" and d.kind == "tokenizer_config"
     m.env.run()
-    assert d.fixed and m.incidents["defect_tokenizer_config"] == 1
+    assert d.fixed and m.recording.incidents["defect_tokenizer_config"] == 1
 
 
 def test_a_data_defect_during_the_run_is_raised_by_the_run_loop() -> None:
@@ -99,6 +99,6 @@ def test_scripted_injects_are_traced_but_not_counted_as_a_facilitators() -> None
     m = model()
     run_until(m, lambda: m.env.now > 1.0)
     apply_inject(m, "departure", {"team": DATA}, scripted=True)
-    assert m.trace[-1].summary == "Scripted incident: departure"
-    assert m.trace[-1].data == {"team": DATA}
-    assert not [k for k in m.incidents if k.startswith("injected_")]
+    assert m.recording.trace[-1].summary == "Scripted incident: departure"
+    assert m.recording.trace[-1].data == {"team": DATA}
+    assert not [k for k in m.recording.incidents if k.startswith("injected_")]

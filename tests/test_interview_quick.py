@@ -119,6 +119,17 @@ def test_wrong_answers_in_the_quick_plan_are_judged_wrong() -> None:
     assert report.grade < judge(quick_plan(GOOD).plan).grade
 
 
+def _fill(at: Any) -> None:
+    """Fill the page's quick plan with GOOD and press **Use this quick plan**."""
+    for q in QUICK_INPUTS:
+        value = GOOD[q.id]
+        widget = {"text": at.text_input, "lines": at.text_area, "percent": at.number_input,
+                  "usd": at.number_input, "team": at.selectbox, "choice": at.radio,
+                  "practices": at.multiselect}[q.kind](key=f"iv_0_quick_{q.id}")  # fmt: skip
+        widget.set_value(float(value) if q.kind in ("percent", "usd") else value)
+    next(b for b in at.button if b.label == "Use this quick plan").click().run()
+
+
 def test_the_page_builds_the_same_quick_plan(tmp_path, monkeypatch) -> None:
     from tests.apptest import open_page
     from ui.interview import common
@@ -128,14 +139,49 @@ def test_the_page_builds_the_same_quick_plan(tmp_path, monkeypatch) -> None:
     at = open_page("ui/interview/page.py")
     at.radio(key="iv_0_mode").set_value("quick").run()
     assert not at.exception
-    for q in QUICK_INPUTS:
-        value = GOOD[q.id]
-        widget = {"text": at.text_input, "lines": at.text_area, "percent": at.number_input,
-                  "usd": at.number_input, "team": at.selectbox, "choice": at.radio,
-                  "practices": at.multiselect}[q.kind](key=f"iv_0_quick_{q.id}")  # fmt: skip
-        widget.set_value(float(value) if q.kind in ("percent", "usd") else value)
-    next(b for b in at.button if b.label == "Use this quick plan").click().run()
+    _fill(at)
     assert not at.exception, [e.value for e in at.exception]
     shown = at.session_state[common.PLAN]
     assert shown == quick_plan(GOOD, InterviewPlan()).plan
     assert at.session_state[common.STEP] == 3  # on to the follow-ups
+
+
+#: The page's input widgets, by kind.
+WIDGETS = ("text_input", "text_area", "number_input", "selectbox", "radio", "multiselect")
+
+
+def test_the_quick_path_asks_at_most_thirty_inputs_on_the_page(tmp_path, monkeypatch) -> None:
+    """Counted on the page, not in the registry: the quick plan's input widgets, then one
+    call per follow-up (the rest left to the playbook), reach every rubric item."""
+    from tests.apptest import open_page
+    from ui.interview import common
+
+    monkeypatch.setenv("TRAININGROOM_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    at = open_page("ui/interview/page.py")
+    at.radio(key="iv_0_mode").set_value("quick").run()
+    assert not at.exception
+    shown = [w.key for kind in WIDGETS for w in getattr(at, kind)
+             if w.key and w.key.startswith("iv_0_quick_")]  # fmt: skip
+    assert len(shown) == len(QUICK_INPUTS) == 27
+    _fill(at)
+    assert not at.exception, [e.value for e in at.exception]
+    calls = 0
+    for fid in ("loss_spike", "budget_cut", "benchmarks_vs_product"):
+        at.button(key=f"iv_play_{fid}").click().run()
+        decide = [b.key for b in at.button if b.key and b.key.startswith(f"iv_decide_{fid}_")]
+        if not decide:
+            continue  # the situation never arose on this design
+        at.button(key=decide[0]).click().run()
+        calls += 1
+        if any(b.key == f"iv_rest_{fid}" for b in at.button):
+            at.button(key=f"iv_rest_{fid}").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.session_state[common.PLAN].followup(fid) is not None
+    assert calls == FOLLOWUP_CALLS and len(shown) + calls <= 30
+    report = judge(at.session_state[common.PLAN])
+    assert {i.id for i in report.items if i.status in ("met", "partly")} >= {
+        i.id for i in report.items if i.id != "outcome" and i.status != "did_not_arise"
+    } - {"followup_budget", "followup_ship"}
+    assert all(report.item(f).status != "not_played" for f in
+               ("followup_spike", "followup_budget", "followup_ship"))  # fmt: skip

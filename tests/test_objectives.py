@@ -109,20 +109,20 @@ def test_rework_is_in_proportion_to_the_work_done_when_the_holder_decides(
 ) -> None:
     s = changed_on(answered(base7b, "rework"), 115.0, **USE)
     m = played(s)
-    decision = next(d for d in m.decisions if d.context.get("objective_change"))
+    decision = next(d for d in m.recording.decisions if d.context.get("objective_change"))
     assert decision.kind == "schedule" and decision.owner == "leadership"
     assert decision.choice == "rework" and decision.raised_day == 115.0
     # The news reaches leadership from product (who hears of it) a day later: the rounds
     # done by then are what is spoiled, half of them for a new use.
-    rework = next(e for e in m.trace if e.kind == "objective" and "Rework" in e.summary)
-    rounds = [e for e in m.trace if e.kind == "round" and e.day <= decision.day]
+    rework = next(e for e in m.recording.trace if e.kind == "objective" and "Rework" in e.summary)
+    rounds = [e for e in m.recording.trace if e.kind == "round" and e.day <= decision.day]
     spoiled = OBJECTIVE_REWORK_SHARE * len(rounds)
     assert f"{spoiled:.1f} post-training rounds" in rework.summary
     assert m.scenario.objective.product_use == USE["product_use"]
     # The new use is a person's text: in the trace's data, never in a line a page renders.
-    assert not any(USE["product_use"] in e.summary for e in m.trace)
-    assert any(e.data.get("product_use") == USE["product_use"] for e in m.trace)
-    redone = [e for e in m.trace if e.kind == "round" and e.day > decision.day]
+    assert not any(USE["product_use"] in e.summary for e in m.recording.trace)
+    assert any(e.data.get("product_use") == USE["product_use"] for e in m.recording.trace)
+    redone = [e for e in m.recording.trace if e.kind == "round" and e.day > decision.day]
     assert redone, "the spoiled rounds run again"
 
 
@@ -142,7 +142,7 @@ def test_a_target_change_moves_the_bar_the_ship_call_and_the_outcome_read(
     target = next(t for t in m.scenario.objective.targets if t.eval == "support_tickets")
     assert target.threshold == 0.99
     # Nobody reaches 99%: the holder reads the target missed and the product misses it.
-    assert any(d.kind == "ship" for d in m.decisions)
+    assert any(d.kind == "ship" for d in m.recording.decisions)
     from sim.engine.outcome import outcome_row
 
     row = outcome_row(m)
@@ -152,7 +152,7 @@ def test_a_target_change_moves_the_bar_the_ship_call_and_the_outcome_read(
 def test_a_deadline_change_goes_to_the_trade_off_right_at_once(base7b: Scenario) -> None:
     s = changed_on(base7b, 100.0, change="deadline", deadline_days=120.0)
     m = played(s)
-    slip = next(d for d in m.decisions if d.kind == "schedule")
+    slip = next(d for d in m.recording.decisions if d.kind == "schedule")
     # Product hears of it; leadership holds the trade-off right, one day away.
     assert slip.raised_day == 100.0 and slip.detected_by == "product"
     assert slip.day == pytest.approx(100.0 + slip.latency_days) and slip.latency_days >= 1.0
@@ -167,8 +167,8 @@ def test_the_product_team_can_hold_the_trade_off_right(base7b: Scenario) -> None
     pm = with_overrides(s, {"org.decision_rights.schedule": "product"})
     for rep in range(3):
         lead, product = played(s, rep), played(pm, rep)
-        (a,) = [d for d in lead.decisions if d.context.get("objective_change")]
-        (b,) = [d for d in product.decisions if d.context.get("objective_change")]
+        (a,) = [d for d in lead.recording.decisions if d.context.get("objective_change")]
+        (b,) = [d for d in product.recording.decisions if d.context.get("objective_change")]
         assert (a.owner, b.owner) == ("leadership", "product")
         assert b.latency_days == pytest.approx(a.latency_days - 1.0)
 
@@ -182,7 +182,7 @@ def test_the_person_deciding_on_the_spot_reads_rework_against_quality(
     choices = set()
     for rep in range(8):
         m = played(s, rep)
-        (d,) = [d for d in m.decisions if d.context.get("objective_change")]
+        (d,) = [d for d in m.recording.decisions if d.context.get("objective_change")]
         assert d.options == ("rework", "keep_work") and d.by == "playbook"
         assert d.latency_days > 1.0 + 0.75 - 1e-9  # a hop, and deliberation
         choices.add(d.choice)
@@ -202,7 +202,7 @@ def test_the_inject_checks_its_parameters(base7b: Scenario) -> None:
     ):
         with pytest.raises(InjectError, match=error):
             apply_inject(m, "objective_change", params)
-    assert not m.incidents
+    assert not m.recording.incidents
 
 
 def test_a_facilitator_can_inject_an_objective_change_and_replay_it(base7b: Scenario) -> None:
@@ -214,9 +214,9 @@ def test_a_facilitator_can_inject_an_objective_change_and_replay_it(base7b: Scen
     game.play_to_end()
     m = game.model
     assert [i.kind for i in game.log.injections] == ["objective_change"]
-    assert m.incidents["injected_objective_change"] == 1
+    assert m.recording.incidents["injected_objective_change"] == 1
     assert m.scenario.objective.product_use == USE["product_use"]
-    assert any(d.context.get("objective_change") for d in m.decisions)
+    assert any(d.context.get("objective_change") for d in m.recording.decisions)
 
 
 def test_a_scripted_change_is_checked_with_the_file(base7b: Scenario, tmp_path: Path) -> None:

@@ -14,14 +14,14 @@ from tests.tiny import DATA, TRAIN, kinds, model, run_until, tiny
 
 def phase_starts(m: ProjectModel) -> dict[str, float]:
     """The day each phase began, by its id (the trace's words for it may change)."""
-    return {span.phase: span.start for span in m.phase_spans}
+    return {span.phase: span.start for span in m.recording.phase_spans}
 
 
 def test_phases_run_in_order_and_tile_the_schedule() -> None:
     m = model()
     m.env.run()
-    assert [p.phase for p in m.phase_spans] == list(PHASES)
-    starts = [e.day for e in m.trace if e.kind == "phase"]
+    assert [p.phase for p in m.recording.phase_spans] == list(PHASES)
+    starts = [e.day for e in m.recording.trace if e.kind == "phase"]
     assert starts == sorted(starts) and len(starts) == len(PHASES) + 1  # and "done"
     assert kinds(m)[-1] == "release" and m.finish_day == m.env.now
 
@@ -36,38 +36,38 @@ def test_prepare_charges_the_licences_first_and_waits_for_the_handoff() -> None:
         (0.0, "data_licensing", "extra data work"),
     ]
     # "recipe" (train) waits for "data_prep" (data), then one day of handoff latency.
-    assert m.finished_at["recipe"] > m.finished_at["data_prep"] + 1.0
-    assert ("data", "train") in m.critical_handoffs
+    assert m.recording.finished_at["recipe"] > m.recording.finished_at["data_prep"] + 1.0
+    assert ("data", "train") in m.recording.critical_handoffs
 
 
 def test_ablations_take_their_share_of_the_cluster() -> None:
     s = tiny(levers__ablation_fraction=0.1)
     m = model(s)
-    run_until(m, lambda: m.phase == "training")
-    span = m.phase_spans[-1]
-    run_days = m.tokens_plan / m.run_facts.rate
+    run_until(m, lambda: m.recording.phase == "training")
+    span = m.recording.phase_spans[-1]
+    run_days = m.plan.tokens / m.plan.run_facts.rate
     assert span.phase == "ablations"
     assert span.end - span.start == pytest.approx(0.1 * run_days / ABLATION_CLUSTER_SHARE)
     abl = [e for e in m.ledger.entries if e.note == "ablations and scaling-law runs"]
     # A share of the compute they de-risk: the run and the planned post-training rounds.
-    derisked = m.tokens_plan * m.run_usd_per_token + m.rounds_planned * m.round_compute_usd
+    derisked = m.plan.tokens * m.plan.usd_per_token + m.plan.rounds * m.plan.round_compute_usd
     assert len(abl) == 1 and abl[0].usd == pytest.approx(0.1 * derisked)
 
 
 def test_training_starts_the_planned_run_and_post_training_runs_every_round() -> None:
     m = model()
     run_until(m, lambda: m.run is not None)
-    assert m.run is not None and m.run.target_tokens == m.tokens_plan and not m.run_finished
+    assert m.run is not None and m.run.target_tokens == m.plan.tokens and not m.run_finished
     version = m.version
     m.env.run()
-    assert m.run_finished and m.rounds_done == m.rounds_planned == 2
+    assert m.run_finished and m.plan.rounds_done == m.plan.rounds == 2
     assert m.version == version + 1 + 2  # the run, then each round
     annotation, compute = round_cost(m)
     rounds = [e for e in m.ledger.entries if e.note == "post-training round"]
     assert [e.category for e in rounds] == ["annotation", "compute"] * 2
     assert rounds[0].usd == pytest.approx(annotation) and rounds[1].usd == pytest.approx(compute)
     # Each round takes at least its shortest calendar time.
-    days = [e.day for e in m.trace if e.kind == "round"]
+    days = [e.day for e in m.recording.trace if e.kind == "round"]
     assert days[1] - days[0] >= m.scenario.model.round_days_min - 1e-9
 
 
@@ -81,16 +81,16 @@ def test_a_defect_caught_before_the_run_is_fixed_without_a_decision() -> None:
     m.env.run()
     (d,) = m.defects.defects
     assert d.found_at == "audit" and d.fixed
-    assert not [r for r in m.decisions if r.kind == "data_fix"]
+    assert not [r for r in m.recording.decisions if r.kind == "data_fix"]
     # Nothing waited for the fix: the run started on the bad data and, once the fix
     # landed, trained back the spoiled share (the retraining share).
     assert m.run is not None and d.affected_tokens > 0
-    assert m.set_up_plan is not None
-    planned = m.set_up_plan.tokens
+    assert m.plan.set_up is not None
+    planned = m.plan.set_up.tokens
     assert m.run.target_tokens == pytest.approx(planned + 0.15 * d.affected_tokens)
-    assert m.tokens_plan == m.run.target_tokens  # the plan carries it: a re-pricing keeps it
+    assert m.plan.tokens == m.run.target_tokens  # the plan carries it: a re-pricing keeps it
     assert m.run.tokens == pytest.approx(m.run.target_tokens)  # and it was trained
-    assert m.incidents["retraining_share"] == 1
+    assert m.recording.incidents["retraining_share"] == 1
     ablations = phase_starts(m)["ablations"]
     assert d.found_day is not None and d.found_day <= ablations  # found before; not waited for
 
@@ -101,27 +101,27 @@ def test_a_defect_found_in_the_run_goes_to_the_holder_of_the_data_fix_right() ->
     m.env.run()
     (d,) = m.defects.defects
     assert d.found_at == "run monitoring"  # the run loop raised it at its next check
-    at_share = phase_starts(m)["training"] + 0.3 * m.tokens_plan / m.run_facts.rate
+    at_share = phase_starts(m)["training"] + 0.3 * m.plan.tokens / m.plan.run_facts.rate
     assert d.found_day == pytest.approx(at_share, rel=1e-6)
-    (fix,) = [r for r in m.decisions if r.kind == "data_fix"]
+    (fix,) = [r for r in m.recording.decisions if r.kind == "data_fix"]
     assert fix.detected_by == DATA and fix.owner == TRAIN
     assert fix.day >= d.found_day  # type: ignore[operator]
-    assert m.incidents["defect_data_quality"] == 1
+    assert m.recording.incidents["defect_data_quality"] == 1
 
 
 def test_a_tight_deadline_raises_the_schedule_decision_before_post_training() -> None:
     m = model(tiny(objective__deadline_days=20.0))
     m.env.run()
-    (slip,) = [r for r in m.decisions if r.kind == "schedule"]
+    (slip,) = [r for r in m.recording.decisions if r.kind == "schedule"]
     assert slip.raised_day >= phase_starts(m)["post_training"]
-    assert m.incidents["schedule_slip"] == 1
+    assert m.recording.incidents["schedule_slip"] == 1
 
 
 #: Each scope option, and the plan quantity it changes (sim/engine/budget.py).
 SCOPE = {
-    "cut_ablations": "ablation_fraction",
-    "reduce_tokens": "tokens_plan",
-    "fewer_post_training_rounds": "rounds_planned",
+    "cut_ablations": "ablations",
+    "reduce_tokens": "tokens",
+    "fewer_post_training_rounds": "rounds",
     "smaller_eval_scope": "eval_scope",
 }
 
@@ -129,16 +129,16 @@ SCOPE = {
 @pytest.mark.parametrize("response", sorted(SCOPE))
 def test_each_scope_option_changes_its_part_of_the_plan_and_is_recorded(response: str) -> None:
     m = model(tiny(levers__ablation_fraction=0.1, model__post_training_rounds=4))
-    gap = 0.05 * m.tokens_plan * m.run_usd_per_token
-    before = {k: getattr(m, a) for k, a in SCOPE.items()}
+    gap = 0.05 * m.plan.tokens * m.plan.usd_per_token
+    before = {k: getattr(m.plan, a) for k, a in SCOPE.items()}
     option = budget.PRICERS[response](m, gap, budget.outlook(m))  # whatever line is over
     assert option is not None and option.saves_usd > 0
     budget.apply_scope(m, option, "in a test")
-    after = {k: getattr(m, a) for k, a in SCOPE.items()}
+    after = {k: getattr(m.plan, a) for k, a in SCOPE.items()}
     assert [k for k in SCOPE if before[k] != after[k]] == [response]
     assert after[response] < before[response]
-    assert m.tokens_plan >= 0.5 * before["reduce_tokens"] and m.rounds_planned >= 1
-    (cut,) = m.scope_cuts
+    assert m.plan.tokens >= 0.5 * before["reduce_tokens"] and m.plan.rounds >= 1
+    (cut,) = m.plan.scope_cuts
     assert (cut.response, cut.when) == (response, "in a test") and cut.saves_usd > 0
 
 
@@ -152,10 +152,10 @@ def test_a_budget_cut_closes_the_gap_with_the_playbook() -> None:
     m = model(s)
     budget = m.ledger.budget_usd
     m.env.run()
-    cut = next(e for e in m.trace if e.kind == "budget_cut")
+    cut = next(e for e in m.recording.trace if e.kind == "budget_cut")
     assert cut.day == pytest.approx(10.0)
-    assert m.ledger.budget_usd < budget and m.incidents["budget_cut"] == 1
-    budget_calls = [r for r in m.decisions if r.kind == "budget"]
+    assert m.ledger.budget_usd < budget and m.recording.incidents["budget_cut"] == 1
+    budget_calls = [r for r in m.recording.decisions if r.kind == "budget"]
     assert any(r.raised_day == pytest.approx(10.0) for r in budget_calls), budget_calls
 
 
@@ -175,7 +175,7 @@ def test_a_tokenizer_defect_fixed_during_the_run_trains_the_run_again_from_scrat
     m.env.run()
     (d,) = [d for d in m.defects.defects if d.present]
     assert m.run is not None and d.fixed
-    assert m.run.stats.restarts_from_scratch == 1 and m.incidents["retraining_share"] == 1
+    assert m.run.stats.restarts_from_scratch == 1 and m.recording.incidents["retraining_share"] == 1
     assert m.run.stats.lost_tokens >= 0.3 * m.run.target_tokens
     assert d.affected_tokens == 0.0  # nothing trained on the defect is left in the model
     assert m.run.stats.wall_days > clean.run.stats.wall_days + 0.3 * clean.run.stats.wall_days

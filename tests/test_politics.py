@@ -73,9 +73,9 @@ def test_the_person_deciding_reads_forecasts_relative_to_doing_nothing(scenario:
     m = ProjectModel(s, seed=0, replication=0)
     while m.pending is None and not m.finished and m.env.peek() < float("inf"):
         m.env.step()
-        if m.decisions:
+        if m.recording.decisions:
             break
-    record = m.decisions[0] if m.decisions else None
+    record = m.recording.decisions[0] if m.recording.decisions else None
     assert record is not None, "the 7B play raises a decision"
     outlook = m.outlook(record.kind, record.options, record.context)
     quo = {"rollback": "continue", "data_fix": "accept", "budget": "accept_overrun",

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.interview.content import with_texts
 from sim.interview.plan import parse_plan, plan_json
 from sim.interview.prose import PROSE_MAX, TEXT_MAX, read_answer, sentences
+from sim.interview.rubric import judge
 
 WORDS = (
     "the data team owns data quality and watches dedup rates reserve 12% ablations 8% "
@@ -38,6 +40,9 @@ def _holds(text: str) -> None:
     for r in read.readings:
         assert r.sentence in said and len(r.sentence) <= TEXT_MAX and r.key
     assert read.readings or read.messages or not text.strip()
+    # The rubric judges the plan and any text in a form's box (hazards, affirmed words).
+    judge(read.plan)
+    judge(with_texts(read.plan, {"tracking": text[:TEXT_MAX], "role.research": text[:TEXT_MAX]}))
 
 
 @settings(max_examples=60, deadline=None)
@@ -106,6 +111,35 @@ STATEMENTS = [
     ("we", "protect", "protect", "quality rather than the date", "tradeoff=quality>schedule"),
     ("if the budget is cut we", "use", "use", "the reserve and then cut ablations",
      "playbook:budget=use_reserve>cut_ablations"),
+    # Added 2026-12-04: each of these was read when negated before (tracking, the role, the
+    # dollar estimate, why late is expensive, the product use, the early warning).
+    ("the TPM", "track", "tracks", "weekly burn against the forecast", "tracking=yes"),
+    ("research", "own", "owns", "the data mix, the architecture and the experiments",
+     "role:research=yes"),
+    ("we", "estimate", "estimate", "compute at $380,000", "compute_usd=380000"),
+    ("a defect found late", "throw", "throws", "the compute away and forces a restart of "
+     "everything downstream", "late=yes"),
+    ("support agents", "use", "use", "the model to draft replies to tickets", "product_use=yes"),
+    ("the data team owns data quality and", "watch", "watches", "dedup rates",
+     "warning:data_quality=yes"),
+    ("we", "pretrain", "pretrain", "from scratch because no open base model reaches the target",
+     "strategy=pretrain"),
+    ("leadership", "decide", "decides", "on the budget", "right:budget=leadership"),
+    ("if the schedule slips we", "cut", "cut", "post-training rounds and then accept the slip",
+     "playbook:schedule=cut_post_training_rounds>accept_slip"),
+    ("we", "hold", "hold", "an ablation gate before the main run with 1B proxy runs",
+     "gate:ablations=yes"),
+    ("I", "ship", "ship", "only once the product evals clear their threshold",
+     "practice:ship_on_product_evals=yes"),
+]  # fmt: skip
+#: Hazards said in words (sim/interview/stated.py): negated, each says the sound practice.
+HAZARDS = [
+    ("we", "fix", "fix", "things as they come up", "hazard:ad_hoc=yes"),
+    ("we", "ship", "ship", "as soon as the public benchmarks look strong",
+     "hazard:ship_on_benchmarks=yes"),
+    ("we", "skip", "skip", "the ablation gate", "hazard:no_gate=yes"),
+    ("we", "go", "go", "straight to the main run", "hazard:no_gate=yes"),
+    ("we", "share", "share", "ownership of every risk", "hazard:no_owner=yes"),
 ]  # fmt: skip
 NEGATORS = ["do not", "don't", "will not", "won't", "would not", "wouldn't", "never",
             "should not", "cannot", "do not ever"]  # fmt: skip
@@ -116,7 +150,7 @@ def _keys(text: str) -> set[str]:
     return {r.key for r in read_answer(text).readings}
 
 
-@pytest.mark.parametrize(("subject", "base", "said", "rest", "key"), STATEMENTS)
+@pytest.mark.parametrize(("subject", "base", "said", "rest", "key"), STATEMENTS + HAZARDS)
 def test_each_statement_earns_its_reading(
     subject: str, base: str, said: str, rest: str, key: str
 ) -> None:
@@ -142,8 +176,19 @@ def test_negating_a_statement_never_earns_its_reading(
     assert key not in {r.key for r in read.readings}
     plan = read.plan
     assert not plan.levers.decontaminate or key != "decontaminate=on"
+    assert not plan.budget.tracking or key != "tracking=yes"
+    assert plan.budget.compute_usd == 0 or key != "compute_usd=380000"
     assert plan.budget.reserve_fraction == 0.0 or key != "reserve=0.12"
     assert plan.owner("data_quality") is None or not key.startswith("owner:")
+
+
+def test_negating_any_statement_in_any_way_never_earns_its_reading() -> None:
+    """Every statement, every negator, written and spoken: exhaustively, not sampled."""
+    for subject, base, _, rest, key in STATEMENTS:
+        for negator in NEGATORS:
+            for text in (f"{subject} {negator} {base} {rest}.",
+                         f"{subject} {negator} {base} {rest}".lower()):  # fmt: skip
+                assert key not in _keys(text), text
 
 
 @pytest.mark.parametrize(
@@ -163,4 +208,22 @@ def test_negating_a_statement_never_earns_its_reading(
     ],
 )  # fmt: skip
 def test_refusals_never_earn_the_reading(text: str, key: str) -> None:
+    assert key not in _keys(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(HAZARDS),
+    st.sampled_from(NEGATORS),
+    st.sampled_from(FILLER),
+    st.booleans(),
+)
+def test_negating_a_hazard_never_reads_the_hazard(
+    statement: tuple[str, str, str, str, str], negator: str, before: str, spoken: bool
+) -> None:
+    """ "We do not fix things as they come up" says the practice: no hazard is read."""
+    subject, base, _, rest, key = statement
+    text = f"{before} {subject} {negator} {base} {rest}."
+    if spoken:
+        text = text.lower().replace(".", " ")
     assert key not in _keys(text)

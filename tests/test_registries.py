@@ -85,7 +85,15 @@ def test_every_option_and_decision_has_the_models_words() -> None:
     assert set(OPTION_LABELS) <= options
     judging = ("overreact", "panic", "wise", "mistake", "wrong", "right call")
     assert not any(j in option_words(o) for o in options for j in judging)
-    assert option_words("rollback_skip") == "rollback skip"
+    # Every option reads as the action it takes: no identifier read aloud ("rollback skip"),
+    # and no two options of a decision read alike.
+    assert option_words("rollback_skip") == "roll back and skip the batches"
+    for kind, offered in DECISION_OPTIONS.items():
+        said = [option_words(o) for o in offered]
+        assert len(set(said)) == len(said), kind
+        assert all("_" not in w and w == w.lower() for w in said), said
+    assert {"rollback skip", "pause investigate", "use reserve", "accept overrun",
+            "extra round", "accept slip"}.isdisjoint(option_words(o) for o in options)  # fmt: skip
     # Why a decision offers fewer options: sim/play/unavailable.py (tests/test_unavailable.py).
 
 
@@ -108,8 +116,8 @@ def test_one_planned_compute_formula() -> None:
     m = ProjectModel(s, seed=0)
     # The plan's bill agrees with the engine's own run and round prices before any fitting;
     # the engine's run is a little dearer (checkpoint pauses, throughput not yet tuned).
-    run_usd = m.tokens_scenario * m.run_usd_per_token
-    rounds = s.model.post_training_rounds * m.round_compute_usd
+    run_usd = m.plan.tokens_scenario * m.plan.usd_per_token
+    rounds = s.model.post_training_rounds * m.plan.round_compute_usd
     expected = (run_usd + rounds) * (1.0 + s.levers.ablation_fraction)
     assert expected >= planned_compute_usd(s) == pytest.approx(expected, rel=0.05)
     assert model_compute_usd.__code__.co_names.count("planned_compute_usd") == 1
@@ -119,7 +127,7 @@ def test_one_planned_compute_formula() -> None:
         for p in sorted((ROOT / "sim").rglob("*.py"))
         if "post_training_round_gpu_hours(" in p.read_text(encoding="utf-8")
     ]
-    assert users == ["sim/engine/compute.py", "sim/engine/project.py"]
+    assert users == ["sim/engine/compute.py", "sim/engine/plan.py"]
 
 
 # --- no second spelling ---------------------------------------------------------------------

@@ -204,3 +204,41 @@ def test_judged_at_in_a_file_never_shows_the_models_figure(strong, tmp_path, mon
     assert data["revealed"] and data["model_compute_usd"] == pytest.approx(figure)
     table = _cli(str(path), "--reps", "0", "--hand-in").stdout
     assert f"${figure:,.0f}" in table
+
+
+def _same_outcome() -> dict[str, Any]:
+    """A simulated outcome in which the design and the scenario's own do alike."""
+    from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
+
+    paired = {"p_success": {"mean": 0.0, "low": 0.0, "high": 0.0, "n": 60}}
+    return {YOUR_DESIGN: {"p_success": 0.6, "reps": 60, "vs_reference": paired},
+            SCENARIO_PLAN: {"p_success": 0.6, "reps": 60}}  # fmt: skip
+
+
+def test_a_provenance_record_edited_away_credits_nothing_the_candidate_did_not_do() -> None:
+    """``scenario_filled`` deleted from a file the org-chart button filled: the selections
+    the button made then count as if the candidate had made them by hand (as many selects
+    in the form would), but the tool's own gate texts are never the candidate's words, and
+    the scenario's own design, unchanged, earns nothing for how it plays out."""
+    button = plans.button_only()
+    doc = json.loads(plan_json(button))
+    doc.pop("scenario_filled")
+    forged = parse_plan(json.dumps(doc))
+    report = judge(forged, _same_outcome())
+    assert report.item("outcome").status == "missed"
+    assert not [c for c in report.item("gates").claims if c.name.startswith("experiment")]
+    assert report.item("gates").status == "missed"
+    by_hand = button.model_copy(update={"scenario_filled": []})
+    assert _verdicts(report) == _verdicts(judge(by_hand, _same_outcome()))
+    assert judge(button, _same_outcome()).item("outcome").status == "missed"
+
+
+@pytest.mark.parametrize("key", ["outcome", "score", "grade", "model_compute_usd", "report",
+                                 "revealed", "items"])  # fmt: skip
+def test_a_file_carrying_a_result_is_refused(strong, key: str) -> None:
+    """No result of the rubric's or the simulation's has a place in PLAN.json: a file that
+    brings one is refused, naming the line and the field, never read."""
+    doc = json.loads(plan_json(strong))
+    doc[key] = 1.0
+    with pytest.raises(PlanError, match=rf"PLAN.json:\d+: {key}: "):
+        parse_plan(json.dumps(doc, indent=2))

@@ -172,7 +172,9 @@ def _quoted() -> dict[str, float]:
     text = DOCS.read_text(encoding="utf-8")
     section = text.split("### How well the score ranks answers", 1)[1]
     rows = {"tuning": r"\| corpus, tuning half \|", "held-out": r"\| corpus, held-out half \|",
-            "graded": r"\| graded set \|"}  # fmt: skip
+            "tuning (first 85)": r"\| corpus, tuning half, first 85 \|",
+            "held-out (first 85)": r"\| corpus, held-out half, first 85 \|",
+            "graded": r"\| graded set \|", "fresh": r"\| fresh set, written blind \|"}  # fmt: skip
     out = {}
     for name, head in rows.items():
         m = re.search(head + r"[^\n]*?\| \*{0,2}([0-9.]+)\*{0,2} \|\n", section)
@@ -189,13 +191,20 @@ def test_the_docs_quote_the_benchmarks_figures() -> None:
     reps = bench.reports(answers)
     for half in ("tuning", "held-out"):
         k = [i for i, a in enumerate(answers) if bench.split_of(str(a["id"])) == half]
-        rho = bench.spearman([answers[i]["grade"] for i in k], [reps[i].grade for i in k])
-        assert rho == pytest.approx(quoted[half], abs=0.0015), half
-    _, graded = bench.graded_set(bench.GRADED)
-    rho = bench.spearman([a["grade"] for a in graded], bench.rubric_scores(graded))
-    assert rho == pytest.approx(quoted["graded"], abs=0.0015)
-    # Weighing the claims ranks better than counting them did (0.695, 0.611, 0.895).
-    assert quoted["tuning"] > 0.695 and quoted["held-out"] > 0.611 and quoted["graded"] >= 0.895
+        for name, chosen in (
+            (half, k),
+            (f"{half} (first 85)", [i for i in k if not answers[i].get("batch")]),
+        ):
+            rho = bench.spearman([answers[i]["grade"] for i in chosen],
+                                 [reps[i].grade for i in chosen])  # fmt: skip
+            assert rho == pytest.approx(quoted[name], abs=0.0015), name
+    for name, path in (("graded", bench.GRADED), ("fresh", bench.FRESH)):
+        _, graded = bench.graded_set(path)
+        rho = bench.spearman([a["grade"] for a in graded], bench.rubric_scores(graded))
+        assert rho == pytest.approx(quoted[name], abs=0.0015), name
+    # Better than the figures committed on 2026-12-03 on the corpus it was measured on.
+    assert quoted["tuning (first 85)"] > 0.728 and quoted["held-out (first 85)"] > 0.663
+    assert quoted["graded"] >= 0.900
 
 
 def test_the_docs_table_is_the_registrys() -> None:

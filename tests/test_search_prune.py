@@ -145,7 +145,7 @@ def test_a_right_moved_nearer_its_signals_is_not_questioned_one_moved_farther_is
         for rep in range(8):
             m = ProjectModel(design, seed=seed, replication=rep, observed=False)
             m.env.run()
-            days += [d.latency_days for d in m.decisions if d.kind == "ship"]
+            days += [d.latency_days for d in m.recording.decisions if d.kind == "ship"]
         assert days, "no ship decision in 8 worlds"
         return sum(days) / len(days)
 

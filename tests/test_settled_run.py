@@ -49,11 +49,11 @@ def record(m: ProjectModel) -> list[Any]:
     run = m.run
     return [
         sorted(outcome_row(m).items()),
-        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in m.trace],
+        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in m.recording.trace],
         [(e.day, e.category, e.usd, e.note, e.line) for e in m.ledger.entries],
         [(p.day, p.tokens_b, p.loss, p.spike) for p in run.stats.curve] if run else [],
-        [{k: v for k, v in d.as_dict().items() if k != "by"} for d in m.decisions],
-        [(s.phase, s.start, s.end) for s in m.phase_spans],
+        [{k: v for k, v in d.as_dict().items() if k != "by"} for d in m.recording.decisions],
+        [(s.phase, s.start, s.end) for s in m.recording.phase_spans],
     ]
 
 
@@ -61,10 +61,10 @@ def digest(m: ProjectModel) -> str:
     """The digest the saved plays' file stores (trace, ledger, curve, decisions)."""
     run = m.run
     items = [
-        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in m.trace],
+        [(t.day, t.kind, t.summary, t.team, sorted(t.data.items())) for t in m.recording.trace],
         [(e.day, e.category, e.usd, e.note) for e in m.ledger.entries],
         [(p.day, p.tokens_b, p.loss, p.spike) for p in run.stats.curve] if run else [],
-        [{k: v for k, v in d.as_dict().items() if k != "by"} for d in m.decisions],
+        [{k: v for k, v in d.as_dict().items() if k != "by"} for d in m.recording.decisions],
     ]
     return hashlib.sha256(repr(items).encode()).hexdigest()
 
@@ -176,7 +176,7 @@ def test_plays_saved_by_an_older_engine_replay_and_say_their_numbers_moved() -> 
         row = game.play_to_end()
         # Each inject lands on its day, or says in the trace why it no longer applies there
         # (the newer model's run may not be in progress on that day).
-        missed = [e for e in game.model.trace if e.summary.startswith("Inject ")]
+        missed = [e for e in game.model.recording.trace if e.summary.startswith("Inject ")]
         assert game.finished and len(game.log.injections) + len(missed) == 3
         # The numbers come from the newer model and stay near the old ones: the same world,
         # decisions and injects. (A change of engine need not move every play: engine 14's

@@ -2,18 +2,27 @@
 
 The set-up fit is made once per scenario and copied into later replications; forecasts of
 a team without newcomers are kept while its people stay the same; an element's draws are
-worked out a block at a time as they are read. Each is checked against the fresh
-computation it stands for. A few seconds.
+worked out a block at a time as they are read; a stream's seed is mixed in Python. Each is
+checked against the fresh computation it stands for. A few seconds.
 """
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
-from sim.engine import budget
 from sim.engine.facts import scenario_facts
 from sim.engine.model import ProjectModel
-from sim.engine.rng import BLOCK_DRAWS, Streams, standard_exponential
+from sim.engine.rng import (
+    BLOCK_DRAWS,
+    STREAM_KEYS,
+    STREAMS,
+    Streams,
+    entity_key,
+    standard_exponential,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 
@@ -24,12 +33,12 @@ def _fitted(s: Scenario, replication: int) -> ProjectModel:
 
 def _record(m: ProjectModel) -> tuple[object, ...]:
     return (
-        budget._snapshot(m),
-        list(m.scope_cuts),
-        [(e.day, e.kind, e.summary, e.team, e.data) for e in m.trace],
-        dict(m.incidents),
-        m.run_facts,
-        m.run_usd_per_token,
+        m.plan.state(),
+        list(m.plan.scope_cuts),
+        [(e.day, e.kind, e.summary, e.team, e.data) for e in m.recording.trace],
+        dict(m.recording.incidents),
+        m.plan.run_facts,
+        m.plan.usd_per_token,
     )
 
 
@@ -44,7 +53,7 @@ def test_the_set_up_fit_copied_into_a_replication_is_the_fit_made_afresh(
     facts = scenario_facts(s)
     facts.set_up_fit = None
     first = _fitted(s, 0)
-    assert first.scope_cuts, "this reserve must force a cut at set-up, or nothing is tested"
+    assert first.plan.scope_cuts, "this reserve must force a cut at set-up, or nothing is tested"
     assert facts.set_up_fit is not None
     for rep in (1, 7, 23):
         copied = _fitted(s, rep)
@@ -52,8 +61,8 @@ def test_the_set_up_fit_copied_into_a_replication_is_the_fit_made_afresh(
         fresh = _fitted(s, rep)
         assert _record(copied) == _record(fresh), rep
         # What a play records is its own: changing one replication's copy leaves the other.
-        copied.trace[0].data["probe"] = 1
-        assert "probe" not in fresh.trace[0].data
+        copied.recording.trace[0].data["probe"] = 1
+        assert "probe" not in fresh.recording.trace[0].data
 
 
 def test_a_set_up_with_no_scope_left_is_recorded_the_same_in_every_replication() -> None:
@@ -70,17 +79,20 @@ def test_a_set_up_with_no_scope_left_is_recorded_the_same_in_every_replication()
     runs = [_fitted(s, rep) for rep in range(3)]
     facts.set_up_fit = None
     assert [_record(m) for m in runs] == [_record(_fitted(s, rep)) for rep in range(3)]
-    assert any(e.kind == "plan" and "no scope left" in e.summary for e in runs[0].trace)
+    assert any(e.kind == "plan" and "no scope left" in e.summary for e in runs[0].recording.trace)
 
 
 def test_a_steady_teams_forecast_is_the_one_worked_out_now() -> None:
     m = ProjectModel(load_scenario("assistant_7b"), seed=2, replication=3)
     while m.env.peek() < 60.0:
         m.env.step()
-        for tid, team in m.teams.items():
+        for tid, team in m.staff.teams.items():
             effort, co_design = 40.0, 0.5
-            got = m.work_days(tid, effort, co_design)
-            assert got == m._solo_work_days(team, effort, co_design, m.env.now), (tid, m.env.now)
+            got = m.staff.work_days(tid, effort, co_design)
+            assert got == m.staff.solo_work_days(team, effort, co_design, m.env.now), (
+                tid,
+                m.env.now,
+            )
 
 
 def test_entity_draws_read_lazily_are_the_draws_made_at_once() -> None:
@@ -113,3 +125,34 @@ def test_a_play_nobody_looks_at_keeps_the_same_totals_without_its_entries(scenar
     assert sum(e.usd for e in seen.ledger.entries) == pytest.approx(seen.ledger.spent_usd)
     with pytest.raises(RuntimeError, match="not observed"):
         _ = batch.ledger.entries
+
+
+def test_a_streams_generators_are_the_ones_numpys_seed_sequence_seeds() -> None:
+    """The pool mixed in Python gives NumPy's SeedSequence words, so the same draws, bit for bit.
+
+    Seeds of one word and of several, replications past 32 bits, every named stream and
+    entity keys; a stream built the NumPy way draws the same numbers.
+    """
+    rnd = random.Random(23)
+    seeds = [0, 1, 11, 2**32 - 1, 2**32, 2**64 + 5, *(rnd.getrandbits(130) for _ in range(5))]
+    for seed in seeds:
+        for replication in (0, 3, 2**32 + 7, rnd.getrandbits(40)):
+            streams = Streams.for_replication(seed, replication)
+            for name in STREAMS:
+                child = np.random.SeedSequence(
+                    entropy=seed, spawn_key=(replication, STREAM_KEYS[name])
+                )
+                numpy_way = np.random.Generator(np.random.PCG64(child))
+                assert streams[name].bit_generator.state == numpy_way.bit_generator.state
+                assert streams[name].random(3).tolist() == numpy_way.random(3).tolist()
+            entity = np.random.SeedSequence(
+                entropy=seed, spawn_key=(replication, STREAM_KEYS["safety"], entity_key("t1"))
+            )
+            gen = np.random.Generator(np.random.PCG64(entity))
+            assert streams.for_entity("safety", "t1").standard_normal(4).tolist() == (
+                gen.standard_normal(4).tolist()
+            )
+    # A seed sequence whose entropy is a list goes the NumPy way, with the same result.
+    listed = Streams(np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9,)))
+    child = np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9, STREAM_KEYS["budget"]))
+    assert listed["budget"].random() == np.random.Generator(np.random.PCG64(child)).random()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sim.engine.project import WORK_STEP_DAYS
+from sim.engine.staff import WORK_STEP_DAYS
 from sim.engine.teams import (
     CO_DESIGN_COST,
     TASK_PERSON_DAYS,
@@ -21,7 +21,7 @@ from sim.engine.teams import (
     share_out,
     work_item,
 )
-from sim.scenario.spec import ROLE_CO_DESIGN, Team
+from sim.scenario.spec import RISK_KINDS, ROLE_CO_DESIGN, Team
 
 RECIPE = ROLE_CO_DESIGN["recipe"]
 DATA = ROLE_CO_DESIGN["data"]
@@ -103,14 +103,23 @@ def test_newcomers_cost_before_they_help_brooks() -> None:
 
 
 def _bare_project(headcount: int) -> tuple[Any, str]:
-    """A project whose environment is empty: only the work a test starts runs in it."""
+    """A play's teams in an empty environment: only the work a test starts runs in it."""
+    from types import SimpleNamespace
+
     from sim.engine.clock import PlayEnvironment
-    from sim.engine.model import ProjectModel
+    from sim.engine.facts import scenario_facts
+    from sim.engine.recording import Recording
+    from sim.engine.records import Ledger
+    from sim.engine.rng import Streams
+    from sim.engine.staff import Staff
     from tests.tiny import TRAIN, tiny
 
-    m = ProjectModel(tiny(org__teams__0__headcount=headcount))
-    m.env = PlayEnvironment()
-    return m, TRAIN
+    # Nobody owns a risk: an owner's watch would take people off the work counted by hand.
+    s = tiny(org__teams__0__headcount=headcount, org__risk_owners=dict.fromkeys(RISK_KINDS))
+    env = PlayEnvironment()
+    streams, ledger = Streams.for_replication(0, 0), Ledger(1e9, 0.0)
+    staff = Staff(s, scenario_facts(s), env, streams, ledger, Recording(env))
+    return SimpleNamespace(env=env, staff=staff), TRAIN
 
 
 def test_a_piece_of_work_speeds_up_the_moment_its_team_finishes_another() -> None:
@@ -122,13 +131,13 @@ def test_a_piece_of_work_speeds_up_the_moment_its_team_finishes_another() -> Non
     ended: dict[str, float] = {}
 
     def piece(name: str, effort: float) -> Any:
-        yield from m.work(team, effort, co, key=name)
+        yield from m.staff.work(team, effort, co, key=name)
         ended[name] = m.env.now
 
     m.env.process(piece("short", 3.0))
     m.env.process(piece("long", 40.0))
     m.env.run()
-    share = m.teams[team].productive_share(0.0)
+    share = m.staff.teams[team].productive_share(0.0)
     two, four = (output_on(p, work_item(e, co), share) for p, e in ((2, 3.0), (4, 40.0)))
     t_short = 3.0 / two
     left = 40.0 - output_on(2, work_item(40.0, co), share) * t_short
@@ -142,11 +151,11 @@ def test_a_join_wakes_the_work_and_its_newcomer_ramps_in_steps() -> None:
     # team of two costs more than it adds (mentoring first: Brooks).
     m, team = _bare_project(2)
     co = ROLE_CO_DESIGN["data"]
-    state = m.teams[team]
+    state = m.staff.teams[team]
     ended: list[float] = []
 
     def piece() -> Any:
-        yield from m.work(team, 60.0, co, key="piece")
+        yield from m.staff.work(team, 60.0, co, key="piece")
         ended.append(m.env.now)
 
     def join_at(day: float) -> Any:

@@ -35,6 +35,22 @@ from tests.tiny import tiny
 TOKENS = 300e9
 
 
+class Record:
+    """What a run records through its host's recording, logged beside its other calls."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.incidents: Counter[str] = Counter()  # what a settled stretch counts into
+
+    def trace_event(
+        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
+        self.host.log.append((self.host.env.now, "trace", kind))
+
+    def count_incident(self, kind: str) -> None:
+        self.host.log.append((self.host.env.now, "incident", kind))
+
+
 class Host:
     """What a run needs of its project, and a log of what it was asked."""
 
@@ -48,18 +64,10 @@ class Host:
         self.choice, self.latency = choice, latency
         self.log: list[tuple[float, str, str]] = []
         self.observed = True  # the loss curve is recorded
-        self.incidents: Counter[str] = Counter()  # what a settled stretch counts into
+        self.recording = Record(self)
 
     def current_loss(self, tokens: float) -> float:
         return 3.0 - tokens / TOKENS
-
-    def trace_event(
-        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
-    ) -> None:
-        self.log.append((self.env.now, "trace", kind))
-
-    def count_incident(self, kind: str) -> None:
-        self.log.append((self.env.now, "incident", kind))
 
     def decide(
         self,

@@ -41,7 +41,7 @@ def test_every_decision_with_fewer_options_says_why(path: Path) -> None:
         for policy in POLICIES:
             m = played(path, seed, policy).model
             history = earlier_decisions(m)
-            for i, rec in enumerate(m.decisions):
+            for i, rec in enumerate(m.recording.decisions):
                 missing = set(DECISION_OPTIONS[rec.kind]) - set(rec.options)
                 kind, summary, _ = history[i]
                 why = reasons(rec.kind, rec.options, rec.context, summary, history[:i])

@@ -82,4 +82,4 @@ def run_until(m: ProjectModel, done: Any, limit: int = 1_000_000) -> None:
 
 def kinds(m: ProjectModel) -> list[str]:
     """The trace's event kinds, in order."""
-    return [e.kind for e in m.trace]
+    return [e.kind for e in m.recording.trace]

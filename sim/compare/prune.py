@@ -120,7 +120,7 @@ def _sources(scenario_json: str) -> dict[str, dict[str, int]]:
     for rep in range(SOURCE_WORLDS):
         model = ProjectModel(base, seed=0, replication=rep, decider="playbook", observed=False)
         model.env.run()
-        for d in model.decisions:
+        for d in model.recording.decisions:
             seen.setdefault(d.kind, Counter())[d.detected_by] += 1
     return {kind: dict(c) for kind, c in seen.items()}
 

@@ -16,16 +16,18 @@ and priced (:class:`~sim.engine.records.ScopeCut`), never silent. docs/model.md,
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import simpy
+
 from sim.engine import forecast
 from sim.engine.novelty import expected_ablation_factor
-from sim.engine.project import ROUND_EPS, Project
-from sim.engine.records import PlanState, ScopeCut, SetUpFit, TraceEvent
+from sim.engine.plan import ROUND_EPS
+from sim.engine.project import Project
+from sim.engine.records import ScopeCut, SetUpFit
 from sim.engine.training import Steps
 from sim.scenario.spec import DECISION_OPTIONS, PHASES
 from sim.units import USD_TOLERANCE, over_usd
@@ -73,8 +75,8 @@ def round_cost(m: Project) -> tuple[float, float]:
     """(annotation, compute) dollars of one post-training round (compute 0 on a reservation)."""
     s = m.scenario
     annotation = s.objective.budget.annotation_usd / max(1, s.model.post_training_rounds)
-    reserved = m.reserved and not m.reservation_ended
-    return annotation, 0.0 if reserved else m.round_compute_usd
+    reserved = m.reservation.holds()
+    return annotation, 0.0 if reserved else m.plan.round_compute_usd
 
 
 def ablation_compute_usd(m: Project, factor: float | None = None) -> float:
@@ -83,10 +85,10 @@ def ablation_compute_usd(m: Project, factor: float | None = None) -> float:
     Ablations cost ``ablation_fraction`` of the compute they de-risk: the run and the
     planned post-training rounds.
     """
-    base = m.tokens_plan * m.run_usd_per_token + m.rounds_planned * m.round_compute_usd
+    base = m.plan.tokens * m.plan.usd_per_token + m.plan.rounds * m.plan.round_compute_usd
     if factor is None:
         factor = expected_ablation_factor(m.scenario.model.novelty)
-    return m.ablation_fraction * base * factor
+    return m.plan.ablations * base * factor
 
 
 def licences(m: Project) -> list[tuple[str, float]]:
@@ -111,33 +113,33 @@ def projected_lines(m: Project, by_phase: dict[str, float] | None = None) -> dic
     if by_phase is None:
         by_phase = forecast.days_by_phase(m)
     annotation, round_compute = round_cost(m)
-    rounds_left = max(0, m.rounds_planned - m.rounds_done)
+    rounds_left = max(0, m.plan.rounds - m.plan.rounds_done)
     out["annotation"] += rounds_left * annotation
     out["post_training_compute"] += rounds_left * round_compute
-    reserved = m.reserved and not m.reservation_ended
+    reserved = m.reservation.holds()
     run = m.run
     if not reserved:
-        left = m.tokens_plan if run is None else max(0.0, run.target_tokens - run.tokens)
-        out["run_compute"] += left * m.run_usd_per_token
-        if m.phase in ("setup", "prepare"):
+        left = m.plan.tokens if run is None else max(0.0, run.target_tokens - run.tokens)
+        out["run_compute"] += left * m.plan.usd_per_token
+        if m.recording.phase in ("setup", "prepare"):
             out["ablation_compute"] += ablation_compute_usd(m)
     else:
         held = sum(by_phase[p] for p in ("ablations", "training", "post_training"))
-        unpaid = m.env.now - m.reservation_paid_to if m.on_reservation() else 0.0
-        out["reserved_cluster"] += (held + unpaid) * m.run_facts.usd_per_day
+        unpaid = m.reservation.unpaid_days()
+        out["reserved_cluster"] += (held + unpaid) * m.plan.run_facts.usd_per_day
     # People: the payroll per day over the forecast days, what it cost since salaries were
     # last charged, and the planned hires from the day they join.
     days = sum(by_phase.values())
     now = m.env.now
     per_day = 0.0
-    for t in m.teams.values():
+    for t in m.staff.teams.values():
         per_day += (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
-    out["people"] += per_day * (days + now - m.people_charged_to)
-    if m.hires_planned:
+    out["people"] += per_day * (days + now - m.staff.charged_to)
+    if m.plan.hires:
         join = max(now, m.scenario.levers.add_core_staff_day)
-        rate = m.teams[m.org.training_team].spec.usd_per_person_day
-        out["people"] += m.hires_planned * rate * max(0.0, now + days - join)
-    if m.phase == "setup":
+        rate = m.staff.teams[m.org.training_team].spec.usd_per_person_day
+        out["people"] += m.plan.hires * rate * max(0.0, now + days - join)
+    if m.recording.phase == "setup":
         out["data"] += sum(usd for _, usd in licences(m))
     return out
 
@@ -149,7 +151,7 @@ def projected_spend(m: Project) -> float:
 
 def budget_gap(m: Project) -> float:
     """Projected spend over the budget less the reserve still held."""
-    return projected_spend(m) - (m.ledger.budget_usd - m.reserve_left)
+    return projected_spend(m) - (m.ledger.budget_usd - m.plan.reserve_left)
 
 
 def projected_by_category(m: Project) -> dict[str, float]:
@@ -200,7 +202,7 @@ class Outlook:
 
     def gap(self, m: Project) -> float:
         """Projected spend over the budget less the reserve still held (:func:`budget_gap`)."""
-        return sum(self.lines.values()) - (m.ledger.budget_usd - m.reserve_left)
+        return sum(self.lines.values()) - (m.ledger.budget_usd - m.plan.reserve_left)
 
 
 def outlook(m: Project) -> Outlook:
@@ -251,27 +253,6 @@ class ScopeOption:
         }
 
 
-def _snapshot(m: Project) -> PlanState:
-    return PlanState(
-        m.tokens_plan,
-        m.rounds_planned,
-        m.ablation_fraction,
-        m.eval_scope,
-        m.cluster_gpus,
-        m.hires_planned,
-    )
-
-
-def _restore(m: Project, plan: PlanState) -> None:
-    m.plan_tokens(plan.tokens)
-    m.plan_rounds(plan.rounds)
-    m.plan_ablations(plan.ablations)
-    m.plan_eval_scope(plan.eval_scope)
-    if m.cluster_gpus != plan.gpus:
-        m.plan_cluster(plan.gpus)
-    m.plan_hires(plan.hires)
-
-
 def _priced(
     m: Project,
     base: Outlook,
@@ -281,12 +262,12 @@ def _priced(
     risk: Callable[[], float] | None = None,
 ) -> ScopeOption:
     """Price ``change`` against ``base`` (the outlook now) by trying it and putting it back."""
-    before = _snapshot(m)
+    before = m.plan.state()
     risk0 = risk() if risk else 0.0
     change()
     after = outlook(m)
     risk1 = risk() if risk else 0.0
-    _restore(m, before)
+    m.restore_plan(before)
     saves = {c: base.spend[c] - after.spend[c] for c in base.spend}
     return ScopeOption(
         response,
@@ -301,29 +282,29 @@ def _priced(
 
 
 def _ablations(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
-    f = m.ablation_fraction
-    if m.phase not in ("setup", "prepare") or f <= 0:
+    f = m.plan.ablations
+    if m.recording.phase not in ("setup", "prepare") or f <= 0:
         return None
-    full = _priced(m, base, "cut_ablations", "", lambda: m.plan_ablations(0.0))
+    full = _priced(m, base, "cut_ablations", "", lambda: m.plan.set_ablations(0.0))
     keep = f * max(0.0, 1.0 - gap / full.saves_usd) if full.saves_usd > gap else 0.0
     what = "no ablations" if keep <= 0 else f"ablations from {f:.0%} to {keep:.1%} of the compute"
 
     def at_risk() -> float:
         # A wider loss forecast: its expected absolute error, read as score.
         loss = forecast.planned_loss(m)
-        spread = forecast.loss_at_risk(m, m.ablation_fraction)
+        spread = forecast.loss_at_risk(m, m.plan.ablations)
         return forecast.planned_score(m) - forecast.planned_score(m, loss + spread)
 
-    return _priced(m, base, "cut_ablations", what, lambda: m.plan_ablations(keep), at_risk)
+    return _priced(m, base, "cut_ablations", what, lambda: m.plan.set_ablations(keep), at_risk)
 
 
 def _tokens(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     run = m.run
-    target = run.target_tokens if run is not None else m.tokens_plan
+    target = run.target_tokens if run is not None else m.plan.tokens
     done = run.tokens if run is not None else 0.0
     if run is not None and done >= TOKEN_CUT_UNTIL * target:
         return None
-    floor = max(done, TOKEN_FLOOR_SHARE * m.tokens_scenario)
+    floor = max(done, TOKEN_FLOOR_SHARE * m.plan.tokens_scenario)
     most = target - floor
     if most <= 0:
         return None
@@ -338,23 +319,27 @@ def _tokens(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
 
 def _rounds(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
     # The round under way (or the first) is kept whole; later rounds may be cut in part.
-    keep_at_least = max(1.0, math.floor(m.rounds_done) + 1.0)
-    most = m.rounds_planned - keep_at_least
+    keep_at_least = max(1.0, math.floor(m.plan.rounds_done) + 1.0)
+    most = m.plan.rounds - keep_at_least
     if most <= ROUND_EPS:
         return None
-    planned = m.rounds_planned
+    planned = m.plan.rounds
     step = min(1.0, most)
-    one = _priced(m, base, "fewer_post_training_rounds", "", lambda: m.plan_rounds(planned - step))
+    one = _priced(
+        m, base, "fewer_post_training_rounds", "", lambda: m.plan.set_rounds(planned - step)
+    )
     if one.saves_usd <= USD_TOLERANCE:
         return None
     # A round's dollars are linear in its share: cut exactly the gap's worth of rounds.
     n = min(most, step * gap / one.saves_usd)
     what = f"post-training from {rounds_words(planned)} to {rounds_words(planned - n)} rounds"
-    return _priced(m, base, "fewer_post_training_rounds", what, lambda: m.plan_rounds(planned - n))
+    return _priced(
+        m, base, "fewer_post_training_rounds", what, lambda: m.plan.set_rounds(planned - n)
+    )
 
 
 def _eval_scope(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
-    if m.eval_scope < 1.0 or m.phase in ("evaluation", "release", "done"):
+    if m.plan.eval_scope < 1.0 or m.recording.phase in ("evaluation", "release", "done"):
         return None
     what = f"the evaluation campaign and eval sets to {EVAL_SCOPE_SHARE:.0%}"
     return _priced(
@@ -362,28 +347,28 @@ def _eval_scope(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
         base,
         "smaller_eval_scope",
         what,
-        lambda: m.plan_eval_scope(EVAL_SCOPE_SHARE),
-        lambda: forecast.measurement_error(m, m.eval_scope),
+        lambda: m.plan.set_eval_scope(EVAL_SCOPE_SHARE),
+        lambda: forecast.measurement_error(m, m.plan.eval_scope),
     )
 
 
 def _hires(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
-    planned = m.hires_planned
+    planned = m.plan.hires
     if planned <= 0 or m.env.now >= m.scenario.levers.add_core_staff_day:
         return None
-    one = _priced(m, base, "fewer_hires", "", lambda: m.plan_hires(planned - 1))
+    one = _priced(m, base, "fewer_hires", "", lambda: m.plan.set_hires(planned - 1))
     if one.saves_usd <= USD_TOLERANCE:
         return None
     n = min(planned, math.ceil(gap / one.saves_usd))
     what = f"planned hires from {planned} to {planned - n}"
-    return _priced(m, base, "fewer_hires", what, lambda: m.plan_hires(planned - n))
+    return _priced(m, base, "fewer_hires", what, lambda: m.plan.set_hires(planned - n))
 
 
 def _cluster(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
-    if m.run is not None or m.phase in PHASES[PHASES.index("training") :]:
+    if m.run is not None or m.recording.phase in PHASES[PHASES.index("training") :]:
         return None
     per_node = m.scenario.cluster.gpus_per_node
-    nodes = m.cluster_gpus // per_node
+    nodes = m.plan.gpus // per_node
     floor = math.ceil(CLUSTER_FLOOR_SHARE * m.scenario.cluster.gpus / per_node)
     best: ScopeOption | None = None
     for share in CLUSTER_CUTS:
@@ -391,8 +376,8 @@ def _cluster(m: Project, gap: float, base: Outlook) -> ScopeOption | None:
         if keep >= nodes:
             continue
         gpus = keep * per_node
-        what = f"the cluster from {m.cluster_gpus:,} to {gpus:,} GPUs, for longer"
-        option = _priced(m, base, "smaller_cluster", what, partial(m.plan_cluster, gpus))
+        what = f"the cluster from {m.plan.gpus:,} to {gpus:,} GPUs, for longer"
+        option = _priced(m, base, "smaller_cluster", what, partial(m.plan.set_cluster, gpus))
         if best is None or option.saves_usd > best.saves_usd:
             best = option
         if option.saves_usd >= gap:
@@ -460,9 +445,14 @@ def apply_scope(m: Project, option: ScopeOption, when: str) -> None:
 def fit_plan_to_budget(m: Project) -> None:
     """At set-up, cut scope until the plan fits the budget less the reserve.
 
-    In the order of the playbook's ``budget`` entry, then cheapest first; each cut sized
-    to what is still over. The fit reads only the scenario (the plan, the budget, the
-    teams on day 0 and expected values, never a replication's draws), so it is made once
+    Cheapest first (the least target score given up per dollar of the gap closed, each
+    option priced by the forecasts), each cut sized to what is still over. The playbook's
+    ``budget`` entry orders the responses to a slip during the play, not the plan's
+    sizing: sized in the playbook's order, the 7B cut its ablations before a cheaper
+    post-training round, and its chance of meeting every objective fell from 0.41 to
+    0.08 between reserves of 16% and 18% (issue 24.1). The fit reads only the scenario
+    (the plan, the budget, the teams on day 0 and expected values, never a replication's
+    draws), so it is made once
     per scenario and process (``ScenarioFacts.set_up_fit``) and its plan, cuts and trace
     copied into every later replication: the same numbers at a fraction of the cost.
     """
@@ -470,14 +460,9 @@ def fit_plan_to_budget(m: Project) -> None:
     if known is None:
         m.facts.set_up_fit = known = _fit(m)
     else:
-        _restore(m, known.plan)
-    if known.cuts:
-        m.scope_cuts.extend(known.cuts)
-    for e in known.trace:
-        m.trace.append(TraceEvent(e.day, e.kind, e.summary, e.team, dict(e.data)))
-    for kind, n in known.incidents:
-        m.incidents[kind] += n
-    m.set_up_plan = known.plan
+        m.restore_plan(known.plan)
+    m.plan.fitted(known.plan, known.cuts)
+    m.recording.copy_in(known.trace, known.incidents)
 
 
 def _fit(m: Project) -> SetUpFit:
@@ -485,27 +470,18 @@ def _fit(m: Project) -> SetUpFit:
 
     The caller puts what it recorded back, as for any later replication.
     """
-    marks = len(m.scope_cuts), len(m.trace), Counter(m.incidents)
+    cuts, mark = len(m.plan.scope_cuts), m.recording.mark()
     _fit_plan(m)
-    fit = SetUpFit(
-        _snapshot(m),
-        tuple(m.scope_cuts[marks[0] :]),
-        tuple(m.trace[marks[1] :]),
-        tuple((m.incidents - marks[2]).items()),
-    )
-    del m.scope_cuts[marks[0] :], m.trace[marks[1] :]
-    m.incidents.clear()
-    m.incidents.update(marks[2])
-    return fit
+    trace, incidents = m.recording.take_since(mark)
+    return SetUpFit(m.plan.state(), m.plan.take_cuts_since(cuts), trace, incidents)
 
 
 def _fit_plan(m: Project) -> None:
-    preferred = [r for r in m.scenario.levers.playbook.get("budget", []) if r in PRICERS]
     tried: set[str] = set()
     while over_usd(gap := (base := outlook(m)).gap(m)):
         options = {o.response: o for o in scope_options(m, gap, base) if o.response not in tried}
         if not options:
-            m.trace_event(
+            m.recording.trace_event(
                 "plan",
                 f"The plan is ${gap:,.0f} over its budget less the reserve, with no scope "
                 "left to cut",
@@ -513,7 +489,7 @@ def _fit_plan(m: Project) -> None:
                 {"gap_usd": gap},
             )
             return
-        order = [r for r in preferred if r in options] + [r for r in options if r not in preferred]
+        order = sorted(options, key=lambda r: options[r].price(gap))
         pick = _closest(order, options, gap)
         tried.add(pick)
         apply_scope(m, options[pick], AT_SET_UP)
@@ -546,15 +522,17 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
     remaining_compute = max(0.0, s.objective.budget.compute_usd - m.ledger.totals["compute"])
     amount = share * remaining_compute
     m.ledger.cut_budget(amount)
-    m.count_incident("budget_cut")
-    m.trace_event("budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget")
+    m.recording.count_incident("budget_cut")
+    m.recording.trace_event(
+        "budget_cut", f"Leadership cut ${amount:,.0f} of compute budget", "budget"
+    )
     yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
 
 
 def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the forecast is compared with the budget."""
     if over_usd(budget_gap(m)):
-        m.count_incident("budget_slip")
+        m.recording.count_incident("budget_slip")
         yield from close_budget_gap(m, ON_FORECAST, {})
 
 
@@ -573,11 +551,14 @@ def owner_watch(m: Project) -> Steps:
     """
     if m.org.owner("budget") is None:
         return
-    while not m.finished:
-        yield m.env.timeout(BUDGET_LOOK_DAYS)
-        if m.finished or m.pending is not None or m.budget_open:
-            continue
-        yield from budget_watch(m)
+    try:
+        while not m.finished:
+            yield m.env.timeout(BUDGET_LOOK_DAYS)
+            if m.finished or m.pending is not None or m.budget_open:
+                continue
+            yield from budget_watch(m)
+    except simpy.Interrupt:
+        return  # the project is done: the owner stops looking (no look after the release)
 
 
 def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
@@ -586,11 +567,8 @@ def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     The options on offer are the reserve, the scope options that apply (cheapest first,
     each sized to the gap) and accepting the overrun; each once per episode.
     """
-    m.budget_open += 1
-    try:
+    with m.budget_response():
         yield from _close_gap(m, why, context)
-    finally:
-        m.budget_open -= 1
 
 
 def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
@@ -598,7 +576,7 @@ def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
     while over_usd(gap := (base := outlook(m)).gap(m)):
         priced = [o for o in scope_options(m, gap, base) if o.response not in used]
         options = [o.response for o in priced]
-        if over_usd(m.reserve_left) and "use_reserve" not in used:
+        if over_usd(m.plan.reserve_left) and "use_reserve" not in used:
             options.insert(0, "use_reserve")
         choice = yield from m.decide(
             "budget",
@@ -609,16 +587,16 @@ def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
         )
         used.add(choice)
         if choice == "accept_overrun":
-            m.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
+            m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
             return
         _respond(m, choice, why)
 
 
 def _respond(m: Project, choice: str, why: str) -> None:
     if choice == "use_reserve":
-        used = min(budget_gap(m), m.reserve_left)  # the gap when the answer arrives
-        m.use_reserve(used)
-        m.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
+        used = min(budget_gap(m), m.plan.reserve_left)  # the gap when the answer arrives
+        m.plan.use_reserve(used)
+        m.recording.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
         return
     base = outlook(m)
     option = scope_option(m, choice, base.gap(m), base)

@@ -11,9 +11,17 @@ from __future__ import annotations
 import math
 
 from sim.engine.compute import adapting
+from sim.engine.facts import PLANNED_SCORES_KEPT
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
-from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
+from sim.engine.quality import (
+    QualityState,
+    chinchilla_loss,
+    domain_gaps,
+    loss_sigma,
+    measure,
+    recipe_excess,
+)
 from sim.engine.review import REVIEW_CO_DESIGN
 from sim.scenario.spec import PHASES
 
@@ -36,36 +44,38 @@ def work_days(m: Project, phase: str) -> float:
     """
     days = 0.0
     for w in m.facts.in_phase[phase]:
-        days = max(days, m.work_days(w.owner, m.planned_effort(w), w.co_design_need))
+        days = max(days, m.staff.work_days(w.owner, m.planned_effort(w), w.co_design_need))
     for _, effort in m.facts.gate_reviews[phase]:
         for team, e in effort.items():
-            days = max(days, m.work_days(team, e, REVIEW_CO_DESIGN))
+            days = max(days, m.staff.work_days(team, e, REVIEW_CO_DESIGN))
     return days
 
 
 def ablation_days(m: Project, reruns: float | None = None) -> float:
     """Calendar days of the ablation campaign (expected reruns unless ``reruns`` is given)."""
-    run_days = m.tokens_plan / m.run_facts.rate
+    run_days = m.plan.tokens / m.plan.run_facts.rate
     factor = expected_ablation_factor(m.scenario.model.novelty) if reruns is None else reruns
-    return m.ablation_fraction * run_days * factor / ABLATION_CLUSTER_SHARE
+    return m.plan.ablations * run_days * factor / ABLATION_CLUSTER_SHARE
 
 
 def days_by_phase(m: Project) -> dict[str, float]:
     """Rough days still needed from now, by the phase they fall in."""
-    now = _POSITION.get(m.phase, len(FORECAST_ORDER))
+    now = _POSITION.get(m.recording.phase, len(FORECAST_ORDER))
     out = dict.fromkeys(PHASES, 0.0)
-    out["post_training"] = m.round_days() * max(0, m.rounds_planned - m.rounds_done)
+    out["post_training"] = m.round_days() * max(0, m.plan.rounds - m.plan.rounds_done)
     if now <= _TRAINING:
         run = m.run
-        out["training"] = run.expected_days() if run else m.run_facts.expected_days(m.tokens_plan)
+        out["training"] = (
+            run.expected_days() if run else m.plan.run_facts.expected_days(m.plan.tokens)
+        )
     if now <= _ABLATIONS:
         out["ablations"] = ablation_days(m)
     # The phases still to come; evaluation and release also while they run.
     for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
         phase = FORECAST_ORDER[k]
         out[phase] += work_days(m, phase)
-    if m.phase == "prepare":
-        out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.phase_start))
+    if m.recording.phase == "prepare":
+        out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.recording.phase_start))
     return out
 
 
@@ -78,14 +88,27 @@ def forecast_days(m: Project) -> float:
 
 
 def planned_loss(m: Project, tokens: float | None = None) -> float:
-    """The scaling law's loss at the plan's tokens (no forecast error, no defects)."""
+    """The scaling law's loss at the plan's tokens and ablations (no forecast error, no defects)."""
     s = m.scenario
-    tokens = m.tokens_plan if tokens is None else tokens
+    tokens = m.plan.tokens if tokens is None else tokens
     base = s.model.base_model
     if adapting(s) and base is not None:
-        effective = base.tokens_b * 1e9 + tokens * m.data_multiplier
-        return chinchilla_loss(base.params_b * 1e9, effective)
-    return chinchilla_loss(m.run_params, max(1e6, tokens) * m.data_multiplier)
+        effective = base.tokens_b * 1e9 + tokens * m.plan.data_multiplier
+        loss = chinchilla_loss(base.params_b * 1e9, effective)
+    else:
+        loss = chinchilla_loss(m.plan.params, max(1e6, tokens) * m.plan.data_multiplier)
+    ablations = effective_ablation_fraction(m.plan.ablations, s.model.novelty)
+    return loss * (1.0 + recipe_excess(ablations))
+
+
+def planned_domain_gaps(m: Project) -> tuple[tuple[str, float], ...]:
+    """An adapted plan's extra loss on each capability's own text (none if pretraining)."""
+    s = m.scenario
+    base = s.model.base_model
+    if not adapting(s) or base is None:
+        return ()
+    adapted = m.plan.tokens * m.plan.data_multiplier
+    return domain_gaps(s.objective.capabilities, base.tokens_b * 1e9, adapted)
 
 
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
@@ -93,17 +116,20 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
     s = m.scenario
     state = QualityState(
         loss=planned_loss(m) if loss is None else loss,
-        rounds=float(m.rounds_planned if rounds is None else rounds),
-        product_transfer=m.product_transfer,
-        adapted=s.levers.strategy == "adapt",
+        rounds=float(m.plan.rounds if rounds is None else rounds),
+        product_transfer=m.plan.product_transfer,
         focus_capability=m.focus_capability,
         decontaminate=s.levers.decontaminate,
         contamination_defect=False,
+        domain_gaps=planned_domain_gaps(m),
     )
-    known = m.planned_scores.get(state)
+    kept = m.facts.planned_scores
+    known = kept.get(state)
     if known is None:
+        if len(kept) >= PLANNED_SCORES_KEPT:
+            kept.clear()
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
-        known = m.planned_scores[state] = {e: r.score for e, r in scores.items()}
+        known = kept[state] = {e: r.score for e, r in scores.items()}
     return known
 
 

@@ -22,7 +22,7 @@ class InjectError(ValueError):
 
 def _running(m: Project) -> TrainingRun:
     run = m.run
-    if m.phase != "training" or run is None or run.tokens >= run.target_tokens:
+    if m.recording.phase != "training" or run is None or run.tokens >= run.target_tokens:
         raise InjectError("no training run is in progress")
     return run
 
@@ -44,7 +44,7 @@ def _budget_cut(m: Project, params: dict[str, Any]) -> None:
 
 def _departure(m: Project, params: dict[str, Any]) -> None:
     team = str(params.get("team", m.org.training_team))
-    if team not in m.teams:
+    if team not in m.staff.teams:
         raise InjectError(f"unknown team {team!r}")
     m.env.process(m.depart(team))
 
@@ -93,7 +93,11 @@ def apply_inject(m: Project, kind: str, params: dict[str, Any], scripted: bool =
         raise InjectError(f"unknown inject {kind!r}")
     apply(m, params)
     if scripted:
-        m.trace_event("inject", f"Scripted incident: {kind.replace('_', ' ')}", data=dict(params))
+        m.recording.trace_event(
+            "inject", f"Scripted incident: {kind.replace('_', ' ')}", data=dict(params)
+        )
     else:
-        m.count_incident(f"injected_{kind}")
-        m.trace_event("inject", f"Facilitator injected {kind.replace('_', ' ')}", data=dict(params))
+        m.recording.count_incident(f"injected_{kind}")
+        m.recording.trace_event(
+            "inject", f"Facilitator injected {kind.replace('_', ' ')}", data=dict(params)
+        )

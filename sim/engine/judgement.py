@@ -58,8 +58,8 @@ def target_score(m: Project, loss_change: float = 0.0, rounds_change: float = 0.
     s = m.scenario
     q = m.quality_state()
     run = m.run
-    tokens = run.target_tokens if run is not None else m.tokens_plan
-    rounds = max(float(m.rounds_planned), q.rounds)
+    tokens = run.target_tokens if run is not None else m.plan.tokens
+    rounds = max(float(m.plan.rounds), q.rounds)
     q = dataclasses.replace(
         q,
         loss=m.current_loss(tokens) + loss_change,
@@ -77,7 +77,7 @@ def usd_per_score(m: Project) -> float:
 
 
 def people_usd_per_day(m: Project) -> float:
-    return sum(t.headcount * t.spec.usd_per_person_day for t in m.teams.values())
+    return m.staff.salaries_per_day()
 
 
 # --- per decision kind ----------------------------------------------------------------------
@@ -123,14 +123,14 @@ def _data_fix(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     d = _found_defect(m, str(context.get("defect", "")))
     if run is None or d is None:
         return {}
-    fix_days = m.work_days(fix_team(m, d), d.source.fix_person_days, fix_co_design(d))
+    fix_days = m.staff.work_days(fix_team(m, d), d.source.fix_person_days, fix_co_design(d))
     during = not m.run_finished
     run_days_done = run.tokens / run.rate
     spoil_share = d.source.quality_penalty
 
     def loss_if(factor: float) -> float:
-        return chinchilla_loss(m.run_params, max(1e6, run.target_tokens) * factor) - (
-            chinchilla_loss(m.run_params, max(1e6, run.target_tokens))
+        return chinchilla_loss(m.plan.params, max(1e6, run.target_tokens) * factor) - (
+            chinchilla_loss(m.plan.params, max(1e6, run.target_tokens))
         )
 
     accept_loss = loss_if(1.0 - spoil_share)
@@ -159,23 +159,23 @@ def _budget(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     gap = float(context.get("gap_usd", 0.0))
     point = target_score(m)
     run = m.run
-    target = run.target_tokens if run is not None else m.tokens_plan
+    target = run.target_tokens if run is not None else m.plan.tokens
     done = run.tokens if run is not None else 0.0
     out = {"accept_overrun": Forecast(0.0, 0.0, 0.0)}
-    out["use_reserve"] = Forecast(0.0, -min(gap, m.reserve_left), 0.0)
-    ablation_usd = m.ablation_fraction * m.tokens_plan * m.run_usd_per_token
+    out["use_reserve"] = Forecast(0.0, -min(gap, m.plan.reserve_left), 0.0)
+    ablation_usd = m.plan.ablations * m.plan.tokens * m.plan.usd_per_token
     out["cut_ablations"] = Forecast(0.0, -min(gap, ablation_usd), ABLATION_CUT_QUALITY)
     floor = max(done, 0.5 * target)
-    cut = max(0.0, target - max(floor, target - gap / m.run_usd_per_token))
-    loss = chinchilla_loss(m.run_params, max(1e6, target - cut)) - chinchilla_loss(
-        m.run_params, max(1e6, target)
+    cut = max(0.0, target - max(floor, target - gap / m.plan.usd_per_token))
+    loss = chinchilla_loss(m.plan.params, max(1e6, target - cut)) - chinchilla_loss(
+        m.plan.params, max(1e6, target)
     )
     out["reduce_tokens"] = Forecast(
-        -cut / m.run_facts.rate, -cut * m.run_usd_per_token, target_score(m, loss) - point
+        -cut / m.plan.run_facts.rate, -cut * m.plan.usd_per_token, target_score(m, loss) - point
     )
     annotation, compute = round_cost(m)
     per_round = max(1.0, annotation + compute)
-    rounds = min(gap / per_round, max(0.0, m.rounds_planned - math.floor(m.rounds_done) - 1))
+    rounds = min(gap / per_round, max(0.0, m.plan.rounds - math.floor(m.plan.rounds_done) - 1))
     out["fewer_post_training_rounds"] = Forecast(
         -rounds * m.round_days(),
         -min(gap, rounds * per_round),
@@ -190,7 +190,7 @@ def _ship(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     point = target_score(m)
     one_more = target_score(m, rounds_change=1) - point
     owner = m.org.owner("data_quality") or m.post_training_team
-    retune = m.work_days(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"])
+    retune = m.staff.work_days(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"])
     fixed = target_score(m, rounds_change=1, transfer=1.0) - point
     return {
         "ship": Forecast(0.0, 0.0, 0.0),
@@ -206,7 +206,7 @@ def _objective_change(m: Project, context: dict[str, Any]) -> dict[str, Forecast
     annotation, compute = round_cost(m)
     days = owed.rounds * m.round_days()
     for _, team, effort, co_design in owed.work:
-        days = max(days, m.work_days(team, effort, co_design))
+        days = max(days, m.staff.work_days(team, effort, co_design))
     kept = target_score(m, rounds_change=-owed.rounds, transfer=kept_transfer(m, share, owed))
     return {
         "rework": Forecast(days, owed.rounds * (annotation + compute), 0.0),
@@ -221,11 +221,11 @@ def _schedule(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     projected = float(context.get("projected_day", 0.0))
     slip = max(0.0, projected - float(context.get("deadline_day", 0.0)))
     days = m.round_days()
-    left = max(0.0, m.rounds_planned - m.rounds_done)
+    left = max(0.0, m.plan.rounds - m.plan.rounds_done)
     cut = min(left - 1.0, slip / days) if left > 1 else 0.0
     point = target_score(m)
     fewer = target_score(m, rounds_change=-cut) - point
-    team = m.teams[m.post_training_team]
+    team = m.staff.teams[m.post_training_team]
     people = max(2, s.levers.add_core_staff)
     # The naive man-month: the holder expects the added people to speed rounds in proportion.
     faster = left * days * people / (team.headcount + people)

@@ -45,7 +45,8 @@ class ProjectModel(Project):
         self.env.process(self._budget_cut())
         self.env.process(self._scheduled_staffing())
         self.env.process(self._scripted())
-        self.env.process(budget.owner_watch(self))
+        #: The budget owner's weekly look, ended when the project is.
+        self._budget_look = self.env.process(budget.owner_watch(self))
 
     def projected_spend(self) -> float:
         """Spent so far plus what the current plan still needs."""
@@ -80,12 +81,14 @@ class ProjectModel(Project):
         self._finish()
 
     def _finish(self) -> None:
+        if self._budget_look.is_alive:
+            self._budget_look.interrupt()
         self.enter_phase("done")
         if not self.measured_current_model():
             self.measure_quality()
         self.finished = True
         self.finish_day = self.env.now
-        self.trace_event("release", "Model released")
+        self.recording.trace_event("release", "Model released")
 
     # --- background incident processes ------------------------------------------------------
 
@@ -97,7 +100,7 @@ class ProjectModel(Project):
         # Merged lazily: a play usually ends long before the last of them.
         per_team = []
         for tid, gaps in self.draws.departure_gaps.items():
-            rate = dep.per_person_year / 365.0 * self.teams[tid].spec.headcount
+            rate = dep.per_person_year / 365.0 * self.staff.teams[tid].spec.headcount
             per_team.append(zip(accumulate(map(truediv, gaps, repeat(rate))), repeat(tid)))
         for day, tid in heapq.merge(*per_team):
             if day > self.env.now:
@@ -112,9 +115,9 @@ class ProjectModel(Project):
             return
         yield self.env.timeout(lev.add_core_staff_day)
         # The plan may have cut the hires to fit the budget.
-        if not self.finished and self.hires_planned > 0:
-            self.add_core_staff(self.hires_planned, "planned (levers.add_core_staff)")
-            self.plan_hires(0)
+        if not self.finished and self.plan.hires > 0:
+            self.add_core_staff(self.plan.hires, "planned (levers.add_core_staff)")
+            self.plan.set_hires(0)
 
     def _scripted(self) -> Generator[simpy.Event, Any, None]:
         """The scenario's timed injects (run-progress ones are the run's business)."""
@@ -129,7 +132,7 @@ class ProjectModel(Project):
             try:
                 self.apply_inject(inc.kind, inc.params(), scripted=True)
             except InjectError as exc:
-                self.trace_event("inject", f"Scripted {inc.kind} did not apply: {exc}")
+                self.recording.trace_event("inject", f"Scripted {inc.kind} did not apply: {exc}")
 
     def _budget_cut(self) -> Generator[simpy.Event, Any, None]:
         cut = self.draws.cut

@@ -118,10 +118,10 @@ def rework_owed(m: Project, share: float) -> Rework:
     spoiled = share * OBJECTIVE_REWORK_SHARE
     work = []
     for w in m.scenario.plan.workstreams:
-        if w.role in OBJECTIVE_ROLES and w.id in m.finished_at:
+        if w.role in OBJECTIVE_ROLES and w.id in m.recording.finished_at:
             effort = m.planned_effort(w) * m.draws.effort_multiplier[w.id]
             work.append((w.id, w.owner, spoiled * effort, w.co_design_need))
-    return Rework(spoiled * m.rounds_done, tuple(work))
+    return Rework(spoiled * m.plan.rounds_done, tuple(work))
 
 
 def kept_transfer(m: Project, share: float, rework: Rework) -> float:
@@ -131,9 +131,9 @@ def kept_transfer(m: Project, share: float, rework: Rework) -> float:
     (:data:`~sim.engine.quality.PRODUCT_TRANSFER_LATE`).
     """
     if not any(m.facts.by_id[ws].role == "product_evals" for ws, *_ in rework.work):
-        return m.product_transfer
+        return m.plan.product_transfer
     spoiled = share * OBJECTIVE_REWORK_SHARE
-    return m.product_transfer * (1.0 - spoiled * (1.0 - PRODUCT_TRANSFER_LATE))
+    return m.plan.product_transfer * (1.0 - spoiled * (1.0 - PRODUCT_TRANSFER_LATE))
 
 
 def change_objective(m: Project, params: dict[str, Any]) -> Steps:
@@ -142,9 +142,9 @@ def change_objective(m: Project, params: dict[str, Any]) -> Steps:
     objective = new_objective(s.objective, params)
     change = str(params["change"])
     m.change_objective(objective)
-    m.count_incident("objective_change")
+    m.recording.count_incident("objective_change")
     heard_by = m.org.decider("ship")
-    m.trace_event(
+    m.recording.trace_event(
         "objective",
         f"The objective changed: {describe(s.objective, objective)}",
         heard_by,
@@ -174,7 +174,7 @@ def _respond(m: Project, choice: str, share: float) -> None:
     owed = rework_owed(m, share)
     if choice == "keep_work":
         m.lose_rounds(owed.rounds, redo=False, transfer=kept_transfer(m, share, owed))
-        m.trace_event(
+        m.recording.trace_event(
             "objective",
             f"The work done against the old objective is kept: {owed.rounds:.1f} post-training "
             "rounds no longer count for the new one",
@@ -184,9 +184,9 @@ def _respond(m: Project, choice: str, share: float) -> None:
     m.lose_rounds(owed.rounds, redo=True)
     for ws, team, effort, co_design in owed.work:
         if effort > 0:
-            work = m.work(team, effort, co_design, key=f"objective:{ws}")
+            work = m.staff.work(team, effort, co_design, key=f"objective:{ws}")
             m.objective_work.append(m.env.process(work))
-    m.trace_event(
+    m.recording.trace_event(
         "objective",
         f"Rework for the new objective: {owed.rounds:.1f} post-training rounds and "
         f"{owed.person_days:.0f} person-days of evaluation work to redo",

@@ -16,30 +16,30 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     s = m.scenario
     obj = s.objective
     ledger = m.ledger
-    plan = m.set_up_plan
+    plan = m.plan.set_up
     row: dict[str, Any] = {
         "schedule_days": m.finish_day,
         "cost_usd": ledger.spent_usd,
         "budget_usd": ledger.budget_usd,
-        "effort_person_days": sum(t.person_days(m.finish_day) for t in m.teams.values()),
+        "effort_person_days": sum(t.person_days(m.finish_day) for t in m.staff.teams.values()),
         "reserve_used_usd": max(0.0, ledger.spent_usd - (ledger.budget_usd - ledger.reserve_usd)),
         "tokens_b": (m.run.tokens if m.run else 0.0) / 1e9,
         # The plan as fitted to the budget at set-up (the scenario's, when nothing was cut).
-        "tokens_planned_b": (plan.tokens if plan else m.tokens_scenario) / 1e9,
+        "tokens_planned_b": (plan.tokens if plan else m.plan.tokens_scenario) / 1e9,
         "loss": m.current_loss(m.run.tokens if m.run else 0.0),
-        "post_training_rounds": m.rounds_done,
+        "post_training_rounds": m.plan.rounds_done,
         "post_training_rounds_planned": plan.rounds if plan else s.model.post_training_rounds,
-        "scope_cuts": len(m.scope_cuts),
-        "scope_cut_usd": sum(c.saves_usd for c in m.scope_cuts),
-        "scope_cut_loss": sum(c.loss for c in m.scope_cuts),
-        "scope_cut_score": sum(c.score for c in m.scope_cuts),
+        "scope_cuts": len(m.plan.scope_cuts),
+        "scope_cut_usd": sum(c.saves_usd for c in m.plan.scope_cuts),
+        "scope_cut_loss": sum(c.loss for c in m.plan.scope_cuts),
+        "scope_cut_score": sum(c.score for c in m.plan.scope_cuts),
         "exploration_multiplier": m.exploration,
-        "decisions": len(m.decisions),
+        "decisions": len(m.recording.decisions),
         "research_findings": sum(1 for f in m.findings if f.day <= m.finish_day),
         "contributions_kept": sum(1 for c in m.contributions.items if c.kept),
         "contribution_loss": m.contributions.loss_shift(),
         "safety_issues_shipped": m.safety.shipped,
-        "decision_latency_days": sum(d.latency_days for d in m.decisions),
+        "decision_latency_days": sum(d.latency_days for d in m.recording.decisions),
         "events": m.env.events_processed,
     }
     for cat in COST_CATEGORIES:
@@ -67,12 +67,12 @@ def outcome_row(m: ProjectModel) -> dict[str, Any]:
     row["run_spikes"] = run.stats.spikes if run else 0
     row["run_recipe_changes"] = run.stats.recipe_changes if run else 0
     row["run_failed_runs"] = run.stats.failed_runs if run else 0
-    for cut in m.scope_cuts:
+    for cut in m.plan.scope_cuts:
         row[f"scope:{cut.response}"] = True
-    for kind, n in m.incidents.items():
+    for kind, n in m.recording.incidents.items():
         row[f"incident:{kind}"] = n
     for team in s.org.teams:
-        row[f"critical:{team.id}"] = team.id in m.critical_teams
-    for a, b in sorted(m.critical_handoffs):
+        row[f"critical:{team.id}"] = team.id in m.recording.critical_teams
+    for a, b in sorted(m.recording.critical_handoffs):
         row[f"critical_handoff:{a}>{b}"] = True
     return row

@@ -24,8 +24,9 @@ from sim.engine.budget import (
 from sim.engine.forecast import ablation_days, forecast_days
 from sim.engine.incidents import BAKED_IN, IN_THE_EVALS, Defect
 from sim.engine.novelty import ABLATION_RERUN_SHARE, effective_ablation_fraction
+from sim.engine.plan import ROUND_EPS
 from sim.engine.politics import FINDING_CATCH
-from sim.engine.project import ROUND_EPS, Project
+from sim.engine.project import Project
 from sim.engine.quality import (
     DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK,
     OVERLAP_SCAN_USD_PER_TRILLION,
@@ -85,8 +86,10 @@ def _data_work(m: Project) -> Steps:
     """
     effort = data_work_person_days(m.scenario.levers.data_investment_usd)
     if effort > 0:
-        m.trace_event("data work", f"Extra data work: {effort:.0f} person-days", data_team(m))
-        yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
+        m.recording.trace_event(
+            "data work", f"Extra data work: {effort:.0f} person-days", data_team(m)
+        )
+        yield from m.staff.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "data work")
     yield from _decontaminate(m)
 
 
@@ -102,21 +105,23 @@ def _decontaminate(m: Project) -> Steps:
     if not s.levers.decontaminate or not public:
         return
     effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * len(public)
-    scan = OVERLAP_SCAN_USD_PER_TRILLION * len(public) * m.tokens_plan / 1e12
+    scan = OVERLAP_SCAN_USD_PER_TRILLION * len(public) * m.plan.tokens / 1e12
     m.ledger.charge(m.env.now, "compute", scan, "benchmark overlap scan")
-    m.trace_event(
+    m.recording.trace_event(
         "data work",
         f"Decontamination against {len(public)} public benchmarks: {effort:.0f} person-days",
         data_team(m),
     )
-    yield from m.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "decontamination")
+    yield from m.staff.work(data_team(m), effort, ROLE_CO_DESIGN["data"], "decontamination")
 
 
 def _integrate_contributions(m: Project) -> Steps:
     """The training team folds the proposed contributions into the recipe (co-design work)."""
     effort = m.contributions.integration_person_days
     if effort > 0:
-        yield from m.work(m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions")
+        yield from m.staff.work(
+            m.org.training_team, effort, ROLE_CO_DESIGN["recipe"], "contributions"
+        )
 
 
 def safety_engaged(m: Project) -> bool:
@@ -129,8 +134,10 @@ def _early_safety(m: Project) -> Steps:
     if not safety_engaged(m):
         return
     for _ in m.safety.review("prepare", m.scenario.incidents.safety.review_strength):
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Data review found a safety or legal issue; fixed early", "safety")
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event(
+            "safety", "Data review found a safety or legal issue; fixed early", "safety"
+        )
         yield m.env.timeout(safety_fix_days(m.scenario, "prepare"))
 
 
@@ -140,16 +147,20 @@ def _model_review(m: Project) -> None:
         return
     owner = m.org.owner("safety") or m.org.decider("ship")
     for issue in m.safety.review("training", m.scenario.incidents.safety.review_strength):
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Model review found an issue; fixed during post-training", owner)
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event(
+            "safety", "Model review found an issue; fixed during post-training", owner
+        )
         effort = SAFETY_FIX_PEOPLE * safety_fix_days(m.scenario, "training")
-        fix = m.work(owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}")
+        fix = m.staff.work(
+            owner, effort, ROLE_CO_DESIGN["safety_review"], f"safety fix {issue.index}"
+        )
         m.safety_work.append(m.env.process(fix))
 
 
 def ablations(m: Project) -> Steps:
     """Ablation and scaling-law runs on a share of the cluster; failed recipes run again."""
-    m.start_reservation()
+    m.reservation.begin()
     reruns = m.draws.ablation_reruns
     factor = 1.0 + ABLATION_RERUN_SHARE * reruns
     days = ablation_days(m, factor)
@@ -158,21 +169,23 @@ def ablations(m: Project) -> Steps:
     def experiments() -> Steps:
         if days > 0:
             if reruns:
-                m.count_incident("ablation_rerun")
-                m.trace_event(
+                m.recording.count_incident("ablation_rerun")
+                m.recording.trace_event(
                     "ablations",
                     f"{reruns} ablation campaign(s) failed and ran again (a novel recipe)",
                     m.org.training_team,
                 )
             yield m.env.timeout(days)
-            m.charge_compute(cost, "ablations and scaling-law runs", "ablation_compute")
+            m.reservation.charge_compute(cost, "ablations and scaling-law runs", "ablation_compute")
 
     yield from m.run_workstreams(
         "ablations", ("ablation experiments", m.org.training_team, m.env.process(experiments()))
     )
-    for c in m.contributions.judge(m.ablation_fraction):
+    for c in m.contributions.judge(m.plan.ablations):
         verdict = "kept" if c.kept else "dropped: the experiments say it hurts"
-        m.trace_event("contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team)
+        m.recording.trace_event(
+            "contribution", f"{c.spec.id} ({c.spec.team}) {verdict}", c.spec.team
+        )
 
 
 def _research_findings(m: Project) -> Steps:
@@ -208,12 +221,12 @@ def post_training(m: Project) -> Steps:
     yield from m.run_workstreams(
         "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
     )
-    m.end_reservation()
+    m.reservation.end()
 
 
 def _rounds(m: Project) -> Steps:
-    while m.rounds_planned - m.rounds_done > ROUND_EPS:
-        yield from post_training_round(m, share=m.round_share())
+    while m.plan.rounds - m.plan.rounds_done > ROUND_EPS:
+        yield from post_training_round(m, share=m.plan.round_share())
 
 
 def post_training_round(
@@ -229,17 +242,21 @@ def post_training_round(
     s = m.scenario
     start = m.env.now
     effort = s.model.round_person_days * m.round_effort_multiplier() * share
-    key = f"round{int(m.rounds_done) + m.extra_rounds}"
-    yield from m.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
-    rest = share * max(s.model.round_days_min, m.round_compute_days()) - (m.env.now - start)
+    key = f"round{m.plan.round_index()}"
+    yield from m.staff.work(m.post_training_team, effort, s.plan.post_training_co_design, key=key)
+    rest = share * max(s.model.round_days_min, m.plan.round_compute_days()) - (m.env.now - start)
     if rest > 0:
         yield m.env.timeout(rest)
     annotation, _ = round_cost(m)
     m.ledger.charge(m.env.now, "annotation", share * annotation, label)
-    m.charge_compute(share * m.round_compute_usd, label, "post_training_compute")
+    m.reservation.charge_compute(share * m.plan.round_compute_usd, label, "post_training_compute")
     m.round_done(share)
-    done = f"{m.rounds_done:.0f}" if share == 1.0 else f"{m.rounds_done:.2g} (a shorter round)"
-    m.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
+    done = (
+        f"{m.plan.rounds_done:.0f}"
+        if share == 1.0
+        else f"{m.plan.rounds_done:.2g} (a shorter round)"
+    )
+    m.recording.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
 
 
 def schedule_check(m: Project, detected_by: TeamId | None = None) -> Steps:
@@ -253,9 +270,9 @@ def schedule_check(m: Project, detected_by: TeamId | None = None) -> Steps:
     deadline = s.objective.deadline_days
     if not later_than(projected, deadline):
         return
-    m.count_incident("schedule_slip")
+    m.recording.count_incident("schedule_slip")
     options = ["add_core_staff", "accept_slip"]
-    if m.rounds_planned > 1:
+    if m.plan.rounds > 1:
         options.insert(0, "cut_post_training_rounds")
     choice = yield from m.decide(
         "schedule",
@@ -266,7 +283,7 @@ def schedule_check(m: Project, detected_by: TeamId | None = None) -> Steps:
     )
     if choice == "cut_post_training_rounds":
         cut = (projected - deadline) / m.round_days()
-        m.plan_rounds(max(1.0, m.rounds_planned - cut))
+        m.plan.set_rounds(max(1.0, m.plan.rounds - cut))
     elif choice == "add_core_staff":
         m.add_core_staff(max(2, s.levers.add_core_staff), "schedule decision")
 
@@ -295,7 +312,7 @@ def objective_rework(m: Project) -> Steps:
     under_way = [p for p in m.objective_work if p.is_alive]
     if under_way:
         yield simpy.AllOf(m.env, under_way)
-    owed = m.take_rounds_to_redo()
+    owed = m.plan.take_rounds_to_redo()
     while owed > ROUND_EPS:
         share = min(1.0, owed)
         yield from post_training_round(m, "post-training round redone for the new objective", share)
@@ -315,7 +332,7 @@ def _eval_gap(m: Project) -> Steps:
     for call in itertools.count():
         missed = m.missed_targets()
         if missed:
-            m.count_incident("eval_gap")
+            m.recording.count_incident("eval_gap")
             detected_by = yield from _notice_eval_gap(m)
         else:
             detected_by = _results_team(m)
@@ -332,7 +349,7 @@ def _eval_gap(m: Project) -> Steps:
                 if missed
                 else ""
             )
-            m.trace_event(
+            m.recording.trace_event(
                 "release call",
                 f"{sentence(words(holder))} read every target as met and shipped: "
                 + ", ".join(f"{words(e)} {points(v)}" for e, v in read.items())
@@ -343,8 +360,12 @@ def _eval_gap(m: Project) -> Steps:
             return
         options = ["ship"]
         annotation, compute = round_cost(m)
-        affordable = not over_usd(budget_gap(m) + annotation + compute)
-        if m.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
+        # An extra round costs its annotation, its compute and every salary of its days; the
+        # plan pays it from what it has, not from the reserve still held back (the reserve
+        # is for slips, released by the budget's holder when the forecast runs over).
+        salaries = m.round_days() * m.staff.salaries_per_day()
+        affordable = not over_usd(budget_gap(m) + annotation + compute + salaries)
+        if m.plan.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
         choice = yield from m.decide(
@@ -357,12 +378,12 @@ def _eval_gap(m: Project) -> Steps:
         )
         if choice == "ship":
             return
-        m.extra_round_planned()
+        m.plan.add_extra_round()
         if choice == "fix_data_and_retune":
             owner = m.org.owner("data_quality") or m.post_training_team
-            key = f"retune{m.extra_rounds}"
-            yield from m.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
-            m.post_training_data_fixed()
+            key = f"retune{m.plan.extra_rounds}"
+            yield from m.staff.work(owner, RETUNE_DATA_PERSON_DAYS, ROLE_CO_DESIGN["data"], key)
+            m.plan.post_training_data_fixed()
         yield from post_training_round(m, "extra round")
         m.measure_quality()
 
@@ -387,7 +408,7 @@ def scores_as_read(m: Project, detected_by: TeamId, call: int) -> tuple[dict[str
         if result is None:
             continue
         p = min(1.0, max(0.0, result.score))
-        own = math.sqrt(p * (1.0 - p) / max(1.0, evals[t.eval].items * m.eval_scope))
+        own = math.sqrt(p * (1.0 - p) / max(1.0, evals[t.eval].items * m.plan.eval_scope))
         if noisy:
             z = m.streams.entity_normals("reading", f"ship#{call}/{t.eval}")[0]
             read[t.eval] = read_figure(result.score, own, hops, z)
@@ -421,9 +442,9 @@ def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
     if owner is not None:
         return owner
     team = _results_team(m)
-    u = m.streams.entity_uniform("signals", f"eval_gap#{m.incidents['eval_gap']}")
+    u = m.streams.entity_uniform("signals", f"eval_gap#{m.recording.incidents['eval_gap']}")
     yield m.env.timeout(u * m.scenario.org.eval_interval_days)
-    m.trace_event(
+    m.recording.trace_event(
         "signal", "Nobody owns the eval gap: missed targets seen at the routine review", team
     )
     return team
@@ -443,8 +464,8 @@ def _release_review(m: Project) -> Steps:
         yield simpy.AllOf(m.env, m.safety_work)
     found = m.safety.review("release", s.incidents.safety.review_strength)
     for _ in found:
-        m.count_incident("safety_finding")
-        m.trace_event("safety", "Release review found a release-blocking issue", "safety")
+        m.recording.count_incident("safety_finding")
+        m.recording.trace_event("safety", "Release review found a release-blocking issue", "safety")
         yield m.env.timeout(safety_fix_days(s, "release"))
     if found:
         for _ in range(SAFETY_TUNING_ROUNDS):
@@ -460,7 +481,7 @@ def gates_after(m: Project, phase: str) -> Steps:
     legal = legal_engaged(m.scenario, m.org)
     for gate, effort in m.facts.gate_reviews[phase]:
         _note_review(m, gate, effort)
-        ablations = effective_ablation_fraction(m.ablation_fraction, m.scenario.model.novelty)
+        ablations = effective_ablation_fraction(m.plan.ablations, m.scenario.model.novelty)
         for d in m.defects.gate(gate, m.org, ablations, legal):
             m.defects.mark_found(d, m.env.now, gate.id)
             yield from handle_defect(m, d)
@@ -470,9 +491,9 @@ def _note_review(m: Project, gate: Gate, effort: dict[TeamId, PersonDays]) -> No
     """The trace line of a gate's review: its teams' person-days and the days it took."""
     if not effort:
         return
-    days = m.review_days.get(gate.id, 0.0)
+    days = m.recording.review_days.get(gate.id, 0.0)
     teams = ", ".join(f"{words(t)} {e:.1f}" for t, e in effort.items())
-    m.trace_event(
+    m.recording.trace_event(
         "gate",
         f"{sentence(review_words(gate.id))}, set to catch "
         f"{percent(review_strength(gate.strength))} of the defects it looks for: {teams} "
@@ -505,18 +526,20 @@ def fix_key(d: Defect) -> str:
 
 def handle_defect(m: Project, d: Defect) -> Steps:
     """A found defect: cheap to fix before the run, costlier the further the run has gone."""
-    m.count_incident(f"defect_{d.kind}")
+    m.recording.count_incident(f"defect_{d.kind}")
     owner = m.org.owner(d.kind) or m.org.decider("data_fix")
     fixer = fix_team(m, d)
     where = d.found_at or "monitoring"
-    m.trace_event("defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner)
+    m.recording.trace_event(
+        "defect", f"{sentence(words(d.kind))} defect found ({words(where)})", owner
+    )
     run = m.run
     if run is not None and m.run_finished and d.kind in IN_THE_EVALS:
         yield from _rescore(m, d)
         return
     if run is None:
         if d.kind in FIX_BEFORE_TRAINING:
-            yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+            yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
             d.fixed = True
         else:
             # Nothing waits for the fix: a run that starts before it lands trains on the bad
@@ -543,7 +566,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         m.env.process(_fix_in_background(m, d, fixer))
         return
     started = m.env.now
-    yield from m.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+    yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
     d.fixed = True
@@ -552,12 +575,12 @@ def handle_defect(m: Project, d: Defect) -> Steps:
         run.restart_from(0.0)
         m.defects.reset_tokens()
         if not during_run:
-            m.redo_rounds()
+            m.plan.redo_rounds()
             yield from _retrain(m, run, run.target_tokens, "full retrain after late fix")
     elif not during_run:
         # Continued training repairs some of the damage, never more: the model can be no
         # better than a clean run of the plan (docs/model.md, "Late fixes").
-        m.cap_effective_tokens(run.target_tokens * run.recipe_token_factor)
+        m.plan.cap_tokens(run.target_tokens * run.recipe_token_factor)
         d.affected_tokens *= 0.5
         extra = CONTINUE_AFTER_FIX_SHARE * run.target_tokens
         yield from _retrain(m, run, run.tokens + extra, "continued training on fixed data")
@@ -573,10 +596,10 @@ def _rescore(m: Project, d: Defect) -> Steps:
     team = m.org.owner(d.kind) or fix_team(m, d)
     public = sum(e.kind == "public_benchmark" for e in m.scenario.objective.evals)
     effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * max(1, public)
-    yield from m.work(team, effort, ROLE_CO_DESIGN["evals"], fix_key(d))
+    yield from m.staff.work(team, effort, ROLE_CO_DESIGN["evals"], fix_key(d))
     d.fixed = True
     m.model_changed()
-    m.trace_event(
+    m.recording.trace_event(
         "defect", "The leaked benchmark items are dropped and the model measured again", team
     )
 
@@ -589,10 +612,10 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     retraining share, paid in compute and calendar; docs/model.md, "Handling a found
     defect"). A run that ended before the fix landed keeps the damage.
     """
-    yield from m.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
+    yield from m.staff.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     d.fixed = True
     m.model_changed()
-    m.trace_event(
+    m.recording.trace_event(
         "defect", f"{sentence(words(d.kind))} fix is in; the run trains on clean data", owner
     )
     run = m.run
@@ -600,13 +623,13 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
         return
     if d.kind in BAKED_IN:
         # The checkpoint carries the defect: every token so far is trained again.
-        m.trace_event(
+        m.recording.trace_event(
             "retrain",
             f"The run starts again from scratch: its {run.tokens / 1e9:,.0f}B tokens were "
             f"trained with the {d.kind.replace('_', ' ')} defect built in",
             owner,
         )
-        m.count_incident("retraining_share")
+        m.recording.count_incident("retraining_share")
         run.restart_from(0.0)
         m.defects.reset_tokens()
         yield from budget_watch(m)
@@ -615,8 +638,8 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     if extra > 0:
         # Into the plan's tokens too, so a re-priced plan keeps it.
         m.plan_tokens(run.target_tokens + extra)
-        m.count_incident("retraining_share")
-        m.trace_event(
+        m.recording.count_incident("retraining_share")
+        m.recording.trace_event(
             "retrain",
             f"The run trains {extra / 1e9:,.0f}B more tokens to make up what the "
             f"{d.kind.replace('_', ' ')} defect spoiled",
@@ -638,12 +661,12 @@ def retraining_tokens(d: Defect) -> float:
 
 
 def _retrain(m: Project, run: TrainingRun, target: float, note: str) -> Steps:
-    m.trace_event("retrain", note.capitalize())
+    m.recording.trace_event("retrain", note.capitalize())
     m.plan_tokens(target)
     yield m.env.process(run.process())
-    if m.rounds_done == 0:
-        while m.rounds_planned - m.rounds_done > ROUND_EPS:
-            yield from post_training_round(m, "post-training round (redo)", m.round_share())
+    if m.plan.rounds_done == 0:
+        while m.plan.rounds - m.plan.rounds_done > ROUND_EPS:
+            yield from post_training_round(m, "post-training round (redo)", m.plan.round_share())
 
 
 def defect_found_during_run(m: Project, run: TrainingRun) -> Steps:

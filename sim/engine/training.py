@@ -56,17 +56,22 @@ RECIPE_BOUND_NOVELTY = 0.15
 RECIPE_RECURRENCE = 0.8
 #: Rollbacks into the same instability before the team must change the recipe.
 RECIPE_ROLLBACKS_BEFORE_CHANGE = 3
-#: A recipe change (the ``overreact`` answer): days to re-plan LR, clipping and warmup with the
-#: cluster held, the steps it goes back, its chance of curing a recipe-bound instability,
-#: what it costs in effective tokens (a lower LR learns a little less per token), and the
-#: spike rate of the more conservative recipe.
-RECIPE_CHANGE_DAYS = 1.0
+#: A recipe change (the ``overreact`` answer): days between a divergence's call and the run
+#: restarting on a new LR, clipping or optimiser with the cluster held (fitted to OPT-175B's
+#: logbook: the divergence of late November 2021 took a week for two rollbacks and three
+#: changes, notes of 3 December), the steps it goes back, its chance of curing a recipe-bound
+#: instability, what it costs in effective tokens (a lower LR learns a little less per
+#: token), and the spike rate of the more conservative recipe.
+RECIPE_CHANGE_DAYS = 2.0
 RECIPE_CHANGE_STEPS = 1_000
 RECIPE_CHANGE_CURES = 0.8
 RECIPE_CHANGE_TOKEN_FACTOR = 0.99
 OVERREACT_SPIKE_RATE = 0.7
 #: Failed recipe changes in a row before the run is abandoned and restarted from scratch.
-RECIPE_CHANGES_BEFORE_RESTART = 2
+#: Fitted to OPT-175B: its final lineage survived two failed changes in a row (SGD-like Adam,
+#: then plain SGD) and the third (a lower LR) worked; its first lineage was abandoned after
+#: more (notes of 17 November and 3 December 2021).
+RECIPE_CHANGES_BEFORE_RESTART = 3
 #: Days to re-plan before a failed run restarts from scratch.
 ABANDON_REPLAN_DAYS = 5.0
 #: Reference size for the spike rate's scale dependence (docs/model.md).
@@ -174,6 +179,19 @@ class RunFacts:
         return tokens / self.ideal_tokens_per_day / max(0.05, self.effective_training_time)
 
 
+class RunRecording(Protocol):
+    """What a run records through its project (:class:`~sim.engine.recording.Recording`)."""
+
+    @property
+    def incidents(self) -> Counter[str]: ...
+
+    def trace_event(
+        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
+    ) -> None: ...
+
+    def count_incident(self, kind: str) -> None: ...
+
+
 class RunHost(Protocol):
     """What a run needs of the project it belongs to (:class:`~sim.engine.project.Project`)."""
 
@@ -196,7 +214,7 @@ class RunHost(Protocol):
     def org(self) -> OrgGraph: ...
 
     @property
-    def incidents(self) -> Counter[str]: ...
+    def recording(self) -> RunRecording: ...
 
     @property
     def observed(self) -> bool:
@@ -204,12 +222,6 @@ class RunHost(Protocol):
         ...
 
     def current_loss(self, tokens: float) -> float: ...
-
-    def trace_event(
-        self, kind: str, summary: str, team: str | None = None, data: dict[str, Any] | None = None
-    ) -> None: ...
-
-    def count_incident(self, kind: str) -> None: ...
 
     def decide(
         self,
@@ -356,7 +368,7 @@ class TrainingRun:
         next_planned = env.now + _gap(planned(), rel.planned_per_day)
         self.next_spike = self.tokens + self._spike_gap()
         self._record()
-        self.p.trace_event(
+        self.p.recording.trace_event(
             "run_start",
             f"{self.label} starts: {self.target_tokens / 1e9:,.0f}B tokens on {self.gpus:,} GPUs",
         )
@@ -448,7 +460,7 @@ class TrainingRun:
             detection, spoiled = next_detection(now), spoiling()
         yield from stretch.level(now)
         self._record()
-        self.p.trace_event(
+        self.p.recording.trace_event(
             "run_end",
             f"{self.label} done: {self.stats.wall_days:.1f} days, "
             f"{self.effective_training_time:.0%} effective training time",
@@ -482,7 +494,7 @@ class TrainingRun:
         training_note, restart_note = self._training, f"{self.label}: restart"
         horizon, budget = stretch.horizon, stretch.budget
         stats, curve, observed = self.stats, self.stats.curve, self.observed
-        incidents = self.p.incidents
+        incidents = self.p.recording.incidents
         # What _interrupt, the ledger and count_incident would do step by step, kept in
         # locals and handed over at the end in the same order (the same sums, one by one).
         charges: list[tuple[Days, float, str]] = []
@@ -569,7 +581,9 @@ class TrainingRun:
     def _fire_scripted(self) -> Generator[simpy.Event, Any, None]:
         inc = self.scripted.pop(0)
         if inc.kind != "data_defect":
-            self.p.trace_event("inject", f"Scripted incident: {inc.kind.replace('_', ' ')}")
+            self.p.recording.trace_event(
+                "inject", f"Scripted incident: {inc.kind.replace('_', ' ')}"
+            )
         if inc.kind == "loss_spike":
             yield from self._spike()
         elif inc.kind == "hardware_failure":
@@ -597,7 +611,9 @@ class TrainingRun:
             self.stats.lost_tokens += lost
         else:
             self.stats.planned += 1
-        self.p.count_incident("hardware_interruption" if unexpected else "planned_maintenance")
+        self.p.recording.count_incident(
+            "hardware_interruption" if unexpected else "planned_maintenance"
+        )
 
     def spike_now(self) -> None:
         """A loss spike strikes at the run's next step (an inject)."""
@@ -625,9 +641,9 @@ class TrainingRun:
     def _spike(self) -> Generator[simpy.Event, Any, None]:
         p = self.p
         self.stats.spikes += 1
-        p.count_incident("loss_spike")
+        p.recording.count_incident("loss_spike")
         self._record(spike=True)
-        p.trace_event(
+        p.recording.trace_event(
             "loss_spike",
             f"Loss spike at {self.tokens / 1e9:,.0f}B tokens",
             team=p.org.owner("loss_spike"),
@@ -678,7 +694,7 @@ class TrainingRun:
                 self.next_spike = self.tokens + self._spike_gap()
                 return
             yield from self.hold(DIVERGENCE_NOTICE_DAYS, "training on after divergence")
-            p.trace_event("divergence", "The loss did not recover; forced rollback")
+            p.recording.trace_event("divergence", "The loss did not recover; forced rollback")
         elif choice == "pause_investigate":
             yield from self.hold(INVESTIGATE_DAYS, "cluster paused for investigation")
             recurrence /= 2.0
@@ -712,8 +728,8 @@ class TrainingRun:
         """
         p = self.p
         self.stats.recipe_changes += 1
-        p.count_incident("recipe_change")
-        p.trace_event(
+        p.recording.count_incident("recipe_change")
+        p.recording.trace_event(
             "recipe_change",
             f"Recipe changed (learning rate, clipping, warmup); restarting {RECIPE_CHANGE_STEPS:,} "
             "steps back",
@@ -740,8 +756,8 @@ class TrainingRun:
         """A failed run: no recipe change cured it; restart from scratch with a new recipe."""
         p = self.p
         self.stats.failed_runs += 1
-        p.count_incident("failed_run")
-        p.trace_event(
+        p.recording.count_incident("failed_run")
+        p.recording.trace_event(
             "failed_run",
             f"Run abandoned at {self.tokens / 1e9:,.0f}B tokens after {self.failed_changes} failed "
             "recipe changes; restarting from scratch",

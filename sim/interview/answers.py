@@ -9,16 +9,31 @@ ablation share and post-training rounds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sim.engine.compute import estimate_for_scenario, gpu_model
 from sim.format import usd
 from sim.interview.content import SIGNALS
 from sim.interview.items import model_compute_usd
-from sim.interview.plan import InterviewPlan, adapt_caps, plan_scenario, plan_world
+from sim.interview.plan import (
+    FollowupResult,
+    InterviewPlan,
+    adapt_caps,
+    plan_scenario,
+    plan_world,
+)
+from sim.interview.provenance import reference
+from sim.interview.verdicts import CLEAR_SD, NOISE_SD, gaps
 from sim.interview.vocabulary import CONCEPTS
 
 
 def _usd(x: float) -> str:
     return usd(x)
+
+
+def _about(x: float) -> str:
+    """A figure as one would estimate it: two significant digits ("about $5,500")."""
+    return usd(float(f"{x:.2g}"))
 
 
 def worked_estimate(plan: InterviewPlan) -> str:
@@ -55,9 +70,41 @@ def worked_estimate(plan: InterviewPlan) -> str:
     )
 
 
-def _owners_answer() -> str:
-    lines = [f"- {risk.replace('_', ' ')}: {_watch(risk)}" for risk in SIGNALS]
-    return "One owning team per risk, each watching the earliest signal that can reveal it:\n" + (
+#: How each risk is named in a model answer, and the earliest signal its owner watches.
+RISK_WORDS: dict[str, tuple[str, str]] = {
+    "data_quality": ("data quality", "dedup and filter rates on every shard"),
+    "contamination": ("contamination", "n-gram overlap scans against every eval set"),
+    "licensing": ("licensing and privacy", "a licence and PII audit of every source"),
+    "tokenizer_config": ("tokenizer and config mistakes", "tokenizer checks and proxy runs"),
+    "loss_spike": ("loss spikes", "loss and gradient-norm alerts"),
+    "hardware": ("hardware failures", "node health checks and failure rates"),
+    "eval_gap": ("the gap between benchmarks and the product",
+                 "product evals built from real use before training"),
+    "safety": ("safety findings", "red-teaming and safety evals"),
+    "budget": ("the budget", "weekly burn against the forecast"),
+    "staffing": ("key people leaving", "attrition and the bus factor"),
+}  # fmt: skip
+#: How a team is named as the subject of a sentence, where its id alone is no phrase.
+TEAM_PHRASES = {
+    "data": "the data team", "evals": "the evals team", "pretraining": "the pretraining team",
+    "post_training": "the post-training team", "safety_legal": "the safety and legal team",
+    "product": "the product team",
+}  # fmt: skip
+
+
+def _team(team: str) -> str:
+    return TEAM_PHRASES.get(team, team.replace("_", " "))
+
+
+def _owners_answer(plan: InterviewPlan) -> str:
+    """One owning team per risk (the scenario's own, which are sound), each with its signal."""
+    ref = reference(plan)
+    lines = []
+    for risk, (named, signal) in RISK_WORDS.items():
+        team = ref.owner(risk)  # type: ignore[arg-type]
+        if team is not None:
+            lines.append(f"- {_team(team).capitalize()} owns {named} and watches {signal}.")
+    return "One owning team per risk, each watching the earliest signal that can reveal it:\n\n" + (
         "\n".join(lines)
     )
 
@@ -67,15 +114,29 @@ MODEL_CONSEQUENCES: dict[str, str] = {
     "data_quality": "Duplicated web data: the run learns less per token, quality falls short "
     "and a retrain costs weeks.",
     "hardware": "GPU failures: every restart loses the work since the last checkpoint, days "
-    "over the run.",
+    "lost across the run.",
     "loss_spike": "A loss spike left alone: days of idle cluster while nobody decides.",
 }
+#: Breadth: one challenge per area of the lifecycle, each with what it costs.
+MODEL_BREADTH = (
+    "Data: duplicated web data teaches the model less per token, so quality falls short and "
+    "a retrain costs weeks. Compute and infrastructure: GPU failures interrupt the run, and "
+    "each restart loses days. Training stability: a loss spike left alone diverges the run "
+    "while the cluster idles. Post-training: tuning toward public benchmarks instead of the "
+    "product makes the model weaker for customers, below the quality target. Evaluation: "
+    "leaked test-set items inflate the scores, so real quality is lower than measured."
+)
 MODEL_LATE = (
     "By mid-run most of the compute is already spent; a data or tokenizer defect found then "
     "means a restart or retrain, and post-training, evals and the release built on that "
-    "checkpoint are redone too. The same defect found in a 1B proxy run costs a few days. "
-    "Data defects show first in the data review and the ablations; loss spikes in training; "
-    "the eval gap when product evals exist before training."
+    "checkpoint are redone too. The same defect found in a 1B proxy run costs a few days."
+)
+#: Where each problem first shows, said with what it costs (the grounding's second check).
+MODEL_FIRST_SEEN = (
+    "Duplicated data costs quality and first shows in the ablations. A loss spike idles the "
+    "cluster and first shows in training, in the loss and the gradient norm. Tuning toward "
+    "benchmarks instead of the product makes the model weak for customers, and first shows "
+    "in post-training, on the product evals."
 )
 MODEL_ROLES: dict[str, str] = {
     "product_manager": "PM: the objective, the trade-offs, the ship call and the stakeholders.",
@@ -93,10 +154,10 @@ MODEL_TRADEOFFS: dict[tuple[str, str], str] = {
     "rounds before fewer tokens.",
 }
 MODEL_GATES: dict[str, str] = {
-    "prepare": "After data preparation: a data review (dedup rates, sampled audits, licence "
-    "and PII scans, n-gram overlap against every eval set).",
-    "ablations": "After ablations: 1B proxy runs and scaling-law fits on the full mix, "
-    "thorough enough to stop the run.",
+    "prepare": "A data review gate after data preparation: dedup rates, sampled audits, "
+    "n-gram overlap against every eval set, licence and PII scans.",
+    "ablations": "An ablation gate after the ablations: 1B proxy runs, tokenizer checks and "
+    "scaling-law fits on the full mix, thorough enough to stop the run.",
 }
 MODEL_TRACKING = "Program management reviews burn against the forecast weekly, by category."
 
@@ -112,7 +173,7 @@ def _adapt(plan: InterviewPlan) -> str:
     return (
         "Adapting the open base model caps "
         + "; ".join(f"{c} at {cap:.2f} below {bar:.2f}" for c, cap, bar in caps)
-        + ", so pretrain, and say what that costs in time and money."
+        + ", so we pretrain from scratch, and say what that costs in time and money."
     )
 
 
@@ -141,31 +202,65 @@ def model_texts(plan: InterviewPlan) -> dict[str, str]:
     return out
 
 
-def model_answers(plan: InterviewPlan) -> dict[str, str]:
-    """What a strong answer would have said for each rubric item, for this project."""
+SHIP_RULE = (
+    "Compare the gap with the eval's noise (sd √(p(1-p)/items)): a gap beyond two sd is "
+    "real, so hold and fix; a gap within one sd is noise, and if waiting costs weeks for "
+    "almost no quality, ship with the gap stated."
+)
+
+
+def _ship_answer(plan: InterviewPlan, followups: Sequence[FollowupResult]) -> str:
+    """The rule, and, where the follow-up was played, the call it gives in that world."""
+    played = next((f for f in followups if f.id == "benchmarks_vs_product"), None)
+    found = gaps(plan, played) if played is not None else []
+    if not found:
+        return SHIP_RULE
+    ev, gap, z = max(found, key=lambda g: g[2])
+    here = f"Here {ev} was {gap:.3f} below its target, {z:.1f} sd of the eval's noise: "
+    if z >= CLEAR_SD:
+        return here + (
+            "a real gap, beyond two sd, so hold the release and fix the data "
+            "first; the benchmarks' strength does not change that."
+        )
+    if z < NOISE_SD:
+        return here + (
+            "within one sd, noise, so ship now with the gap stated to "
+            "stakeholders: waiting costs weeks for almost no quality."
+        )
+    return here + (
+        "borderline, between one and two sd: ship with the gap stated unless "
+        "another round buys real quality for its weeks."
+    )
+
+
+def model_answers(plan: InterviewPlan, followups: Sequence[FollowupResult] = ()) -> dict[str, str]:
+    """What a strong answer would have said for each rubric item, for this project.
+
+    ``followups``: the follow-ups as the rubric replayed them; the ship call's answer then
+    says which call the rule gives in the world the candidate met.
+    """
     world = plan_world(plan)
     b = world.objective.budget
     targets = "; ".join(f"{t.capability} by {t.eval} ≥ {t.threshold:.2f}"
                         for t in world.objective.targets)  # fmt: skip
     return {
-        "breadth": "Data (noise, duplicates, licences, leaked benchmarks); compute and "
-        "infrastructure (a compute estimate that is too optimistic, GPU failures); training "
-        "stability (loss spikes); post-training (tuning toward the wrong target); evaluation "
-        "(benchmarks that flatter the product).",
+        "breadth": MODEL_BREADTH,
         "consequences": " ".join(MODEL_CONSEQUENCES.values()),
-        "grounding": MODEL_LATE,
-        "owners": _owners_answer(),
-        "decision_rights": "Rollback and data fixes: the pretraining lead, within hours, "
-        "on the agreed response (roll back to the last good checkpoint and skip the batches). "
-        "Budget and schedule: leadership on the PM's recommendation. Ship: the PM, on the "
-        "product evals.",
-        "gates": " ".join(MODEL_GATES.values()) + " 5-10% of the main run's compute for ablations.",
-        "budget": "Compute, worked for your design:\n"
+        "grounding": f"{MODEL_LATE} {MODEL_FIRST_SEEN}",
+        "owners": _owners_answer(plan),
+        "decision_rights": "Rollback and data fixes: the pretraining lead, within hours. On a "
+        "loss spike the response agreed in advance is to roll back to the last good checkpoint "
+        "and skip the batches. Budget and schedule: leadership, on the PM's recommendation. "
+        "Ship: the PM, on the product evals.",
+        "gates": " ".join(MODEL_GATES.values()) + " Ablations get 8% of the main run's "
+        "compute; 5-10% is usual.",
+        "budget": f"Compute comes to about {_about(model_compute_usd(plan))}, worked for your "
+        "design:\n"
         + worked_estimate(plan)
         + f"\n\nThe rest of the budget: people {_usd(b.people_usd)}, data licensing "
         f"{_usd(b.data_licensing_usd)}, annotation {_usd(b.annotation_usd)}. "
-        f"{MODEL_TRACKING} A reserve of 10-15% ({_usd(0.1 * b.total_usd)}-"
-        f"{_usd(0.15 * b.total_usd)}) is held back.",
+        f"{MODEL_TRACKING} We hold back a reserve of 12% ({_usd(0.12 * b.total_usd)}); "
+        "10-15% is usual.",
         "levers": "Budget slip: use the reserve, then cut ablations, then fewer post-training "
         "rounds, then fewer tokens. Schedule slip: cut post-training rounds, then add core "
         "staff early, then accept the slip. Signed off before the run.",
@@ -174,8 +269,10 @@ def model_answers(plan: InterviewPlan) -> dict[str, str]:
         "roles": " ".join(MODEL_ROLES.values()),
         "build_vs_adapt": _adapt(plan),
         "tradeoffs": " ".join(MODEL_TRADEOFFS.values()),
-        "safety": "Safety, legal and privacy in from day one; a licence and PII gate on the "
-        "data before the run; red-teaming on each post-training round.",
+        "safety": "Safety, legal and privacy are in from day one. A data review gate after "
+        "data preparation runs licence and PII scans before the run. A release-blocking safety "
+        "finding found only at sign-off delays the launch by weeks, so red-teaming runs on "
+        "each post-training round.",
         "outcome": "The scenario's own design is the bar: owners with early warnings, gates "
         "before the run, a reserve and an agreed playbook. Beat it or match it on the same "
         "worlds.",
@@ -184,7 +281,5 @@ def model_answers(plan: InterviewPlan) -> dict[str, str]:
         "pause to investigate.",
         "followup_budget": "Pull the levers in the agreed order (reserve first), say what "
         "quality the cut costs, and stay on budget.",
-        "followup_ship": "Compare the gap with the eval's noise (sd √(p(1-p)/items)): a gap "
-        "beyond two sd is real, so hold and fix; a gap within one sd is noise, and if waiting "
-        "costs weeks for almost no quality, ship with the gap stated.",
+        "followup_ship": _ship_answer(plan, followups),
     }

@@ -17,7 +17,10 @@ sentence; this module says what the sentence does with them:
 - :func:`ordered`: options in the order the sequence words put them ("first …, then …",
   "only then …", "… after …" reverses the two sides).
 - :func:`split_long`: a transcript without punctuation cut at its discourse markers into
-  pieces short enough to read one claim at a time.
+  pieces short enough to read one claim at a time; :func:`sentences` the answer's
+  sentences.
+- :func:`term_list`: a list of terms with no sentence in it (keyword stuffing), which
+  states nothing.
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ MARKERS = re.compile(
     r"and\s+(?:the|our|we|i|for|on)|for\s+the|on\s+the)\b",
     re.I,
 )
+#: Where a sentence ends: after . ! ? or ; followed by space, or at a line break.
+SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 #: Longest piece read as one sentence (words); longer pieces are cut at their markers.
 LONG_WORDS = 45
 #: Hard cap on a piece's words when it has no marker at all.
@@ -304,3 +309,76 @@ def _by_chars(piece: str) -> list[str]:
     if len(piece) <= PIECE_CHARS:
         return [piece]
     return [piece[i : i + PIECE_CHARS].strip() for i in range(0, len(piece), PIECE_CHARS)]
+
+
+def sentences(text: str) -> list[str]:
+    """The answer's sentences; a long one without punctuation cut at its discourse markers."""
+    out = []
+    for s in SENTENCE.split(normalise(text)):
+        for piece in split_long(s.strip()):
+            if len(re.findall(r"[^\W\d_]+|\d+", piece)) >= 2:
+                out.append(piece.strip())
+    return out
+
+
+#: Where the items of a list of terms part: commas, semicolons, slashes, bullets, "and".
+_ITEM = re.compile(r"[,;/|•·]|\s[-–—]\s|\band\b", re.I)
+#: What makes an item more than a bare term: a number, or a binding (":", "→", "(").
+_BOUND = re.compile(r"\d|[%$:→>(=]")
+#: A subject or a finite verb: a sentence that has one says something of its terms.
+_CLAUSE_WORD = re.compile(
+    r"\b(?:we|i|they|our|you|he|she|it|is|are|was|were|will|would|should|must|can|owns|"
+    r"decides|keeps|holds|watches|has|have)\b|"
+    r"n't\b|\b\w+(?:s|ed)\s+(?:the|a|an|every|each|its|their)\b",
+    re.I,
+)
+#: A list of terms needs this many items, this share of them bare (no number or binding).
+TERM_LIST_ITEMS, TERM_LIST_BARE = 6, 0.8
+#: An item of a term list is a few words at most.
+TERM_WORDS = 3
+#: A run of this many words with no verb, no punctuation and no number is a list of terms.
+TERM_RUN_WORDS = 12
+
+
+def term_list(sentence: str) -> bool:
+    """Whether ``sentence`` is a list of terms with no sentence in it (keyword stuffing).
+
+    "dedup, overlap scan, proxy runs, reserve, rollback, …" binds nothing to anything, so
+    it states nothing.
+
+    Six items or more, four in five of them bare terms of at most three words (no number,
+    no "x: y" or "x → y"), and no subject or finite verb anywhere. A terse list of numbers
+    ("reserve 12%, ablations 7%, …") or of bindings ("data lead: dedup rates, …") is no
+    term list, and neither is a list a sentence carries ("the data team watches dedup,
+    filter rates, …").
+    """
+    items = [i.strip(" .!?-*\t") for i in _ITEM.split(sentence)]
+    items = [i for i in items if i]
+    if _CLAUSE_WORD.search(sentence):
+        return False
+    if len(items) == 1 and len(sentence.split()) >= TERM_RUN_WORDS and not _BOUND.search(sentence):
+        return True  # a run of nouns with no verb and no punctuation ("dedup overlap scan …")
+    if len(items) < TERM_LIST_ITEMS:
+        return False
+    bare = [i for i in items if not _BOUND.search(i) and len(i.split()) <= TERM_WORDS]
+    return len(bare) >= TERM_LIST_BARE * len(items)
+
+
+def bare_term(sentence: str) -> bool:
+    """A sentence that is a term alone: a few words, no number, no binding, no verb."""
+    words = sentence.strip(" .!?-*\t").split()
+    return (
+        0 < len(words) <= TERM_WORDS
+        and not _BOUND.search(sentence)
+        and not _CLAUSE_WORD.search(sentence)
+    )
+
+
+def term_lines(sentences: Sequence[str]) -> bool:
+    """Whether an answer is a list of terms, one per line ("dedup", "overlap scan", …).
+
+    Six sentences or more, four in five of them bare terms.
+    """
+    return len(sentences) >= TERM_LIST_ITEMS and sum(
+        map(bare_term, sentences)
+    ) >= TERM_LIST_BARE * len(sentences)

@@ -12,19 +12,30 @@ from enough groups. On top of that, three coherence checks take credit away:
   than of its own is read as written for that other question;
 - **names nothing**: a text that names no concept of the vocabulary at all is filler.
 
+A text that says what is done or why (an early warning, a gate's experiment, how spend is
+tracked, a role, the product use, why late is expensive) is judged on its *affirmed* words
+only: a concept named in the scope of a negation ("we do not watch dedup rates",
+"research does not own the recipe", "a late defect does not force a restart") is not
+named, so negating the statement never earns what the statement earns. A challenge's
+consequence, the strategy's reason and a trade-off are judged on all their words: there a
+negation often carries the point ("we can't finish on time", "no open model reaches the
+target", "rather than slip").
+
 :func:`read_texts` returns a :class:`TextVerdict` per slot, each with its evidence:
 the concepts found and the ones missing.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from sim.interview.clauses import negated
 from sim.interview.plan import InterviewPlan, RiskPlan, RolesPlan
-from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
+from sim.interview.vocabulary import CONCEPTS, TOKEN, Text, find, names, phrases_named, stem
 from sim.scenario.spec import RISK_KINDS
 
 #: How alike two texts must be (RapidFuzz token-sort ratio, 0-100) to count as a repeat.
@@ -159,23 +170,69 @@ def _listed_scope(slot: Slot, text: Text) -> tuple[str, ...]:
     """
     if slot.kind != "role" or not slot.affinity or find(text, CONSEQUENCE_DIMS).found:
         return ()
+    if names(Text.of(slot.text), "ownership") and not names(text, "ownership"):
+        return ()  # "research does not own the recipe, the data mix …" denies what it lists
     return ("ownership",) if phrases_named(text, slot.affinity[0]) >= ROLE_LIST_MIN else ()
+
+
+#: Slot kinds that say what is done, judged on their affirmed words (:func:`affirmed`).
+AFFIRMED_KINDS = frozenset(
+    {"warning", "experiment", "tracking", "role", "product_use", "late_discovery"}
+)
+#: Words that negate like "not" ("nothing ships without a red-team eval" is a double
+#: negative), written over with "not" and spaces so every position stays where it was.
+_NEGATING_PRONOUN = re.compile(r"\b(?:nothing|nobody|no\s+one)\b")
+#: A token no phrase of the vocabulary can match.
+_MASKED = "\x00"
+
+
+#: "and the", "and our" between two noun phrases of one list ("the loss and the gradient
+#: norm"), written so that it ends no negation's scope (same length: positions stay).
+_LIST_AND = re.compile(r"\band(\s+)(?=(?:the|our)\b)")
+
+
+def affirmed(text: str, refusals: bool = False, lists: bool = False) -> Text:
+    """``text`` ready to match, with every word in a negation's scope masked.
+
+    The scope is the prose reader's (:func:`sim.interview.clauses.negated`), without the
+    refusal verbs unless ``refusals`` ("we drop near-duplicates" is deduplication; "you
+    can't avoid a restart" is a restart): "we do not track burn" names no burn; "nothing
+    ships without a red-team eval" names one. ``lists``: "and the" joins a list and ends
+    no scope ("we do not watch the loss and the gradient norm"): right for one answer in
+    one box, wrong for a transcript, where "and the data team owns …" starts a clause.
+    """
+    low = text.lower().replace("’", "'").replace("-", " ")
+    low = _NEGATING_PRONOUN.sub(lambda m: "not".ljust(len(m.group(0))), low)
+    if lists:
+        low = _LIST_AND.sub(lambda m: "and" + "_" * len(m.group(1)), low)
+    raw = [
+        _MASKED if negated(low, m.start(), refusals=refusals) else m.group(0)
+        for m in TOKEN.finditer(low)
+    ]
+    return Text(tuple(raw), tuple(w if w == _MASKED else stem(w) for w in raw))
 
 
 def _judge(slot: Slot, text: Text) -> TextVerdict:
     req = slot.requirement
+    said = text
+    if slot.kind in AFFIRMED_KINDS:
+        text = affirmed(slot.text, refusals=slot.kind == "late_discovery", lists=True)
     got = find(text, req.concepts)
     named = set(got.found) | set(_listed_scope(slot, text))
     met_groups = sum(1 for g in req.groups if set(g) & named)
     missing = tuple(c for g in req.groups if not set(g) & named for c in g)
     problem = ""
-    if slot.text.strip() and not any(find(text, tuple(CONCEPTS)).found):
+    filler = bool(slot.text.strip()) and not any(find(said, tuple(CONCEPTS)).found)
+    denied = [c for c in find(said, req.concepts).found if c not in got.found]
+    if filler:
         problem = "names nothing a reviewer could check"
+    elif denied:
+        problem = "says it does not: " + ", ".join(CONCEPTS[c].label for c in denied)
     return TextVerdict(
         slot.id,
         slot.label,
         slot.text,
-        met_groups >= req.need and not problem,
+        met_groups >= req.need and not filler,
         got.found,
         missing,
         problem,

@@ -166,7 +166,7 @@ class AskOnly:
 
 def arises(game: Game, fid: str) -> bool:
     """Whether the follow-up's situation came up in this play."""
-    asked = [d for d in game.model.decisions if d.kind == FOLLOWUPS[fid].asks]
+    asked = [d for d in game.model.recording.decisions if d.kind == FOLLOWUPS[fid].asks]
     if not asked:
         return False
     first = asked[0]
@@ -225,7 +225,7 @@ def unplayable_result(scenario: Scenario, fid: str) -> FollowupResult:
 
 def _alternatives(game: Game, index: int, base: dict[str, Any]) -> list[Alternative]:
     log = game.current_log()
-    rec = game.model.decisions[index]
+    rec = game.model.recording.decisions[index]
     out = []
     for option in rec.options:
         if option == rec.choice:
@@ -282,7 +282,7 @@ def followup_result(
     """
     out = game.outcome()
     asked = FOLLOWUPS[fid].asks
-    mine = [d for d in game.model.decisions if d.kind == asked]
+    mine = [d for d in game.model.recording.decisions if d.kind == asked]
 
     def caller(d: Any) -> Caller:
         said = d.key in answered if answered is not None else d.by == "player"

@@ -30,6 +30,7 @@ from sim.interview.plan import (
 )
 from sim.interview.provenance import reference, scenarios
 from sim.interview.replays import Replays, replay_followups
+from sim.interview.stated import STATED, stated
 from sim.scenario.spec import DECISION_KINDS, RISK_KINDS
 from sim.scenario.vocabulary import option_words, words
 
@@ -107,6 +108,24 @@ class Answer:
     def stale(self, fid: str) -> str:
         """Why the plan's record of ``fid`` was set aside, if it was."""
         return self.replays.stale.get(fid, "") if self.replays is not None else ""
+
+    @cached_property
+    def stated(self) -> dict[str, str]:
+        """What the candidate's own words state of :data:`sim.interview.stated.STATED`.
+
+        Read afresh each time from the prose answer and every text of the plan (never
+        from a stored reading), each with the first sentence that states it.
+        """
+        return stated([self.plan.prose, *(v.text for v in self.texts.values())])
+
+    def stated_claims(self, item: str) -> list[Claim]:
+        """The hazards (unsound) and practices (sound) of ``item`` stated in words."""
+        return [
+            claim(f"{STATED[sid].kind} {sid}", STATED[sid].sound,
+                  f"“{sentence[:160]}”: {STATED[sid].label}")
+            for sid, sentence in self.stated.items()
+            if STATED[sid].item == item
+        ]  # fmt: skip
 
     @cached_property
     def model_compute_usd(self) -> float:
@@ -247,6 +266,7 @@ def owners(a: Answer) -> Judgement:
                      "belongs to a team at the work)")  # fmt: skip
     claims = [claim(f"owner {r}", r not in far, f"{r} owned by {plan.owner(r)}") for r in mine]
     claims += [c for r in mine for c in a.text_claim(f"warning {r}", f"warning.{r}")]
+    claims += a.stated_claims("owners")
     return judged(c_owned, c_warned, status=status, claims=claims)
 
 
@@ -347,11 +367,10 @@ def gates(a: Answer) -> Judgement:
     mine = [g for g in pre if a.mine("gates", g.id)]
     weak = {g.id: p for g in mine if (p := _gate_problem(a, g))}
     working = [g for g in mine if g.id not in weak]
+    # The tool's own experiment text (what the button writes) is never the candidate's
+    # words, whatever the file records about the button.
     ref_exp = {g.id: g.experiment for g in reference(plan).gates}
-    experiments = [
-        a.text(f"gate.{g.id}") for g in working
-        if not (g.experiment == ref_exp.get(g.id) and "gates" in plan.scenario_filled)
-    ]  # fmt: skip
+    experiments = [a.text(f"gate.{g.id}") for g in working if g.experiment != ref_exp.get(g.id)]
     backed = [v for v in experiments if v.met]
     caught = {k for g in working for k in g.catches}
     blind = [k for k in PRE_RUN_CATCHES if k not in caught]
@@ -369,7 +388,7 @@ def gates(a: Answer) -> Judgement:
                for v in experiments if v.text.strip()]  # fmt: skip
     if a.said("ablation"):
         claims.append(claim("ablation", lo <= ablation <= hi, f"Ablation budget {ablation:.0%}"))
-    claims += a.practices("gates")
+    claims += a.practices("gates") + a.stated_claims("gates")
     checks = (
         check("experiment", bool(backed), "content",
               *[v.evidence() for v in experiments] or ["No cheap experiment named for a gate"]),
@@ -467,7 +486,7 @@ def levers(a: Answer) -> Judgement:
     if f is not None and f.mine:
         note = ["In the budget-cut follow-up you pulled: "
                 + " → ".join(d.choice.replace("_", " ") for d in f.mine)]  # fmt: skip
-    return judged(*out, note=note, claims=claims)
+    return judged(*out, note=note, claims=claims + a.stated_claims("levers"))
 
 
 # --- what a strong answer covers ---------------------------------------------------------------
@@ -481,6 +500,7 @@ def objective(a: Answer) -> Judgement:
     product = [t for t in targets if kinds.get(t.eval) == "product_eval"]
     use = a.text("product_use")
     claims = a.text_claim("product_use", "product_use") + a.practices("objective")
+    claims += a.stated_claims("objective")
     if plan.objective.targets:
         claims.append(claim("targets", bool(product),
                             "A target measured by a product eval" if product else

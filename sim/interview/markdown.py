@@ -158,7 +158,7 @@ def session_markdown(
     if report.followups:  # as the rubric replayed them, never the plan's stored records
         lines += ["", "## Follow-ups, played on the design", "", *_followup_lines(report.followups)]
     lines += ["", "## Rubric", ""]
-    answers = model_answers(plan) if report.revealed else {}
+    answers = model_answers(plan, report.followups) if report.revealed else {}
     for part in PARTS:
         lines += [f"### {part}", ""]
         for item in (i for i in report.items if i.part == part):

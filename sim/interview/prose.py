@@ -37,14 +37,16 @@ from sim.interview.clauses import (
     NOT,
     NOT_EXCEPT,
     REFUSE,
+    bare_term,
     bind_numbers,
     clause_start,
     negated,
-    normalise,
     ordered,
-    split_long,
+    sentences,
+    term_lines,
+    term_list,
 )
-from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, topic
+from sim.interview.content import DIMENSIONS, METHODS, SIGNALS, affirmed, topic
 from sim.interview.plan import (
     CATALOGUE,
     BudgetPlan,
@@ -58,12 +60,14 @@ from sim.interview.plan import (
     TradeOff,
     base_scenario,
 )
+from sim.interview.stated import STATED, stated_in
 from sim.interview.vocabulary import CONCEPTS, Text, find, phrases_named
 from sim.scenario.spec import RISK_KINDS
 
-SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 WATCH = re.compile(r"\b(?:with|watch(?:es|ing)?|runs|using|through|via|tracks)\s+", re.I)
 CLAUSE = re.compile(r",\s*and\s+|;\s*")
+#: Where a gate sentence turns to a second gate ("after data prep (…) and after the ablations").
+GATE_CLAUSE = re.compile(r",\s*and\s+|;\s*|\band\s+(?=(?:after|before)\b)")
 #: The longest text any plan field keeps (the plan's own limit).
 TEXT_MAX = 2_000
 #: The longest answer read: the plan keeps the prose up to this length.
@@ -111,8 +115,8 @@ OWN_VERB = re.compile(
     re.I,
 )
 DECIDE_VERB = re.compile(
-    r"\b(?:decides?|deciding|makes?\s+the\s+calls?|make\s+the\s+calls?|calls?\s+the|"
-    r"signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
+    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
+    r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
     r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
     re.I,
 )
@@ -189,7 +193,7 @@ def _exclusive(kind: str, option: str) -> bool:
 
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
-    "product_manager": ("as pm", "as the pm", "product manager", "my job", "as product"),
+    "product_manager": ("as pm", "as the pm", "product manager", "my job", "as product", "pm:"),
     "research": ("research",),
     "engineering": ("engineering", "engineer"),
     "program_management": ("program manag", "tpm", "program lead"),
@@ -204,7 +208,8 @@ ROLE_SCOPE = {
 #: A role is read when the sentence starts with it ("Research owns …", "As PM I …").
 ROLE_AT = 24
 GATE_PHASES: dict[str, tuple[str, ...]] = {
-    "prepare": ("data review", "after data prep", "before the ablation", "data gate",
+    "prepare": ("data review", "after data prep", "before the ablations", "before ablations",
+                "data gate",
                 "after the data prep", "data preparation"),
     "ablations": ("ablation", "proxy run", "scaling law", "before the main run"),
 }  # fmt: skip
@@ -217,12 +222,45 @@ GATE_WORDS = (
     "milestone",
     "before the main run",
 )
+#: A gate named in a sentence makes it a plan, not a challenge; "the last checkpoint" is
+#: what a failure loses, not a gate.
+CHALLENGE_NOT_GATE = tuple(w for w in GATE_WORDS if w != "checkpoint")
 STAGE_OF_RISK: dict[str, str] = {
     "data_quality": "data", "contamination": "evaluation", "licensing": "safety_legal",
     "tokenizer_config": "sizing", "loss_spike": "stability", "hardware": "cluster",
     "eval_gap": "post_training", "safety": "safety_legal", "budget": "sizing",
     "staffing": "sizing",
 }  # fmt: skip
+#: Where a challenge is first seen: a cue, then the phase it names.
+FIRST = re.compile(
+    r"\b(?:first\s+(?:seen|shows?|visible|notice\w*|caught|catch\w*|spot\w*|see\w*|appears?|"
+    r"shows\s+up)|earliest|"
+    r"shows?\s+up|shows?\s+first|seen\s+first|visible)\b"
+)
+PHASE_WORDS = {
+    "prepare": ("data prep", "preparation", "prepar", "data review", "before training",
+                "before the run", "audit"),
+    "ablations": ("ablation", "proxy", "small run", "pilot"),
+    "training": ("training run", "mid run", "during training", "in training", "the run",
+                 "training"),
+    "post_training": ("post training", "fine tun", "rlhf"),
+    "evaluation": ("evaluation", "eval"),
+    "release": ("release", "sign off", "launch"),
+}  # fmt: skip
+
+
+def first_seen(text: str) -> str | None:
+    """The phase a text says a problem first shows at (None: it does not say)."""
+    low = text.lower().replace("-", " ")
+    cue = FIRST.search(low)
+    if cue is None:
+        return None
+    after = low[cue.end() :]
+    spots = [(m.start(), phase) for phase, ws in PHASE_WORDS.items() for w in ws
+             if (m := re.search(re.escape(w), after))]  # fmt: skip
+    return min(spots)[1] if spots else None
+
+
 #: Nouns a percentage binds to. Only reserve and ablations are plan fields; the others
 #: hold a number that is no plan field ("40% MFU", "3% of the items leaked").
 PERCENT_NOUNS: dict[str, tuple[str, ...]] = {
@@ -274,6 +312,11 @@ SCRATCH = re.compile(
     r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
 )
 ADAPT = re.compile(r"\badapt(?:s|ing)?\b|\bfine\s+tun(?:e|ing)\b|\bcontinued\s+pretraining\b")
+#: The strategy a sentence concludes with ("…, so pretrain", "which is why we adapt").
+CHOSEN = re.compile(
+    r"\b(?:so|therefore|thus|hence|which\s+is\s+why|that\s+is\s+why)\s+(?:we\s+|i\s+)?"
+    r"(?:should\s+|will\s+|would\s+|must\s+)?(pretrain|adapt|fine\s+tune)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -292,16 +335,6 @@ class Reading:
     sentence: str
     key: str = ""
     unsure: bool = False
-
-
-def sentences(text: str) -> list[str]:
-    """The answer's sentences; a long one without punctuation cut at its discourse markers."""
-    out = []
-    for s in SENTENCE.split(normalise(text)):
-        for piece in split_long(s.strip()):
-            if len(re.findall(r"[^\W\d_]+|\d+", piece)) >= 2:
-                out.append(piece.strip())
-    return out
 
 
 def _low(s: str) -> str:
@@ -408,8 +441,13 @@ class _Reader:
         self.playbook: dict[str, list[str]] = {}
         self.roles: dict[str, str] = {}
         self.tradeoffs: list[TradeOff] = []
-        for s in sentences(text):
-            self.sentence(s, Text.of(s))
+        #: The risk of the challenge the sentence before named, if it named one.
+        self.last_challenge: str | None = None
+        said = sentences(text)
+        listed = term_lines(said)  # a list of terms, one a line: each alone states nothing
+        for s in said:
+            if not (listed and bare_term(s)):
+                self.sentence(s, Text.of(s))
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
@@ -421,6 +459,8 @@ class _Reader:
         return sure or key in self.confirmed
 
     def sentence(self, s: str, t: Text) -> None:
+        if term_list(s):
+            return  # a list of terms binds nothing to anything: it states nothing
         risk = _risk_of(t)
         dims = find(t, ("time", "money", "quality")).found
         self._late(s, t)
@@ -434,32 +474,71 @@ class _Reader:
         self._role(s, t)
         self._strategy(s, t)
         self._tradeoff(s)
-        plan_sentence = len(self.readings) > before or "$" in s or bool(DECIDE_VERB.search(s))
+        self._stated(s)
+        decides = DECIDE_VERB.search(_low(s))
+        # "… while nobody decides" says what the risk costs; "the lead decides" is a plan.
+        nobody = decides is not None and re.search(
+            r"\b(?:nobody|no\s+one|no\s+body)\s+$", _low(s)[: decides.start()]
+        )
+        plan_sentence = len(self.readings) > before or "$" in s or bool(decides and not nobody)
+        if risk is None and not plan_sentence and self.last_challenge is not None:
+            # "… each restart loses days; first seen during training": where the challenge
+            # just named first shows, said in the next sentence without naming it again.
+            risk = self.last_challenge if first_seen(s) is not None else None
+        self.last_challenge = None
+        if (
+            risk in self.challenges
+            and self.challenges[risk].earliest_signal is None
+            and not plan_sentence
+            and (phase := first_seen(s)) is not None
+        ):
+            # A risk already named, and later where it first shows ("… first shows in the
+            # ablations"): the phase joins the challenge.
+            self.challenges[risk] = self.challenges[risk].model_copy(
+                update={"earliest_signal": phase}
+            )
+            self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
         if (
             risk
             and dims
             and risk not in self.challenges
             and not plan_sentence
-            and not _has(t, GATE_WORDS)
+            and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
             and _consequence(_low(s))
         ):
             hits = [k for k, d in DIMENSIONS.items() if d in dims]
+            phase = first_seen(s)
             self.challenges[risk] = Challenge(
                 stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
-                hits=hits, consequence=s[:TEXT_MAX],  # type: ignore[arg-type]
+                hits=hits, consequence=s[:TEXT_MAX], earliest_signal=phase,  # type: ignore[arg-type]
             )  # fmt: skip
             self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
+            if phase is not None:
+                self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
+            self.last_challenge = risk
         if (
             "product_use" not in self.update
-            and find(t, ("product_use", "product_task")).missing == ()
+            and find(affirmed(s), ("product_use", "product_task")).missing == ()
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
 
+    def _stated(self, s: str) -> None:
+        """Hazards and practices said in words that no plan field holds.
+
+        :mod:`sim.interview.stated`; shown as readings, and the rubric reads them afresh
+        from the prose it keeps.
+        """
+        said = {r.key for r in self.readings}
+        for sid, _ in stated_in(s):
+            key = STATED[sid].key
+            if key not in said:
+                self.note(STATED[sid].kind, STATED[sid].label, s, key)
+
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:
             return
-        if len(find(t, ("sunk_compute", "redo", "downstream")).found) >= 2:
+        if len(find(affirmed(s, refusals=True), ("sunk_compute", "redo", "downstream")).found) >= 2:
             self.update["late_discovery"] = s[:TEXT_MAX]
             self.note("why late is expensive", s, s, "late=yes")
 
@@ -467,7 +546,7 @@ class _Reader:
         old = self.risks.get(risk, RiskPlan())
         if old.owner is not None:
             return
-        warning = _signal_clause(s) if find(Text.of(rest), SIGNALS[risk]).found else ""
+        warning = _signal_clause(s) if find(affirmed(rest), SIGNALS[risk]).found else ""
         if self.sure(f"owner:{risk}={team}", not unsure):
             self.risks[risk] = RiskPlan(owner=team, early_warning=warning)  # type: ignore[arg-type]
         self.note(f"owner of {risk}", team + (" with an early warning" if warning else ""), s,
@@ -480,7 +559,10 @@ class _Reader:
         low = _low(s)
         verbs = list(OWN_VERB.finditer(low))
         colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
-        if not verbs and colon is not None and _team_in(colon.group(1), self.teams):
+        # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
+        # items inflate the scores, so …" names a stage and what its risk costs.
+        if (not verbs and colon is not None and _team_in(colon.group(1), self.teams)
+                and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
         for i, m in enumerate(verbs):
             if negated(low, m.start(), refusals=False):
@@ -509,7 +591,18 @@ class _Reader:
             return
         w = WATCH_AT.search(obj)
         head = obj[: w.start()] if w else obj
-        rest = _low(s).replace(head, " ", 1) if head.strip() else _low(s)
+        # The risk's own words are no warning ("owns the hardware"); a negator among them
+        # still negates what is watched ("owns data quality and does not watch dedup").
+        kept = re.sub(
+            r"\S+",
+            lambda m: (
+                m.group(0)
+                if NOT.fullmatch(m.group(0)) or m.group(0).endswith("n't")
+                else " " * len(m.group(0))
+            ),
+            head,
+        )
+        rest = _low(s).replace(head, kept, 1) if head.strip() else _low(s)
         for risk in _risks_in(head):
             self._own(risk, team, s, rest, unsure=False)
 
@@ -525,16 +618,47 @@ class _Reader:
         team = _team_in(subject, self.teams)
         if team is None:
             return
-        for kind, words in DECISION_WORDS.items():
-            if kind not in self.rights and _first_at(what, words) >= 0:
+        kinds = [k for k, words in DECISION_WORDS.items() if _first_at(what, words) >= 0]
+        borrowed = False
+        if not kinds:
+            # "On a spike the team swarms, but the training lead makes the call": the call's
+            # kind is named in an earlier clause. Borrowed when it names one kind only, unsure.
+            before = low[: max(0, low.find(subject))] if subject else ""
+            kinds = [k for k, words in DECISION_WORDS.items() if _first_at(before, words) >= 0]
+            kinds, borrowed = (kinds, True) if len(kinds) == 1 else ([], False)
+        for kind in kinds:
+            if kind in self.rights:
+                continue
+            key = f"right:{kind}={team}"
+            if self.sure(key, not borrowed):
                 self.rights[kind] = team
-                self.note(f"decision right: {kind}", team, s, f"right:{kind}={team}")
+            self.note(f"decision right: {kind}", team, s, key, borrowed)
 
     def _decider(self, low: str) -> tuple[str, str] | None:
         """(who, on what) of a sentence that gives a decision right, if it gives one."""
         colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
         if colon is not None:
             return colon.group(2), colon.group(1)
+        # "Rollback and data fixes: the pretraining lead, within hours": the decisions, then
+        # their holder, named first after the colon (what follows it qualifies the call).
+        listed = re.match(r"^\W*([a-z\s,]+?)\s*:\s*(.+)$", low)
+        if listed is not None and any(_first_at(listed.group(1), ws) >= 0
+                                      for ws in DECISION_WORDS.values()):  # fmt: skip
+            holder = re.split(r",|\(|\s(?:on|with|after|within|based|by)\s", listed.group(2))[0]
+            # The holder is all there is before its qualifiers ("the pretraining lead",
+            # "leadership", "me (PM)"), never a team word inside a plan ("cut post-training
+            # rounds" names no holder).
+            if (
+                len(holder.split()) <= 4
+                and _team_in(holder, self.teams) is not None
+                and re.match(r"^\s*(?:the\s+|our\s+|me\b|i\b|my\b)?\s*[a-z]", holder)
+                and not re.match(
+                    r"^\s*(?:cut|use|add|accept|move|pause|roll|skip|ship|hold|"
+                    r"run|spend|keep|fewer|reduce|first|then)\b",
+                    holder,
+                )
+            ):
+                return holder, listed.group(1)
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
             return passive.group(1), low[: passive.start()]
@@ -558,7 +682,7 @@ class _Reader:
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
             return
-        for clause in CLAUSE.split(s):
+        for clause in GATE_CLAUSE.split(s):
             self._gate_clause(clause, Text.of(clause), s)
 
     def _gate_clause(self, c: str, t: Text, sentence: str) -> None:
@@ -608,6 +732,8 @@ class _Reader:
         for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
             if b.noun not in DOLLAR_KEY or b.noun in self.budget:
                 continue
+            if negated(low, b.number.span[0], refusals=False):
+                continue  # "we do not estimate compute at $380,000" says what it is not
             if self.sure(f"{DOLLAR_KEY[b.noun]}={b.number.value:.0f}", b.sure):
                 self.budget[b.noun] = b.number.value
             self.note(f"{b.noun.removesuffix('_usd').replace('_', ' ')} estimate",
@@ -617,6 +743,7 @@ class _Reader:
             find(t, ("burn_forecast",)).found
             and find(t, ("cadence", "owner_role")).found
             and "tracking" not in self.budget
+            and not negated(low, max(0, _concept_at(s, "burn_forecast")))
         ):
             self.budget["tracking"] = s[:TEXT_MAX]
             self.note("how spend is tracked", s, s, "tracking=yes")
@@ -667,7 +794,8 @@ class _Reader:
         if scan is not None:
             self._lever("decontaminate", "decontaminate", s, scan.start())
         early_words = ("early", "before training", "from day one", "from the start",
-                       "up front", "before the training", "from the beginning")  # fmt: skip
+                       "up front", "before the training", "from the beginning",
+                       "from the first day", "from day 1")  # fmt: skip
         early = _first_at(s, early_words)
         if early >= 0 and find(t, ("product_evals",)).found:
             at = max(early, _concept_at(s, "product_evals"))
@@ -688,7 +816,15 @@ class _Reader:
             self.note("engineering embedded", "off", s, "engineering_embedded=off")
 
     def _role(self, s: str, t: Text) -> None:
-        if not find(t, ("ownership",)).found or negated(_low(s), len(s) // 2):
+        # Negated where it says who owns what ("research does not own the data mix, …"),
+        # and not in a later clause ("…, not the cluster" leaves the role read). A role
+        # named before a colon and a list of its scope owns it without the verb ("PM: the
+        # objective, the trade-offs and the ship call"), as the form's role boxes are read.
+        own = _concept_at(s, "ownership")
+        listed = re.match(r"^\W*([a-z\s]{1,30}):", _low(s)) is not None
+        if (not find(t, ("ownership",)).found and not listed) or (
+            own >= 0 and negated(_low(s), own)
+        ):
             return
         at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
         said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)
@@ -698,22 +834,38 @@ class _Reader:
             self.note(f"role: {role.replace('_', ' ')}", s, s, f"role:{role}=yes")
 
     def _strategy(self, s: str, t: Text) -> None:
-        if "strategy" in self.update or not find(t, ("base_model",)).found:
+        if not find(t, ("base_model",)).found:
             return
+        if "strategy" in self.update:
+            # The strategy named in passing first ("FLOPs for adapting the base model"), its
+            # reason given later: the later sentence, naming a criterion, is the reason.
+            if not find(Text.of(str(self.update["strategy_reason"])), ("adapt_criterion",)).found \
+                    and find(t, ("adapt_criterion",)).found and self._strategy_of(s) == \
+                    self.update["strategy"]:  # fmt: skip
+                self.update["strategy_reason"] = s[:TEXT_MAX]
+            return
+        said = self._strategy_of(s)
+        if said is None:
+            return
+        self.update["strategy"] = said
+        self.update["strategy_reason"] = s[:TEXT_MAX]
+        self.note("strategy", said, s, f"strategy={said}")
+
+    def _strategy_of(self, s: str) -> str | None:
+        """The strategy a sentence chooses (``pretrain`` or ``adapt``), if it chooses one."""
         low = _low(s)
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
-            return
+            return None
         scratch = SCRATCH.search(low)
         adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
+        chosen = CHOSEN.search(low)
+        if chosen is not None and not negated(low, chosen.start(1), refusals=False):
+            # "Adapting the open base model caps a target, so pretrain": what the sentence
+            # concludes is the choice; the other is the alternative it weighs.
+            return "pretrain" if chosen.group(1).startswith("pre") else "adapt"
         if scratch and not negated(low, scratch.start(), refusals=False):
-            self.update["strategy"] = "pretrain"
-        elif adapt:
-            self.update["strategy"] = "adapt"
-        else:
-            return
-        self.update["strategy_reason"] = s[:TEXT_MAX]
-        said = str(self.update["strategy"])
-        self.note("strategy", said, s, f"strategy={said}")
+            return "pretrain"
+        return "adapt" if adapt else None
 
     def _tradeoff(self, s: str) -> None:
         if len(self.tradeoffs) >= 3:

@@ -34,7 +34,7 @@ from sim.interview.plan import (
     RolesPlan,
     base_scenario,
 )
-from sim.interview.prose import ROLE_WORDS, Reading, read_answer
+from sim.interview.prose import ROLE_WORDS, Reading, first_seen, read_answer
 from sim.interview.vocabulary import Text, find, phrases_named
 from sim.scenario.spec import DECISION_KINDS
 
@@ -114,22 +114,6 @@ FOLLOWUP_CALLS = 3
 #: Items the quick plan reaches through the simulation and the follow-ups, not an input.
 PLAYED = ("outcome", "followup_spike", "followup_budget", "followup_ship")
 
-#: Where a challenge is first seen: a cue, then the phase it names.
-FIRST = re.compile(
-    r"\b(?:first\s+(?:seen|shows?|visible|noticed|caught|appears?|shows\s+up)|earliest|"
-    r"shows?\s+up|seen\s+first|visible)\b"
-)
-PHASE_WORDS = {
-    "prepare": ("data prep", "preparation", "prepar", "data review", "before training",
-                "before the run", "audit"),
-    "ablations": ("ablation", "proxy", "small run", "pilot"),
-    "training": ("training run", "mid run", "during training", "in training", "the run",
-                 "training"),
-    "post_training": ("post training", "fine tun", "rlhf"),
-    "evaluation": ("evaluation", "eval"),
-    "release": ("release", "sign off", "launch"),
-}  # fmt: skip
-
 
 @dataclass(frozen=True)
 class QuickPlan:
@@ -138,18 +122,6 @@ class QuickPlan:
     plan: InterviewPlan
     readings: tuple[Reading, ...]
     left_out: tuple[Reading, ...]
-
-
-def _phase(text: str) -> str | None:
-    """The phase a text says a problem first shows at (None: it does not say)."""
-    low = text.lower().replace("-", " ")
-    cue = FIRST.search(low)
-    if cue is None:
-        return None
-    after = low[cue.end() :]
-    spots = [(m.start(), phase) for phase, ws in PHASE_WORDS.items() for w in ws
-             if (m := re.search(re.escape(w), after))]  # fmt: skip
-    return min(spots)[1] if spots else None
 
 
 def _risk(stage: str, text: str) -> tuple[str, str]:
@@ -202,7 +174,7 @@ def quick_plan(values: Mapping[str, Any], plan: InterviewPlan | None = None) -> 
             title, risk = _risk(stage, text)
             challenges.append(Challenge(
                 stage=stage, title=title, risk=risk, hits=_hits(text),  # type: ignore[arg-type]
-                consequence=text, earliest_signal=_phase(text),  # type: ignore[arg-type]
+                consequence=text, earliest_signal=first_seen(text),  # type: ignore[arg-type]
             ))  # fmt: skip
     readings: list[Reading] = []
 

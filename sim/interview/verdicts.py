@@ -16,9 +16,10 @@ import math
 
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
-from sim.interview.plan import FollowupResult, plan_scenario, plan_world
-from sim.interview.provenance import filled_sections
+from sim.interview.plan import SECTIONS, FollowupResult, InterviewPlan, plan_scenario, plan_world
+from sim.interview.provenance import confirmed, filled_sections
 from sim.interview.risks import SCENARIO_PLAN, YOUR_DESIGN
+from sim.interview.stated import stated_in
 from sim.interview.vocabulary import find
 from sim.scenario.vocabulary import option_words, words
 
@@ -53,7 +54,11 @@ def outcome(a: Answer) -> Judgement:
     reps = int(mine.get("reps", 0))
     line = (f"Every objective met in {p:.0%} of {reps} simulated worlds; the scenario's own "
             f"design {q:.0%} on the same worlds: {d * 100:+.0f} points{width}")  # fmt: skip
-    if _same_design(a) and filled_sections(a.plan):
+    # Recomputed, not read from the file: the scenario's own design, unchanged, is nothing
+    # of the candidate's unless every section of it was kept on purpose, with a reason
+    # (whether or not the file still records that the button filled it).
+    if _same_design(a) and (filled_sections(a.plan) or not all(
+            confirmed(a.plan, s) for s in SECTIONS)):  # fmt: skip
         return judged(
             check("own", False, "simulation", line,
                   "This is the scenario's own design, unchanged: nothing of yours to credit"),
@@ -154,12 +159,17 @@ def followup_budget(a: Answer) -> Judgement:
             "The project ended " + ("on budget" if f.on_budget else "over budget"),
         ),
     )
-    return judged(*checks, note=note, claims=_claims(*checks))
+    claims = _claims(*checks)
+    if agreed is None or not agreed_own:
+        # No order of the candidate's own to follow: the call breaks no agreement, and
+        # agreeing none is the levers item's missed check, not a second wrong here.
+        claims[0] = claim("agreed_order", False, claims[0].evidence, wrong=False)
+    return judged(*checks, note=note, claims=claims)
 
 
-def _gaps(a: Answer, f: FollowupResult) -> list[tuple[str, float, float]]:
+def gaps(plan: InterviewPlan, f: FollowupResult) -> list[tuple[str, float, float]]:
     """Each product eval below its target when the call was made: (eval, gap, gap in sd)."""
-    world = plan_world(a.plan)
+    world = plan_world(plan)
     kinds = {e.id: e.kind for e in world.objective.evals}
     items = {e.id: e.items for e in world.objective.evals}
     targets = f.targets or {t.eval: t.threshold for t in world.objective.targets}
@@ -179,23 +189,28 @@ def followup_ship(a: Answer) -> Judgement:
         return f
     choice = f.mine[0].choice
     shipped = choice == "ship"
-    gaps = _gaps(a, f)
-    worst = max((z for _, _, z in gaps), default=0.0)
+    found = gaps(a.plan, f)
+    worst = max((z for _, _, z in found), default=0.0)
     gap_lines = [f"{ev}: {gap:.3f} below its target, {z:.1f} sd of the eval's sampling noise"
-                 for ev, gap, z in gaps] or ["No product eval was below its target"]  # fmt: skip
+                 for ev, gap, z in found] or ["No product eval was below its target"]  # fmt: skip
     if worst >= CLEAR_SD:
         reading = "a real gap, beyond the eval's noise"
     elif worst < NOISE_SD:
         reading = "within the eval's noise"
     else:
         reading = "borderline: between one and two sd"
-    fits_gap = not (shipped and worst >= CLEAR_SD)
+    # Shipping because the public benchmarks look strong is the trap this follow-up sets,
+    # whatever the gap turned out to be: the call was not read against the product evals.
+    on_benchmarks = shipped and any(h == "ship_on_benchmarks" for h, _ in stated_in(f.rationale))
+    fits_gap = not (shipped and worst >= CLEAR_SD) and not on_benchmarks
     trade = _trade_off(f, shipped)
     said = find(f.rationale, ("gap", "noise", "time", "quality", "product_evals"))
     reasoned = len(said.found) >= 2
     checks = (
         check("gap", fits_gap, "structure", *gap_lines,
-              f"You chose {option_words(choice)} with the gap {reading}"),
+              f"You chose {option_words(choice)} with the gap {reading}",
+              "Your reason ships on the public benchmarks' strength, not on the product "
+              "evals" if on_benchmarks else ""),
         check("trade_off", trade[0], "simulation", *trade[1]),
         check("reasoning", reasoned, "content",
               f"Your reason names: {', '.join(said.labels(said.found)) or 'nothing'}"

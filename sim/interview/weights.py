@@ -58,6 +58,10 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
         1.0, 1.5, "A named owner per risk is a start; a risk the run's own signals reveal "
         "owned by product or leadership sees them last, far from the work.",
         binds="a holder"),
+    ("owners", "hazard"): ClaimWeight(
+        0.0, 2.0, "Risks owned by everyone or by someone unnamed are owned by nobody: the "
+        "question's first hint is an owner for every risk, and a shared risk is the one "
+        "nobody watches."),
     ("owners", "warning"): ClaimWeight(
         1.0, 1.0, "An early warning makes ownership actionable: owning a risk with the signal "
         "that reveals it early is the practice the seeds name."),
@@ -75,6 +79,9 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
     ("gates", "experiment"): ClaimWeight(
         1.0, 1.0, "A cheap experiment named for a gate (dedup audit, proxy run, overlap scan) "
         "shows the candidate knows how the gate catches anything."),
+    ("gates", "hazard"): ClaimWeight(
+        0.0, 1.5, "No gate before the main run, or going straight to it, finds every defect "
+        "late, when the compute is spent: the phased plan the question asks for refused."),
     ("gates", "ablation"): ClaimWeight(
         1.0, 1.5, "An ablation budget in a sensible band is standard; refusing ablations "
         "skips the cheap experiments that de-risk the run.", binds="a number"),
@@ -96,11 +103,20 @@ CLAIM_WEIGHTS: dict[tuple[str, str], ClaimWeight] = {
     ("levers", "playbook"): ClaimWeight(
         1.0, 1.5, "Levers agreed in order before anything slips save a deliberation under "
         "pressure; accepting the overrun first agrees nothing.", binds="an order"),
+    ("levers", "hazard"): ClaimWeight(
+        0.0, 1.5, "Deciding as things come up agrees nothing in advance: every slip becomes a "
+        "deliberation under pressure, the opposite of levers agreed before the run."),
     ("objective", "product_use"): ClaimWeight(
         1.0, 0.75, "Who uses the model and for what is the start of an objective."),
     ("objective", "targets"): ClaimWeight(
         1.0, 2.0, "A target measured by a product eval; every target a public benchmark is "
         "shipping on benchmarks.", binds="a threshold"),
+    ("objective", "practice"): ClaimWeight(
+        1.0, 0.0, "The ship call resting on the product evals is the answer to the third "
+        "follow-up's trap, said before it is asked."),
+    ("objective", "hazard"): ClaimWeight(
+        0.0, 2.0, "The public benchmarks as the ship criterion is the trap the third follow-up "
+        "names: benchmarks flatter the model, the product evals are what customers meet."),
     ("objective", "product_evals_early"): ClaimWeight(
         1.0, 2.0, "Product evals built before training are what experts single out; built "
         "late, the gap to the product is found at release."),

@@ -105,9 +105,9 @@ def make_debrief(
     deadline = m.scenario.objective.deadline_days
     budget = m.scenario.objective.budget.total_usd
     reviews = []
-    total = sum(len(d.options) - 1 for d in m.decisions)
+    total = sum(len(d.options) - 1 for d in m.recording.decisions)
     done = 0
-    for rec in m.decisions:
+    for rec in m.recording.decisions:
         alts = []
         for option in rec.options:
             if option == rec.choice:
@@ -130,7 +130,11 @@ def make_debrief(
             if progress:
                 progress(done, total + (1 if lessons else 0))
         summary = next(
-            (e.summary for e in m.trace if e.kind == "decision" and abs(e.day - rec.day) < 1e-9),
+            (
+                e.summary
+                for e in m.recording.trace
+                if e.kind == "decision" and abs(e.day - rec.day) < 1e-9
+            ),
             "",
         )
         reviews.append(

@@ -137,7 +137,7 @@ class Game:
 
     @property
     def phase(self) -> str:
-        return self.model.phase
+        return self.model.recording.phase
 
     # --- moving the play forward -------------------------------------------------------------
 
@@ -160,14 +160,16 @@ class Game:
                 if self._by_step:  # an exact replay: the inject applied the first time
                     raise
                 # A counterfactual world may have moved on (the run already over, say).
-                self.model.trace_event("inject", f"Inject {nxt.kind} did not apply: {exc}")
+                self.model.recording.trace_event(
+                    "inject", f"Inject {nxt.kind} did not apply: {exc}"
+                )
 
     def advance(
         self, until_day: float | None = None, stop_at_phase_change: bool = False
     ) -> DecisionPoint | None:
         """Run until a decision waits for an answer, the play ends, ``until_day`` or a new phase."""
         env = self.model.env
-        start_phase = self.model.phase
+        start_phase = self.model.recording.phase
         while not self.model.finished and self.model.pending is None:
             self._apply_queued()
             nxt = env.peek()
@@ -182,7 +184,7 @@ class Game:
             # the day asked for, and the next queued inject (by step or by day).
             with env.settling(*self._stops(until_day)):
                 env.step()
-            if stop_at_phase_change and self.model.phase != start_phase:
+            if stop_at_phase_change and self.model.recording.phase != start_phase:
                 break
         return self.model.pending
 
@@ -254,7 +256,9 @@ class Game:
 
     def current_log(self) -> PlayLog:
         """The play so far: every decision made (by the player or a policy) and every inject."""
-        self.log.decisions = [{"key": d.key, "choice": d.choice} for d in self.model.decisions]
+        self.log.decisions = [
+            {"key": d.key, "choice": d.choice} for d in self.model.recording.decisions
+        ]
         if not self.log.scenario_yaml:
             self.log.scenario_yaml = scenario_yaml(self.scenario)
         return self.log

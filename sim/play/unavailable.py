@@ -65,7 +65,8 @@ def reasons(
         why = (
             f"the project has had its {MAX_EXTRA_ROUNDS} extra post-training rounds"
             if extra >= MAX_EXTRA_ROUNDS
-            else "the budget, reserve included, cannot pay for another post-training round"
+            else "the budget, less the reserve still held back, cannot pay for another "
+            "post-training round (its annotation, compute and salaries)"
         )
         return dict.fromkeys(missing, why)
     if kind == "schedule":
@@ -120,9 +121,9 @@ def fewer_options_note(
 
 def earlier_decisions(model: Any) -> list[tuple[str, str, str]]:
     """``(kind, summary, choice)`` of every decision a play's model has made, in order."""
-    summaries = [e for e in model.trace if e.kind == "decision"]
+    summaries = [e for e in model.recording.trace if e.kind == "decision"]
     out = []
-    for rec in model.decisions:
+    for rec in model.recording.decisions:
         summary = next((e.summary for e in summaries if abs(e.day - rec.day) < 1e-9), "")
         out.append((rec.kind, summary, rec.choice))
     return out

@@ -26,12 +26,12 @@ def snapshot(game: Game) -> dict[str, Any]:
     targets = {t.eval: t.threshold for t in obj.targets}
     view: dict[str, Any] = {
         "day": m.env.now,
-        "phase": m.phase,
+        "phase": m.recording.phase,
         "deadline_days": obj.deadline_days,
         "days_left": obj.deadline_days - m.env.now,
         "budget_usd": m.ledger.budget_usd,
         "reserve_usd": m.ledger.reserve_usd,
-        "reserve_left_usd": m.reserve_left,
+        "reserve_left_usd": m.plan.reserve_left,
         "spent_usd": m.ledger.spent_usd,
         "spent_by_category": spent,
         "finished": m.finished,
@@ -45,11 +45,11 @@ def snapshot(game: Game) -> dict[str, Any]:
             }
             for ev, r in m.latest_evals.items()
         },
-        "decisions": [d.as_dict() for d in m.decisions],
+        "decisions": [d.as_dict() for d in m.recording.decisions],
         "pending": game.pending.as_dict() if game.pending is not None else None,
-        "post_training_rounds": m.rounds_done,
-        "post_training_rounds_planned": m.rounds_planned,
-        "scope_cuts": [c.summary() for c in m.scope_cuts],
+        "post_training_rounds": m.plan.rounds_done,
+        "post_training_rounds_planned": m.plan.rounds,
+        "scope_cuts": [c.summary() for c in m.plan.scope_cuts],
     }
     if run is not None:
         view["run"] = {
@@ -87,16 +87,18 @@ def spend_frame(game: Game) -> pd.DataFrame:
 def trace_frame(game: Game) -> pd.DataFrame:
     rows = [
         {"day": e.day, "kind": e.kind, "summary": e.summary, "team": e.team}
-        for e in game.model.trace
+        for e in game.model.recording.trace
     ]
     return pd.DataFrame(rows, columns=["day", "kind", "summary", "team"])
 
 
 def phase_frame(game: Game) -> pd.DataFrame:
     m = game.model
-    spans = [asdict(p) for p in m.phase_spans]
-    if not m.finished and m.phase in PHASES:
-        spans.append({"phase": m.phase, "start": m.phase_start, "end": m.env.now})
+    spans = [asdict(p) for p in m.recording.phase_spans]
+    if not m.finished and m.recording.phase in PHASES:
+        spans.append(
+            {"phase": m.recording.phase, "start": m.recording.phase_start, "end": m.env.now}
+        )
     return pd.DataFrame(spans, columns=["phase", "start", "end"])
 
 

@@ -106,7 +106,7 @@ def struck(spec: InjectSpec, game: Game) -> bool | None:
         return None
     ordinal = sum(1 for i in incidents[:n] if i.kind == incidents[n].kind)
     words = f"Scripted incident: {spec.scripted.replace('_', ' ')}"
-    seen = sum(1 for e in game.model.trace if e.kind == "inject" and e.summary == words)
+    seen = sum(1 for e in game.model.recording.trace if e.kind == "inject" and e.summary == words)
     return seen > ordinal
 
 

@@ -161,7 +161,7 @@ def _hot_wash(room: Room) -> list[dict[str, Any]]:
 
 def _public(room: Room, game: Game, me: int | None) -> dict[str, Any]:
     ex = room.exercise
-    trace = [e for e in game.model.trace if e.kind not in HIDDEN_TRACE][-RECENT:]
+    trace = [e for e in game.model.recording.trace if e.kind not in HIDDEN_TRACE][-RECENT:]
     return {
         "exercise": {
             "id": ex.id,
@@ -229,11 +229,12 @@ def _hidden(game: Game) -> dict[str, Any]:
         "metrics": metrics(game),
         "true_scores": {ev: r.true_score for ev, r in m.latest_evals.items()},
         "hidden_defects": [d.kind for d in m.defects.defects if d.hidden],
-        "incidents": dict(m.incidents),
+        "incidents": dict(m.recording.incidents),
         "next_event_day": None if math.isinf(m.env.peek()) else m.env.peek(),
         "playbook_choice": playbook_choice(game) if game.pending is not None else None,
         "trace": [
-            {"day": e.day, "kind": e.kind, "summary": e.summary} for e in reversed(m.trace[-40:])
+            {"day": e.day, "kind": e.kind, "summary": e.summary}
+            for e in reversed(m.recording.trace[-40:])
         ],
     }
 

@@ -170,6 +170,13 @@ def show_followup_decision(fid: str, game: Any, seen: dict[str, float]) -> None:
             args=(fid, point.key, option), width="stretch",
         )  # fmt: skip
         text.markdown(OPTION_HELP.get(option, ""))
+    if st.session_state.get(answered_key(fid)):
+        # The question asks for the first call; the later ones may be left to what was
+        # agreed in advance, as an answer in words that names one call is.
+        st.button(
+            "Leave the rest to my playbook", key=f"iv_rest_{fid}", on_click=finish_followup,
+            args=(fid,), icon=":material/fast_forward:",
+        )  # fmt: skip
 
 
 def show_situation(game: Any, seen: dict[str, float]) -> None:
@@ -196,7 +203,7 @@ def show_situation(game: Any, seen: dict[str, float]) -> None:
     elif point.kind == "budget":
         st.markdown(
             f"Gap to close: **{usd(point.context.get('gap_usd', 0.0))}**; reserve left: "
-            f"**{usd(game.model.reserve_left)}**."
+            f"**{usd(game.model.plan.reserve_left)}**."
         )
 
 

@@ -448,7 +448,7 @@ def held_review(plan: InterviewPlan) -> LlmNotes | None:
 
 
 def show_items(plan: InterviewPlan, report: RubricReport) -> None:
-    answers = model_answers(plan) if report.revealed else {}
+    answers = model_answers(plan, report.followups) if report.revealed else {}
     review = held_review(plan)
     notes = review.notes if review is not None else {}
     for part in dict.fromkeys(i.part for i in report.items):

@@ -279,7 +279,7 @@ def _epoch(at: datetime) -> float:
 
 
 def _expected(room: Room, game: Game) -> list[ExpectedAction]:
-    matches = match_answers(room, game.model.decisions, game.model.trace)
+    matches = match_answers(room, game.model.recording.decisions, game.model.recording.trace)
     out = []
     for row in room.delivered():
         spec = room.spec(row)
@@ -460,7 +460,7 @@ def analyse(room: Room, progress: Progress | None = None, reps: int = REPS) -> A
         scenario, ex.seed, choices=dict(record.decisions), injections=list(record.injections)
     )
     game.play_to_end(reference_decider(scenario.levers.playbook))
-    options = sum(len(d.options) - 1 for d in game.model.decisions)
+    options = sum(len(d.options) - 1 for d in game.model.recording.decisions)
     mc_arms = 2 + len({d.kind for d in room.decisions if d.by == "player"})
     total = options + reps * mc_arms
     debrief = make_debrief(game.current_log(), _scaled(progress, 0, total))
