@@ -389,7 +389,7 @@ def _siloed(base: Scenario) -> Delta:
 
 
 def _research_team(base: Scenario) -> str:
-    return base.org.decision_rights["rollback"]
+    return base.training_team_id
 
 
 def _evergreen_apart(base: Scenario) -> Delta:

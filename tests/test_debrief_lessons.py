@@ -453,6 +453,11 @@ CARRIED_BY: dict[str, tuple[str, ...]] = {
     "test_a_mandate_not_backed_by_experiments_skips_the_gate": ("contributions",),
     "test_a_territorial_team_slows_decisions_and_worsens_the_model": ("territorial",),
     "test_evergreen_research_kept_apart_pays_later_at_a_cost": ("evergreen",),
+    "test_a_right_held_far_from_the_work_decides_later_and_costs_more": (
+        "ship_right",
+        "rollback_right",
+    ),
+    "test_a_holder_far_from_the_evaluation_reads_it_worse": ("ship_right",),
 }
 
 

@@ -169,6 +169,63 @@ def test_the_person_deciding_on_the_spot_does_not_pick_absurd_options_at_random(
     assert choices[("rollback", "rollback_skip")] > 0.5 * spikes, choices
 
 
+# --- decisions close to the work ----------------------------------------------------------------
+
+
+def test_a_right_held_far_from_the_work_decides_later_and_costs_more(base7b: Scenario) -> None:
+    # The ship right with data, two hops from the evaluation (product, the shipped holder, is
+    # one), 200 replications a seed; the rollback right with leadership, one hop from the loss
+    # curve (pretraining, the shipped holder, watches it), 120 a seed, the run staying with
+    # pretraining (plan.training_team). Later: each call waits for the news to travel; worse:
+    # the holder reads the work's figures less precisely (a ship call against the
+    # measurement, a rollback into the spike's start). Both cost money and days.
+    far_ship = changed(base7b, org__decision_rights__ship="data")
+    for arm in arms(base7b, far_ship, 200):
+        arm.same_run()
+        arm.higher("decision_latency_days")
+        arm.higher("cost_usd")
+        arm.higher("schedule_days")
+    far_rollback = changed(
+        base7b, org__decision_rights__rollback="leadership", plan__training_team="pretraining"
+    )
+    for arm in arms(base7b, far_rollback, 120):
+        arm.same_run()
+        arm.higher("decision_latency_days")
+        arm.higher("run_lost_gpu_hours")
+        arm.higher("cost_usd")
+        arm.higher("schedule_days")
+        assert arm.b["run_spikes"].sum() > arm.a["run_spikes"].sum(), arm.scope
+
+
+def _calls_against_the_measurement(s: Scenario, seed: int, worlds: int) -> int:
+    """Ship calls that went against what the evaluation measured, over ``worlds`` plays.
+
+    A measured miss shipped because the holder read it as met, or an extra round run
+    because it read a met target as missed.
+    """
+    wrong = 0
+    for rep in range(worlds):
+        m = ProjectModel(s, seed=seed, replication=rep)
+        m.env.run(m.main)
+        wrong += sum(1 for e in m.recording.trace if e.kind == "release call" and e.data["missed"])
+        wrong += sum(
+            1 for d in m.recording.decisions if d.kind == "ship" and not d.context["missed"]
+        )
+    return wrong
+
+
+def test_a_holder_far_from_the_evaluation_reads_it_worse(base7b: Scenario) -> None:
+    # 150 plays a seed on seeds 2026 and 7, the same worlds for three holders of the ship
+    # right: the evaluation team itself (no hop: it reads its own measurement), product (one
+    # hop) and data (two). The further away, the more calls go against the measurement.
+    holders = {team: changed(base7b, org__decision_rights__ship=team)
+               for team in ("evals", "product", "data")}  # fmt: skip
+    for seed in SEEDS[:2]:
+        wrong = {team: _calls_against_the_measurement(s, seed, 150) for team, s in holders.items()}
+        print(f"seed {seed}: ship calls against the measurement {wrong}")
+        assert wrong["evals"] == 0 < wrong["product"] < wrong["data"], (seed, wrong)
+
+
 # --- safety ---------------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from sim.engine.signals import reading_widening
 from sim.scenario.spec import DECISION_OPTIONS
 from sim.units import Days, TeamId
 
@@ -26,10 +27,9 @@ AD_HOC_DELIBERATION_DAYS = 0.75
 #: Losses weigh this many times as much as gains of the same size (Tversky and Kahneman
 #: 1992, median loss-aversion coefficient): a change from the status quo must gain clearly.
 LOSS_AVERSION = 2.25
-#: Log-spread of a person's reading of a forecast, and how much it widens per day the news
-#: travelled to them (second-hand information is vaguer).
+#: Log-spread of a person's reading of a forecast at the work; it widens with every hop the
+#: news travelled to them (second-hand information is vaguer: ``reading_widening``).
 READING_SIGMA = 0.3
-READING_SIGMA_PER_DAY = 0.1
 #: Doing nothing, for each decision kind: what an undecided holder ends up with.
 STATUS_QUO: dict[str, str] = {
     "rollback": "continue",
@@ -38,6 +38,8 @@ STATUS_QUO: dict[str, str] = {
     "ship": "ship",
     "schedule": "accept_slip",
 }
+#: The trade-off right's response to an objective change: doing nothing keeps the work done.
+OBJECTIVE_STATUS_QUO = "keep_work"
 
 #: A keyed random stream for a decision (``key`` is the decision's ``kind#n``).
 StreamFor = Callable[[str], np.random.Generator]
@@ -82,6 +84,9 @@ class DecisionPoint:
     context: dict[str, Any] = field(default_factory=dict)
     #: The model's forecast of each option, made on demand (deciders that need it call it).
     outlook: Callable[[], Outlook] | None = None
+    #: Hops of the org graph between the detecting team and the holder: what the holder
+    #: reads of the work, it reads this far from it (sim/engine/signals.py).
+    hops: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The point's facts as plain data (the outlook is a call into the live play, left out)."""
@@ -96,6 +101,7 @@ class DecisionPoint:
             "latency_days": self.latency_days,
             "summary": self.summary,
             "context": copy.deepcopy(self.context),
+            "hops": self.hops,
         }
 
 
@@ -141,8 +147,9 @@ class HumanDecider:
     """The holder deciding on the spot, with partial information and a status-quo bias.
 
     The holder reads the model's forecast of each option (days, dollars, quality, weighed in
-    dollars by the outlook's rates) with lognormal noise of log-spread ``READING_SIGMA +
-    READING_SIGMA_PER_DAY * latency``, counts losses ``LOSS_AVERSION`` times as heavily as
+    dollars by the outlook's rates) with lognormal noise of log-spread ``READING_SIGMA``, wider
+    by ``reading_widening(hops)`` the further the holder is from the work (the same law every
+    holder reads the work's figures by), counts losses ``LOSS_AVERSION`` times as heavily as
     gains, and takes the option of highest value; doing nothing (:data:`STATUS_QUO`) is worth
     zero, so a change must look clearly better. An option without a forecast is worth zero.
     """
@@ -156,7 +163,7 @@ class HumanDecider:
         f = outlook.options.get(option)
         if f is None:
             return 0.0
-        sigma = READING_SIGMA + READING_SIGMA_PER_DAY * point.latency_days
+        sigma = READING_SIGMA * reading_widening(point.hops)
         parts = (-f.days * outlook.usd_per_day, -f.usd, f.quality * outlook.usd_per_score)
         total = 0.0
         for part, zi in zip(parts, z, strict=True):
@@ -166,7 +173,7 @@ class HumanDecider:
 
     def decide(self, point: DecisionPoint) -> str | None:
         options = point.options
-        quo = STATUS_QUO.get(point.kind)
+        quo = status_quo(point.kind, options)
         if point.outlook is None:
             return quo if quo in options else options[0]
         outlook = point.outlook()
@@ -183,6 +190,18 @@ class HumanDecider:
         return best
 
 
+def status_quo(kind: str, options: Sequence[str]) -> str | None:
+    """What doing nothing is at a decision of ``kind`` offering ``options`` (None: no such option).
+
+    The trade-off right answers two questions: a slip (status quo: accept it) and an
+    objective change (status quo: keep the work done against the old objective).
+    """
+    quo = STATUS_QUO.get(kind)
+    if quo not in options and OBJECTIVE_STATUS_QUO in options:
+        return OBJECTIVE_STATUS_QUO
+    return quo
+
+
 #: The earlier name of :class:`HumanDecider` (it picked uniformly at random).
 AdHocDecider = HumanDecider
 
@@ -194,28 +213,28 @@ POLICIES: dict[str, dict[str, tuple[str, ...]]] = {
         "data_fix": ("fix_and_restart", "fix_and_continue"),
         "budget": ("use_reserve", "cut_ablations", "fewer_post_training_rounds", "reduce_tokens"),
         "ship": ("extra_round", "ship"),
-        "schedule": ("accept_slip",),
+        "schedule": ("accept_slip", "rework"),
     },
     "aggressive": {
         "rollback": ("continue", "rollback_skip"),
         "data_fix": ("accept", "fix_and_continue"),
         "budget": ("reduce_tokens", "fewer_post_training_rounds", "accept_overrun"),
         "ship": ("ship",),
-        "schedule": ("cut_post_training_rounds", "accept_slip"),
+        "schedule": ("cut_post_training_rounds", "accept_slip", "keep_work"),
     },
     "overreact": {
         "rollback": ("overreact",),
         "data_fix": ("fix_and_restart",),
         "budget": ("reduce_tokens", "cut_ablations", "fewer_post_training_rounds"),
         "ship": ("fix_data_and_retune", "extra_round", "ship"),
-        "schedule": ("add_core_staff", "accept_slip"),
+        "schedule": ("add_core_staff", "accept_slip", "rework"),
     },
     "textbook": {
         "rollback": ("rollback_skip",),
         "data_fix": ("fix_and_continue", "fix_and_restart"),
         "budget": ("use_reserve", "cut_ablations", "fewer_post_training_rounds", "reduce_tokens"),
         "ship": ("extra_round", "ship"),
-        "schedule": ("cut_post_training_rounds", "accept_slip"),
+        "schedule": ("cut_post_training_rounds", "accept_slip", "rework"),
     },
 }
 

@@ -98,9 +98,7 @@ class ScenarioFacts:
         #: it reads no draw), made by the first replication (sim/engine/budget.py).
         self.set_up_fit: SetUpFit | None = None
         self.salary_notes = {t.id: f"{t.id} salaries" for t in scenario.org.teams}
-        self.post_training_team: TeamId = scenario.plan.post_training_team or org.decider(
-            "rollback"
-        )
+        self.post_training_team: TeamId = scenario.plan.post_training_team or org.training_team
 
     def run(self, active_params: float, cluster_gpus: int | None = None) -> RunFacts:
         """Rates and reliability of a run of ``active_params`` on ``cluster_gpus`` GPUs.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sim.engine import budget, phases
+from sim.engine import budget, objectives, phases
 from sim.engine.incidents import Defect
 from sim.engine.project import Project
 from sim.engine.training import TrainingRun
@@ -65,6 +65,16 @@ def _data_defect(m: Project, params: dict[str, Any]) -> None:
         m.env.process(phases.handle_defect(m, defect))
 
 
+def _objective_change(m: Project, params: dict[str, Any]) -> None:
+    if m.finished:
+        raise InjectError("the project has finished")
+    try:
+        objectives.new_objective(m.scenario.objective, params)
+    except objectives.ObjectiveChangeError as exc:
+        raise InjectError(str(exc)) from None
+    m.env.process(objectives.change_objective(m, params))
+
+
 #: What each inject kind does (the kinds of :data:`~sim.scenario.spec.INJECTS`, a test checks).
 APPLY: dict[str, Callable[[Project, dict[str, Any]], None]] = {
     "loss_spike": _loss_spike,
@@ -72,6 +82,7 @@ APPLY: dict[str, Callable[[Project, dict[str, Any]], None]] = {
     "budget_cut": _budget_cut,
     "departure": _departure,
     "data_defect": _data_defect,
+    "objective_change": _objective_change,
 }
 
 

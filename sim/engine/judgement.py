@@ -16,8 +16,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from sim.engine.decisions import STATUS_QUO, Forecast
+from sim.engine.decisions import Forecast, status_quo
 from sim.engine.incidents import BAKED_IN, Defect
+from sim.engine.objectives import kept_transfer, rework_owed
 from sim.engine.phases import (
     CONTINUE_AFTER_FIX_SHARE,
     RETUNE_DATA_PERSON_DAYS,
@@ -198,7 +199,24 @@ def _ship(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
     }
 
 
+def _objective_change(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
+    """Redo the work an objective change spoiled (days, dollars) or keep it (quality)."""
+    share = float(context.get("share", 0.0))
+    owed = rework_owed(m, share)
+    annotation, compute = round_cost(m)
+    days = owed.rounds * m.round_days()
+    for _, team, effort, co_design in owed.work:
+        days = max(days, m.staff.work_days(team, effort, co_design))
+    kept = target_score(m, rounds_change=-owed.rounds, transfer=kept_transfer(m, share, owed))
+    return {
+        "rework": Forecast(days, owed.rounds * (annotation + compute), 0.0),
+        "keep_work": Forecast(0.0, 0.0, kept - target_score(m)),
+    }
+
+
 def _schedule(m: Project, context: dict[str, Any]) -> dict[str, Forecast]:
+    if "objective_change" in context:
+        return _objective_change(m, context)
     s = m.scenario
     projected = float(context.get("projected_day", 0.0))
     slip = max(0.0, projected - float(context.get("deadline_day", 0.0)))
@@ -236,7 +254,7 @@ def forecast_options(
     Options the forecaster does not know get a zero forecast (no change expected).
     """
     known = FORECASTERS[kind](m, context)
-    base = known.get(STATUS_QUO[kind], Forecast(0.0, 0.0, 0.0))
+    base = known.get(status_quo(kind, options) or "", Forecast(0.0, 0.0, 0.0))
     return {
         o: Forecast(f.days - base.days, f.usd - base.usd, f.quality - base.quality)
         for o in options

@@ -64,7 +64,8 @@ class OrgGraph:
 
     @property
     def training_team(self) -> TeamId:
-        return self.org.decision_rights["rollback"]
+        """The team that runs the main run: ``plan.training_team``, else the rollback holder."""
+        return self.scenario.training_team_id
 
     def _apply_engineering_lever(self) -> None:
         infra, training = self.infra_team, self.training_team

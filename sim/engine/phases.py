@@ -7,6 +7,8 @@ Each phase is a generator over a :class:`~sim.engine.project.Project`, named as 
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -32,6 +34,7 @@ from sim.engine.quality import (
 )
 from sim.engine.review import legal_engaged, review_strength
 from sim.engine.safety import fix_days as safety_fix_days
+from sim.engine.signals import read_figure
 from sim.engine.training import Steps, TrainingRun
 from sim.format import days as days_text
 from sim.format import percent, points
@@ -214,7 +217,7 @@ def training(m: Project) -> Steps:
 
 
 def post_training(m: Project) -> Steps:
-    yield from _schedule_check(m)
+    yield from schedule_check(m)
     yield from m.run_workstreams(
         "post_training", ("post-training rounds", m.post_training_team, m.env.process(_rounds(m)))
     )
@@ -256,7 +259,12 @@ def post_training_round(
     m.recording.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
 
 
-def _schedule_check(m: Project) -> Steps:
+def schedule_check(m: Project, detected_by: TeamId | None = None) -> Steps:
+    """The trade-off right weighs the forecast finish against the deadline (docs/model.md).
+
+    At the start of post-training, and after an objective change (``detected_by``: who
+    re-forecasts then; else the staffing owner watches the schedule).
+    """
     s = m.scenario
     projected = m.env.now + forecast_days(m)
     deadline = s.objective.deadline_days
@@ -268,7 +276,7 @@ def _schedule_check(m: Project) -> Steps:
         options.insert(0, "cut_post_training_rounds")
     choice = yield from m.decide(
         "schedule",
-        detected_by=m.org.owner("staffing") or m.org.decider("schedule"),
+        detected_by=detected_by or m.org.owner("staffing") or m.org.decider("schedule"),
         summary=f"Forecast finish day {projected:.0f} is past the deadline (day {deadline:.0f})",
         context={"projected_day": projected, "deadline_day": deadline},
         options=tuple(options),
@@ -285,17 +293,71 @@ def evaluation(m: Project) -> Steps:
 
 
 def ship_call(m: Project) -> Steps:
-    """Evaluation's close, after its gates' verdicts: measure, then the eval-gap loop."""
+    """Evaluation's close, after its gates' verdicts: measure, then the eval-gap loop.
+
+    Work redone for a changed objective comes first: the new objective's evals, and the
+    post-training rounds whose gains it spoiled (sim/engine/objectives.py).
+    """
+    yield from objective_rework(m)
     m.measure_quality()
     yield from _eval_gap(m)
 
 
+def objective_rework(m: Project) -> Steps:
+    """Wait for the evaluation work an objective change redoes, then run its rounds again.
+
+    Rounds lost during post-training are run again by its own loop; those lost later run
+    here (never more than the plan still lacks).
+    """
+    under_way = [p for p in m.objective_work if p.is_alive]
+    if under_way:
+        yield simpy.AllOf(m.env, under_way)
+    owed = m.plan.take_rounds_to_redo()
+    while owed > ROUND_EPS:
+        share = min(1.0, owed)
+        yield from post_training_round(m, "post-training round redone for the new objective", share)
+        owed -= share
+
+
 def _eval_gap(m: Project) -> Steps:
-    while True:
+    """The ship call: the results travel to the holder of ``ship``, who applies its rule to them.
+
+    A missed target is raised by whoever watches the eval gap (:func:`_notice_eval_gap`);
+    met results go from the team holding them. Either way the holder reads the scores as
+    they reached it (:func:`scores_as_read`): "an extra round while a target is missed" is
+    applied to what it reads, not to the truth, so a holder far from the evaluation ships
+    some misses and runs extra rounds on some passes (docs/model.md, "Decisions close to the
+    work"). Reading every target met, it ships after the news has reached it.
+    """
+    for call in itertools.count():
         missed = m.missed_targets()
-        if not missed:
+        if missed:
+            m.recording.count_incident("eval_gap")
+            detected_by = yield from _notice_eval_gap(m)
+        else:
+            detected_by = _results_team(m)
+        read, hops = scores_as_read(m, detected_by, call)
+        thresholds = {t.eval: t.threshold for t in m.scenario.objective.targets}
+        seen = {e: v for e, v in read.items() if v < thresholds[e]}
+        holder = m.org.decider("ship")
+        if not seen:
+            yield m.env.timeout(m.decision_latency("ship", detected_by, ("ship",)))
+            measured = (
+                " (measured: "
+                + ", ".join(f"{words(e)} {points(m.latest_evals[e].score)}" for e in missed)
+                + ")"
+                if missed
+                else ""
+            )
+            m.recording.trace_event(
+                "release call",
+                f"{sentence(words(holder))} read every target as met and shipped: "
+                + ", ".join(f"{words(e)} {points(v)}" for e, v in read.items())
+                + measured,
+                holder,
+                {"read": _rounded(read), "hops": hops, "missed": missed},
+            )
             return
-        m.recording.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
         # An extra round costs its annotation, its compute and every salary of its days; the
@@ -306,13 +368,12 @@ def _eval_gap(m: Project) -> Steps:
         if m.plan.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}
-        detected_by = yield from _notice_eval_gap(m)
         choice = yield from m.decide(
             "ship",
             detected_by=detected_by,
             summary="Targets missed: "
-            + ", ".join(f"{words(e)} {points(v)}" for e, v in scores.items()),
-            context={"missed": scores},
+            + ", ".join(f"{words(e)} {points(v)}" for e, v in seen.items()),
+            context={"missed": scores, "read": _rounded(read), "hops": hops},
             options=tuple(options),
         )
         if choice == "ship":
@@ -327,6 +388,48 @@ def _eval_gap(m: Project) -> Steps:
         m.measure_quality()
 
 
+def scores_as_read(m: Project, detected_by: TeamId, call: int) -> tuple[dict[str, float], int]:
+    """The targets' scores as they reach the holder of ``ship``, and the hops they travelled.
+
+    The team that measured them knows each to within its eval set's sampling error,
+    ``sqrt(p (1 - p) / items)``; every hop to the holder keeps
+    :data:`~sim.engine.signals.INFORMATION_KEPT_PER_HOP` of that precision
+    (:func:`~sim.engine.signals.read_figure`). The draw is the reading's own (the
+    ``reading`` stream, keyed by the ship call's number and the eval), so every org reads
+    the same error, scaled by its distance; at the work itself it reads the measurement.
+    """
+    hops = m.org.signal_path(detected_by, m.org.decider("ship")).hops
+    # Without variability the evals have no sampling error: exact wherever they are read.
+    noisy = hops > 0 and m.scenario.incidents.variability
+    evals = {e.id: e for e in m.scenario.objective.evals}
+    read: dict[str, float] = {}
+    for t in m.scenario.objective.targets:
+        result = m.latest_evals.get(t.eval)
+        if result is None:
+            continue
+        p = min(1.0, max(0.0, result.score))
+        own = math.sqrt(p * (1.0 - p) / max(1.0, evals[t.eval].items * m.plan.eval_scope))
+        if noisy:
+            z = m.streams.entity_normals("reading", f"ship#{call}/{t.eval}")[0]
+            read[t.eval] = read_figure(result.score, own, hops, z)
+        else:
+            read[t.eval] = result.score
+    return read, hops
+
+
+def _rounded(scores: dict[str, float]) -> dict[str, float]:
+    return {e: round(v, 3) for e, v in scores.items()}
+
+
+def _results_team(m: Project) -> TeamId:
+    """Who holds the evaluation's results: the eval gap's owner, else the team that ran it."""
+    owner = m.org.owner("eval_gap")
+    if owner is not None:
+        return owner
+    evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
+    return evaluators[0] if evaluators else m.org.decider("ship")
+
+
 def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
     """Who raises a missed target, after how long (docs/model.md, "Eval gap loop").
 
@@ -338,8 +441,7 @@ def _notice_eval_gap(m: Project) -> Generator[simpy.Event, Any, TeamId]:
     owner = m.org.owner("eval_gap")
     if owner is not None:
         return owner
-    evaluators = [w.owner for w in m.facts.in_phase["evaluation"]]
-    team = evaluators[0] if evaluators else m.org.decider("ship")
+    team = _results_team(m)
     u = m.streams.entity_uniform("signals", f"eval_gap#{m.recording.incidents['eval_gap']}")
     yield m.env.timeout(u * m.scenario.org.eval_interval_days)
     m.recording.trace_event(
@@ -353,6 +455,7 @@ def release(m: Project) -> Steps:
     yield from m.run_workstreams(
         "release", ("release review", review, m.env.process(_release_review(m)))
     )
+    yield from objective_rework(m)
 
 
 def _release_review(m: Project) -> Steps:

@@ -44,6 +44,7 @@ class Plan:
         "round_gpu_hours",
         "rounds",
         "rounds_done",
+        "rounds_to_redo",
         "run_facts",
         "scope_cuts",
         "set_up",
@@ -67,6 +68,9 @@ class Plan:
         #: round of 0.4 of the work, compute and annotation: docs/model.md, "Budget as a plan").
         self.rounds_done = 0.0
         self.extra_rounds = 0
+        #: Post-training rounds whose gains an objective change spoiled, still to run again
+        #: (sim/engine/objectives.py).
+        self.rounds_to_redo = 0.0
         #: Share of the run's compute spent on ablations.
         self.ablations = lev.ablation_fraction
         #: Share of the evaluation workstreams' effort and of the evals' items kept.
@@ -167,6 +171,26 @@ class Plan:
     def redo_rounds(self) -> None:
         """A retrain from scratch: post-training starts over."""
         self.rounds_done = 0.0
+
+    def lose_rounds(self, rounds: float, redo: bool, transfer: float | None = None) -> None:
+        """``rounds`` of post-training no longer count for the objective; ``redo``: run them again.
+
+        Kept instead, the plan gives them up, and post-training is steered from now on with
+        a product ``transfer`` (evals built for the old objective).
+        """
+        self.rounds_done = max(0.0, self.rounds_done - rounds)
+        if redo:
+            self.rounds_to_redo += rounds
+        else:
+            self.rounds = max(self.rounds_done, self.rounds - rounds)
+        if transfer is not None:
+            self.product_transfer = transfer
+
+    def take_rounds_to_redo(self) -> float:
+        """Rounds still to run again after an objective change (at most what the plan lacks)."""
+        owed = min(self.rounds_to_redo, self.rounds - self.rounds_done)
+        self.rounds_to_redo = 0.0
+        return owed
 
     def add_extra_round(self) -> None:
         self.extra_rounds += 1

@@ -63,7 +63,7 @@ from sim.engine.signals import entity_stream
 from sim.engine.staff import REWORK_SHARE, Staff
 from sim.engine.teams import NOTICE_DAYS
 from sim.engine.training import Steps, TrainingRun
-from sim.scenario.spec import DECISION_OPTIONS, PHASES, Scenario, Workstream
+from sim.scenario.spec import DECISION_OPTIONS, PHASES, Objective, Scenario, Workstream
 from sim.scenario.vocabulary import option_words, review_words, sentence, words
 from sim.units import HOURS_PER_DAY, Days, PersonDays, TeamId
 
@@ -123,6 +123,8 @@ class Project(ABC):
         #: Latent safety, legal and privacy issues, and the fixes under way.
         self.safety = SafetyBook.draw(s, self.streams)
         self.safety_work: list[simpy.Process] = []
+        #: Work redone for a changed objective, under way (sim/engine/objectives.py).
+        self.objective_work: list[simpy.Process] = []
         #: Evergreen research results, in order of arrival.
         self.findings = draw_findings(s, self.org, self.streams)
         sigma = loss_sigma(s.model.novelty, lev.ablation_fraction) if s.incidents.variability else 0
@@ -223,6 +225,22 @@ class Project(ABC):
 
     def round_done(self, share: float = 1.0) -> None:
         self.plan.add_round_done(share)
+        self.version += 1
+
+    def change_objective(self, objective: Objective) -> None:
+        """The objective changes now (an inject): a target, the deadline or the product use.
+
+        Everything that reads the objective (the ship call, the schedule check, the outcome)
+        reads the new one from here on (sim/engine/objectives.py).
+        """
+        self.scenario = self.scenario.model_copy(update={"objective": objective})
+
+    def lose_rounds(self, rounds: float, redo: bool, transfer: float | None = None) -> None:
+        """``rounds`` of post-training no longer count for the objective: the model changed.
+
+        :meth:`~sim.engine.plan.Plan.lose_rounds` says what the plan does about them.
+        """
+        self.plan.lose_rounds(rounds, redo, transfer)
         self.version += 1
 
     def round_effort_multiplier(self) -> float:
@@ -326,19 +344,22 @@ class Project(ABC):
 
     # --- decisions ----------------------------------------------------------------------------
 
-    def decision_latency(self, kind: str, detected_by: TeamId) -> Days:
+    def decision_latency(
+        self, kind: str, detected_by: TeamId, options: tuple[str, ...] | None = None
+    ) -> Days:
         """Days before the holder of ``kind`` answers a signal from ``detected_by``.
 
         The signal's trip along the org graph; the holder's next look (half its watch
-        interval); without an agreed playbook entry, deliberation plus a round of politics;
-        and a round of politics for every group pushing its own agenda (territorial teams,
-        extra variants), agreed or not.
+        interval); without an agreed playbook entry on offer (``options``, default all of
+        the kind's), deliberation plus a round of politics; and a round of politics for
+        every group pushing its own agenda (territorial teams, extra variants), agreed or not.
         """
         org, s = self.org, self.scenario
         holder = org.decider(kind)
         latency = org.signal_latency(detected_by, holder)
         latency += org.teams[holder].watch_hours / HOURS_PER_DAY / 2.0
-        if kind not in s.levers.playbook:
+        agreed = s.levers.playbook.get(kind)  # type: ignore[call-overload]
+        if not agreed or not set(agreed) & set(options or DECISION_OPTIONS[kind]):
             latency += AD_HOC_DELIBERATION_DAYS + s.org.politics_days
         return latency + s.org.politics_days * stakeholders(s)
 
@@ -353,7 +374,7 @@ class Project(ABC):
         """Raise a decision point, wait for it to reach the owner, and get an answer."""
         options = options or DECISION_OPTIONS[kind]
         raised = self.env.now
-        latency = self.decision_latency(kind, detected_by)
+        latency = self.decision_latency(kind, detected_by, options)
         yield self.env.timeout(latency)
         decisions = self.recording.decisions
         n_kind = sum(1 for d in decisions if d.kind == kind)
@@ -369,6 +390,7 @@ class Project(ABC):
             summary=summary,
             context=dict(context or {}),
             outlook=partial(self.outlook, kind, options, dict(context or {})),
+            hops=self.org.signal_path(detected_by, self.org.decider(kind)).hops,
         )
         choice = self.decider.decide(point)
         by = self.decider.name

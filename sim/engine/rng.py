@@ -46,6 +46,7 @@ STREAMS: tuple[str, ...] = (
     "politics",
     "variants",
     "research",
+    "reading",
 )
 
 

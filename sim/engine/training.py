@@ -26,7 +26,12 @@ from sim.engine.org import OrgGraph
 from sim.engine.records import Ledger, LossPoint
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.engine.rng import Streams
-from sim.engine.signals import notice_days, restart_minutes, run_mfu
+from sim.engine.signals import (
+    misplaced_rollback_chance,
+    notice_days,
+    restart_minutes,
+    run_mfu,
+)
 from sim.scenario.spec import Scenario, ScriptedIncident
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days, TeamId
 
@@ -661,9 +666,10 @@ class TrainingRun:
         )
         if again:
             summary += f", the same instability again after {again} rollback(s)"
+        detected_by = owner or p.org.decider("rollback")
         choice = yield from p.decide(
             "rollback",
-            detected_by=owner or p.org.decider("rollback"),
+            detected_by=detected_by,
             summary=summary,
             context={
                 "tokens_b": self.tokens / 1e9,
@@ -674,7 +680,14 @@ class TrainingRun:
         )
         self.bill(self.env.now - t0, "idle while the rollback decision travelled")
         spikes = p.scenario.incidents.loss_spikes
-        recurrence = RECIPE_RECURRENCE if self.unstable else spikes.recurrence
+        # Where the spike started is read from the loss curve by the holder of the right,
+        # as far from the curve as it sits (docs/model.md, "Decisions close to the work").
+        hops = p.org.signal_path(detected_by, p.org.decider("rollback")).hops
+        recurrence = (
+            RECIPE_RECURRENCE
+            if self.unstable
+            else misplaced_rollback_chance(spikes.recurrence, hops)
+        )
         if choice == "continue":
             if not self.unstable and outcome_u < spikes.self_recovery:
                 yield from self.hold(SELF_RECOVERY_WASTE_DAYS, "waiting for the loss to recover")

@@ -60,7 +60,7 @@ def _without_playbook(s: Scenario, kind: str) -> dict[str, list[str]]:
 
 
 def _departure(s: Scenario) -> Overrides:
-    team = s.org.decision_rights["rollback"]
+    team = s.training_team_id
     return _scripted({"kind": "departure", "day": 30.0, "team": team})(s)
 
 

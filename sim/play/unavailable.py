@@ -17,6 +17,9 @@ from sim.engine.training import RECIPE_ROLLBACKS_BEFORE_CHANGE
 from sim.scenario.spec import DECISION_OPTIONS
 from sim.scenario.vocabulary import option_words
 
+#: The trade-off right's answers to an objective change (sim/engine/objectives.py).
+OBJECTIVE_RESPONSES = ("rework", "keep_work")
+
 
 def _episode_choices(summary: str, earlier: Sequence[tuple[str, str, str]]) -> set[str]:
     """Budget responses already used on this gap (each is offered once per episode).
@@ -67,7 +70,23 @@ def reasons(
         )
         return dict.fromkeys(missing, why)
     if kind == "schedule":
-        return dict.fromkeys(missing, "only one post-training round is planned, none to cut")
+        if context.get("objective_change"):
+            return dict.fromkeys(
+                missing,
+                "an objective change is answered by redoing the work it spoiled or keeping it; "
+                "the deadline is weighed next, if the forecast then slips",
+            )
+        out = dict.fromkeys(
+            [o for o in missing if o in OBJECTIVE_RESPONSES],
+            "these answer an objective change, and none has happened",
+        )
+        out.update(
+            dict.fromkeys(
+                [o for o in missing if o not in OBJECTIVE_RESPONSES],
+                "only one post-training round is planned, none to cut",
+            )
+        )
+        return out
     if kind == "budget":
         used = _episode_choices(summary, earlier)
         out = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import graphlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
@@ -60,7 +60,15 @@ DECISION_OPTIONS: dict[str, tuple[str, ...]] = {
         "accept_overrun",
     ),
     "ship": ("extra_round", "fix_data_and_retune", "ship"),
-    "schedule": ("cut_post_training_rounds", "add_core_staff", "accept_slip"),
+    # The trade-off right (scope, time and quality): a forecast slip, and the response to an
+    # objective change (redo the work done against the old objective, or keep it).
+    "schedule": (
+        "cut_post_training_rounds",
+        "add_core_staff",
+        "accept_slip",
+        "rework",
+        "keep_work",
+    ),
 }
 
 WorkstreamRole = Literal[
@@ -419,8 +427,15 @@ class Gate(Spec):
 class Plan(Spec):
     workstreams: list[Workstream] = Field(min_length=1)
     gates: list[Gate] = Field(default_factory=list)
+    training_team: Identifier | None = Field(
+        None,
+        description=(
+            "Team that runs the main run (default: holder of 'rollback'). Name it to hand the "
+            "rollback right to another team without moving the work."
+        ),
+    )
     post_training_team: Identifier | None = Field(
-        None, description="Team that runs post-training rounds (default: holder of 'rollback')."
+        None, description="Team that runs post-training rounds (default: the training team)."
     )
     post_training_co_design: Fraction = Field(
         1.0, description="Co-design need of a post-training round (recipe work)."
@@ -508,7 +523,12 @@ class SafetyFindings(Spec):
 
 
 #: Incidents a scenario can script and a facilitator can inject (the one list of names).
-ScriptedKind = Literal["loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect"]
+ScriptedKind = Literal[
+    "loss_spike", "hardware_failure", "budget_cut", "departure", "data_defect", "objective_change"
+]
+#: What an objective change changes (docs/model.md, "Objective changes").
+ObjectiveChange = Literal["target", "deadline", "product_use"]
+OBJECTIVE_CHANGES: tuple[str, ...] = ObjectiveChange.__args__  # type: ignore[attr-defined]
 INJECT_KINDS: tuple[str, ...] = ScriptedKind.__args__  # type: ignore[attr-defined]
 
 
@@ -568,6 +588,14 @@ INJECTS: dict[str, InjectKind] = {
         message="A problem has turned up in the training data.",
         risk="data_quality",
     ),
+    "objective_change": InjectKind(
+        ("change", "eval", "threshold", "deadline_days", "product_use"),
+        during_run=False,
+        raises="schedule",
+        message="The objective has changed: a target, the deadline or the product's use is no "
+        "longer the one the plan was built for.",
+        risk="eval_gap",
+    ),
 }
 RUN_KINDS: tuple[str, ...] = tuple(k for k, i in INJECTS.items() if i.during_run)
 
@@ -585,6 +613,24 @@ class ScriptedIncident(Spec):
     )
     team: Identifier | None = Field(None, description="departure: the team someone leaves.")
     defect: DefectKind | None = Field(None, description="data_defect: its kind.")
+    change: ObjectiveChange | None = Field(
+        None, description="objective_change: what changes (a target, the deadline, the use)."
+    )
+    eval: Identifier | None = Field(
+        None, description="objective_change of a target: the target's eval (default: the first)."
+    )
+    threshold: Fraction | None = Field(
+        None, description="objective_change of a target: the threshold it must now reach."
+    )
+    deadline_days: Positive | None = Field(
+        None, description="objective_change of the deadline: the new deadline, days from the start."
+    )
+    product_use: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="objective_change of the product use: what the model is now for.",
+    )
     note: str = Field("", max_length=300)
 
     @model_validator(mode="after")
@@ -593,11 +639,42 @@ class ScriptedIncident(Spec):
             raise ValueError("give exactly one of day or run_progress")
         if self.run_progress is not None and self.kind not in RUN_KINDS:
             raise ValueError(f"run_progress applies only to {', '.join(RUN_KINDS)}")
+        if self.kind == "objective_change":
+            needs = {"target": "threshold", "deadline": "deadline_days"}.get(self.change or "")
+            if self.change is None:
+                kinds = ", ".join(OBJECTIVE_CHANGES)
+                raise ValueError(f"objective_change needs change: one of {kinds}")
+            if needs is not None and getattr(self, needs) is None:
+                raise ValueError(f"an objective_change of the {self.change} needs {needs}")
         return self
 
+    #: The engine's parameter name of each field an inject takes (a script's ``defect`` is the
+    #: engine's ``kind``).
+    PARAMS: ClassVar[dict[str, str]] = {
+        "fraction": "fraction",
+        "team": "team",
+        "defect": "kind",
+        "change": "change",
+        "eval": "eval",
+        "threshold": "threshold",
+        "deadline_days": "deadline_days",
+        "product_use": "product_use",
+    }
+
     def params(self) -> dict[str, object]:
-        extra = {"fraction": self.fraction, "team": self.team, "kind": self.defect}
-        return {k: v for k, v in extra.items() if v is not None}
+        """The engine's parameters of this incident (sim/engine/injects.py)."""
+        values = {engine: getattr(self, f) for f, engine in self.PARAMS.items()}
+        return {k: v for k, v in values.items() if v is not None}
+
+    @classmethod
+    def from_params(
+        cls, kind: str, when: Mapping[str, float], params: Mapping[str, object]
+    ) -> ScriptedIncident:
+        """The scripted incident of an inject of ``kind`` with the engine's ``params``."""
+        fields = {f: params.get(engine) for f, engine in cls.PARAMS.items()}
+        return cls.model_validate(
+            {"kind": kind, **when, **{k: v for k, v in fields.items() if v is not None}}
+        )
 
 
 class Incidents(Spec):
@@ -682,11 +759,18 @@ class Scenario(Spec):
     def co_design_team_ids(self) -> list[str]:
         """Teams that do co-design work: the core, derived from the work, not declared.
 
-        The recipe teams and the holder of ``rollback`` (it trains the model). The
+        The recipe teams and the training team (it trains the model). The
         deprecated ``Team.core`` flag plays no part.
         """
-        ids = set(self.recipe_team_ids) | {self.org.decision_rights.get("rollback")}
+        ids = set(self.recipe_team_ids) | {self.training_team_id}
         return [t for t in self.team_ids if t in ids]
+
+    @property
+    def training_team_id(self) -> str:
+        """The team that runs the main run: ``plan.training_team``, else the rollback holder."""
+        if self.plan.training_team is not None:
+            return self.plan.training_team
+        return self.org.decision_rights["rollback"]  # type: ignore[index]
 
 
 # --- references between parts -------------------------------------------------------------
@@ -784,9 +868,10 @@ def _org_problems(d: object, teams: set[str]) -> list[tuple[str, str]]:
         team = inc.get("team")
         if isinstance(team, str) and team not in teams:
             out.append((f"incidents.scripted.{i}.team", _unknown("team", team, teams)))
-    ptt = _at(d, "plan", "post_training_team")
-    if isinstance(ptt, str) and ptt not in teams:
-        out.append(("plan.post_training_team", _unknown("team", ptt, teams)))
+    for field in ("training_team", "post_training_team"):
+        team = _at(d, "plan", field)
+        if isinstance(team, str) and team not in teams:
+            out.append((f"plan.{field}", _unknown("team", team, teams)))
     return out
 
 
@@ -869,6 +954,17 @@ def _objective_problems(d: object) -> list[tuple[str, str]]:
     return out
 
 
+def _scripted_problems(d: object) -> list[tuple[str, str]]:
+    """A scripted objective change of a target must name one of the targets' evals."""
+    targets = {t for _, t in _texts(_records(d, "objective", "targets"), "eval")}
+    out: list[tuple[str, str]] = []
+    for i, inc in _records(d, "incidents", "scripted"):
+        ev = inc.get("eval")
+        if inc.get("kind") == "objective_change" and isinstance(ev, str) and ev not in targets:
+            out.append((f"incidents.scripted.{i}.eval", _unknown("target eval", ev, targets)))
+    return out
+
+
 def _lever_problems(d: object) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     playbook = _at(d, "levers", "playbook")
@@ -924,6 +1020,7 @@ def reference_problems_in(data: Mapping[str, object]) -> list[tuple[str, str]]:
         + _org_problems(data, known)
         + _plan_problems(data, known)
         + _objective_problems(data)
+        + _scripted_problems(data)
         + _lever_problems(data)
     )
 

@@ -48,6 +48,10 @@ OPTION_HELP: dict[str, str] = {
     "add_core_staff": "Add people to the core team: they need time to ramp up and add "
     "coordination overhead, so it often makes things later (Brooks).",
     "accept_slip": "Accept the later finish date and keep the plan.",
+    "rework": "Redo the work the objective change spoiled (its share of the evals and of the "
+    "post-training rounds done so far): later and dearer, and the model fits the new objective.",
+    "keep_work": "Keep the work done against the old objective: no delay, but the rounds it "
+    "spoiled no longer count and the old evals steer what is left.",
 }
 
 #: How each option is named to a player: the action it takes, in words, never its identifier
@@ -87,7 +91,7 @@ DECISION_TITLES: dict[str, str] = {
     "data_fix": "A data defect was found: fix it?",
     "budget": "The budget was cut: how do you close the gap?",
     "ship": "Targets missed at evaluation: ship?",
-    "schedule": "The forecast finish is past the deadline: what gives?",
+    "schedule": "Scope, time or quality: what gives?",
 }
 
 

@@ -22,7 +22,7 @@ import streamlit as st
 from sim.glossary import term_help, term_link
 from sim.play.game import INJECTIONS
 from sim.scenario.loading import scenario_yaml
-from sim.scenario.spec import DECISION_OPTIONS, DefectKind, Scenario
+from sim.scenario.spec import DECISION_OPTIONS, OBJECTIVE_CHANGES, DefectKind, Scenario
 from sim.scenario.vocabulary import OPTION_HELP
 from sim.tabletop.authoring import (
     MAX_MESSAGE,
@@ -329,6 +329,26 @@ def _lines(text: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.splitlines() if line.strip())[:MAX_POINTS]
 
 
+def _objective_change(view: dict[str, Any], room: str) -> dict[str, Any]:
+    """What an objective change changes: a target's threshold, the deadline or the product use."""
+    change = st.selectbox("What changes", OBJECTIVE_CHANGES, key="tt_w_change", format_func=words)
+    if change == "target":
+        objective = scenario_of(tt.service().room(room).exercise.scenario_yaml).objective
+        bars = {t.eval: t.threshold for t in objective.targets}
+        target = st.selectbox("The target of", list(bars), key="tt_w_target", format_func=words)
+        bar = st.slider("Its new threshold", 0.0, 1.0, min(1.0, bars[target] + 0.05), 0.01,
+                        key="tt_w_bar")  # fmt: skip
+        return {"change": change, "eval": target, "threshold": float(bar)}
+    if change == "deadline":
+        now = float(view["situation"]["deadline_days"])
+        day = st.number_input("The new deadline (day)", 1.0, 10_000.0, max(1.0, now - 20.0), 1.0,
+                              key="tt_w_deadline")  # fmt: skip
+        return {"change": change, "deadline_days": float(day)}
+    use = st.text_input("What the model is now for", max_chars=200, key="tt_w_use",
+                        placeholder="e.g. a coding assistant for the same customers")  # fmt: skip
+    return {"change": change, **({"product_use": use.strip()} if use.strip() else {})}
+
+
 def write_inject(view: dict[str, Any], room: str, key: str) -> None:
     """The facilitator's own inject: a message, a trigger, and what it sets off in the model."""
     if view["exercise"]["status"] == "ended":
@@ -377,6 +397,8 @@ def write_inject(view: dict[str, Any], room: str, key: str) -> None:
         elif engine == "data_defect":
             params["kind"] = st.selectbox("The defect found", get_args(DefectKind),
                                           key="tt_w_defect", format_func=words)  # fmt: skip
+        elif engine == "objective_change":
+            params.update(_objective_change(view, room))
         kind = RAISES.get(engine) if engine else None
         expected: list[str] = []
         if kind:

@@ -137,6 +137,12 @@ LESSONS: tuple[Lesson, ...] = (
         "fewer, focused models do better",
     ),
     Lesson(
+        "close_to_work",
+        "Decisions belong close to the work",
+        "a right's holder sees the work's figures after the hops to it, read less precisely",
+        "a right held far from the work decides later and worse",
+    ),
+    Lesson(
         "frontier",
         "Pushing the frontier costs about 10x repeating documented work",
         "novelty multiplies research effort and ablations, fails recipes, widens uncertainty",
@@ -426,7 +432,7 @@ def _core_team(p: PlayFacts) -> str:
     s = p.scenario
     on_path = [t for t in s.co_design_team_ids if t in p.critical_teams]
     if not on_path:
-        return s.org.decision_rights["rollback"]  # type: ignore[index]
+        return s.training_team_id
     return max(on_path, key=lambda t: (_work(p, t, recipe=True), -on_path.index(t)))
 
 
@@ -594,6 +600,55 @@ def _watch(risk: str, p: PlayFacts) -> Change | None:
     )
 
 
+def _hops(s: Scenario, a: str, b: str) -> int:
+    return scenario_facts(s).org.signal_path(a, b).hops
+
+
+def _right_moved(kind: str, work: str, p: PlayFacts) -> Change | None:
+    """The ``kind`` right handed to the team at the ``work``, or from it to the furthest team.
+
+    The run stays with the team running it (``plan.training_team``).
+    """
+    s = p.scenario
+    holder = s.org.decision_rights[kind]  # type: ignore[index]
+    what = "the ship call" if kind == "ship" else f"the {words(kind)} right"
+    where = "the results" if kind == "ship" else "the loss curve"
+    keep = {"plan.training_team": s.training_team_id}
+    if holder != work:
+        hops = _hops(s, work, holder)
+        return Change(
+            f"Handing {what} to {_team(s, work)}, who hold {where} ({_team(s, holder)} sits "
+            f"{hops} hop{'s' * (hops != 1)} away)",
+            {f"org.decision_rights.{kind}": work, **keep},
+        )
+    others = [t.id for t in s.org.teams if t.id != work and not t.evergreen]
+    if not others:
+        return None
+    far = max(others, key=lambda t: (_hops(s, work, t), -others.index(t)))
+    hops = _hops(s, work, far)
+    return Change(
+        f"Handing {what} to {_team(s, far)}, {hops} hop{'s' * (hops != 1)} from {where}",
+        {f"org.decision_rights.{kind}": far, **keep},
+    )
+
+
+def _ship_right(p: PlayFacts) -> Change | None:
+    s = p.scenario
+    work = s.org.risk_owners.get("eval_gap")  # type: ignore[call-overload]
+    if work is None:  # the team that ran the evaluation holds the results (phases.py)
+        evaluators = [w.owner for w in scenario_facts(s).in_phase["evaluation"]]
+        work = evaluators[0] if evaluators else s.org.decision_rights["ship"]  # type: ignore[index]
+    return _right_moved("ship", work, p)
+
+
+def _rollback_right(p: PlayFacts) -> Change | None:
+    if "rollback" not in p.kinds_decided:
+        return None
+    s = p.scenario
+    work = s.org.risk_owners.get("loss_spike") or s.training_team_id  # type: ignore[call-overload]
+    return _right_moved("rollback", work, p)
+
+
 def _novelty(p: PlayFacts) -> Change | None:
     n = p.scenario.model.novelty
     if n == 0:
@@ -693,6 +748,10 @@ INTERVENTIONS: tuple[Intervention, ...] = (
     Intervention("territorial", "focus", _territorial, "no team outside the core"),
     Intervention(
         "evergreen", "focus", _evergreen, "the research team cannot go (it owns a risk or a right)"
+    ),
+    Intervention("ship_right", "close_to_work", _ship_right, "no other team to hand it to"),
+    Intervention(
+        "rollback_right", "close_to_work", _rollback_right, "no loss-spike decision came up"
     ),
     Intervention("novelty", "frontier", _novelty, "the play already repeats documented work"),
 )

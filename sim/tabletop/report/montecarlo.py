@@ -123,16 +123,12 @@ def room_preferences(room: Room) -> dict[str, tuple[str, ...]]:
 def _incident(
     kind: str, day: float | None, threshold: float | None, params: dict[str, object]
 ) -> ScriptedIncident:
-    extra = {"fraction": params.get("fraction"), "team": params.get("team"),
-             "defect": params.get("kind")}  # fmt: skip
     when = (
         {"run_progress": threshold}
         if threshold is not None and kind in RUN_KINDS and 0.0 < threshold < 1.0
         else {"day": max(0.0, day or 0.0)}
     )
-    return ScriptedIncident.model_validate(
-        {"kind": kind, **when, **{k: v for k, v in extra.items() if v is not None}}
-    )
+    return ScriptedIncident.from_params(kind, when, params)
 
 
 def exercise_scenario(room: Room) -> Scenario:
