@@ -217,6 +217,14 @@ def test_override_into_a_list_item(scenario_text: str, scenario: Scenario) -> No
     assert s.org.teams[1:] == scenario.org.teams[1:]
 
 
+def test_override_into_a_list_item_by_its_id(scenario_text: str, scenario: Scenario) -> None:
+    """A list of items with ids is addressed by id as by index: ``org.teams.data``."""
+    team = scenario.org.teams[1]
+    s = load_text(scenario_text, "s.yaml", (f"org.teams.{team.id}.headcount=9",))
+    assert s.org.teams[1].headcount == 9 and team.headcount != 9
+    assert s.org.teams[:1] + s.org.teams[2:] == scenario.org.teams[:1] + scenario.org.teams[2:]
+
+
 @pytest.mark.parametrize(
     ("override", "path", "reason"),
     [
@@ -230,7 +238,8 @@ def test_override_into_a_list_item(scenario_text: str, scenario: Scenario) -> No
         ),
         ("org.risk_owners.hardware=nobody", "org.risk_owners.hardware", "unknown team"),
         ("org.teams.99.headcount=3", "org.teams.99.headcount", "no list item 99"),
-        ("org.teams.x.headcount=3", "org.teams.x.headcount", "no list item x"),
+        ("org.teams.x.headcount=3", "org.teams.x.headcount", "no list item 'x'; (ids: "),
+        ("org.teams.dta.headcount=3", "org.teams.dta.headcount", "did you mean 'data'?"),
         ("cluster.gpus.per_rack=3", "cluster.gpus.per_rack", "not a mapping or a list"),
         ("levers.playbook.rollback.0.x=1", "levers.playbook.rollback.0.x", "not a mapping"),
     ],

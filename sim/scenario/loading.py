@@ -25,7 +25,7 @@ from ruamel.yaml.reader import ReaderError
 
 from sim.scenario import catalog
 from sim.scenario.hints import explain_syntax, schema_reason
-from sim.scenario.problems import Problem, ScenarioError, closest
+from sim.scenario.problems import Problem, ScenarioError, closest, suggestion
 from sim.scenario.spec import Scenario, reference_problems, reference_problems_in
 
 MAX_BYTES = 1 << 20
@@ -285,6 +285,16 @@ def _bad_override(ov: Override, reason: str) -> ScenarioError:
     return ScenarioError([Problem(f"--set {ov.text}", None, ov.path, reason)])
 
 
+def _item_by_id(items: list[Any], key: str, ov: Override) -> int:
+    """The index of the list item whose ``id`` is ``key`` (``plan.gates.release_eval``)."""
+    ids = [item.get("id") for item in items if isinstance(item, dict)]
+    if key in ids:
+        return ids.index(key)
+    named = [str(i) for i in ids if i is not None]
+    hint = suggestion(key, named, "ids") if named else "give an index from 0"
+    raise _bad_override(ov, f"no list item {key!r}; {hint}")
+
+
 def apply_override(data: dict[str, Any], ov: Override) -> None:
     """Set ``ov.path`` in ``data`` (creating mappings on the way), in place."""
     keys = _split(ov.path)
@@ -292,7 +302,9 @@ def apply_override(data: dict[str, Any], ov: Override) -> None:
     for depth, key in enumerate(keys):
         last = depth == len(keys) - 1
         if isinstance(node, list):
-            if not isinstance(key, int) or not 0 <= key < len(node):
+            if not isinstance(key, int):
+                key = _item_by_id(node, str(key), ov)
+            if not 0 <= key < len(node):
                 raise _bad_override(ov, f"no list item {key}")
         elif isinstance(node, dict):
             key = str(key)
