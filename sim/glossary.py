@@ -173,9 +173,32 @@ METHODS: tuple[tuple[str, str, str], ...] = (
         "https://en.wikipedia.org/wiki/Holm%E2%80%93Bonferroni_method",
     ),
     (
+        "Student's t interval",
+        "compare and debrief lessons: the interval of a mean difference in days, dollars or "
+        "points over the same worlds",
+        "https://en.wikipedia.org/wiki/Student%27s_t-distribution#Confidence_intervals",
+    ),
+    (
+        "Tango's score test",
+        "compare: whether two designs differ in a chance (on time, all objectives met), from "
+        "the worlds where one meets it and the other does not",
+        "https://doi.org/10.1002/(SICI)1097-0258(19980430)17:8%3C891::AID-SIM780%3E3.0.CO;2-B",
+    ),
+    (
         "McNemar's test",
-        "compare: whether two designs differ in the chance all objectives are met",
+        "debrief lessons: whether a yes-or-no outcome (a target met) moved",
         "https://en.wikipedia.org/wiki/McNemar%27s_test",
+    ),
+    (
+        "Order-statistic interval",
+        "compare and sweep: the 95% interval of a percentile (P10, P50, P90), read from the "
+        "sorted worlds alone, whatever their distribution",
+        "https://en.wikipedia.org/wiki/Order_statistic",
+    ),
+    (
+        "Wilson score interval",
+        "compare and sweep: the 95% interval of a chance (on time, on budget, all met)",
+        "https://en.wikipedia.org/wiki/Binomial_proportion_confidence_interval#Wilson_score_interval",
     ),
     (
         "Dvoretzky-Kiefer-Wolfowitz band",
@@ -213,6 +236,35 @@ def method_footnote(name: str) -> str:
         if method == name:
             return f"[{method}]({link}): {why}."
     raise KeyError(name)
+
+
+def used(*term_ids: str) -> str:
+    """The last line of a command's output: where the words it used are defined.
+
+    ``used("world", "rung")`` is "Words used above (world, rung): docs/glossary.md, or the
+    app's Glossary page."; the terms are checked against :data:`TERMS`.
+    """
+    names = ", ".join(TERMS_BY_ID[t].name.lower() for t in term_ids)
+    return f"Words used above ({names}): {DOC_PATH}, or the app's Glossary page."
+
+
+def methods_line(*names: str) -> str:
+    """A command's footnote naming the statistical methods it used, with where to read up.
+
+    The sentences above it give only the figures (p-values, intervals); the methods are
+    named once, here: "Methods: McNemar's test; Holm's correction (docs/glossary.md...)".
+    """
+    known = [m for m, _, _ in METHODS]
+    for name in names:
+        if name not in known:
+            raise KeyError(name)
+    return f"Methods: {'; '.join(names)} ({DOC_PATH}, Statistical methods)."
+
+
+def methods_note(*names: str) -> str:
+    """The app's footnote naming the methods a chart or table used, each with its link."""
+    links = dict((m, link) for m, _, link in METHODS)
+    return "Methods: " + "; ".join(f"[{n}]({links[n]})" for n in names) + "."
 
 
 def cli_epilog(command: str) -> str:

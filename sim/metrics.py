@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sim.engine.records import COST_CATEGORIES
+from sim.scenario.vocabulary import words
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,15 @@ def is_outcome_column(column: str) -> bool:
     return column in BY_KEY or column.startswith(tuple(FAMILIES))
 
 
+def chance(m: Metric) -> str:
+    """A probability's name in words: ``Chance all objectives met`` (never ``p_success``)."""
+    return f"Chance {m.label[0].lower()}{m.label[1:]}"
+
+
 def summary_label(m: Metric, statistic: str | None = None) -> str:
-    """A table heading: ``P(on time)`` for a probability, ``Schedule, P90 (days)`` else."""
+    """A table heading: ``Chance on time`` for a probability, ``Schedule, P90 (days)`` else."""
     if m.kind == "probability":
-        return f"P({m.label[0].lower()}{m.label[1:]})"
+        return chance(m)
     return f"{m.label}, {statistic} ({m.unit})" if statistic else f"{m.label} ({m.unit})"
 
 
@@ -130,10 +136,10 @@ def label(key: str, *, unit: bool = True) -> str:
     """A column's label (``Schedule (days)``), or the column with words for its underscores."""
     m = LABELS.get(key.removeprefix("p_"))
     if m is None and key.startswith("score:"):
-        return f"{key.removeprefix('score:')} score"
+        return f"{words(key.removeprefix('score:'))} score"
     if m is None:
         return key.replace("_", " ")
     if m.kind == "probability":
-        return f"P({m.label.lower()})" if key.startswith("p_") else m.label
+        return chance(m) if key.startswith("p_") else m.label
     plain = m.unit in ("count", "share") or m.unit.split()[-1].lower() in m.label.lower()
     return m.label if plain or not unit else f"{m.label} ({m.unit})"

@@ -3,6 +3,7 @@ resume, build a design, load one from a file, sensitivity, and a small sweep."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -64,7 +65,9 @@ def test_a_comparison_shows_a_verdict_numbers_charts_and_downloads(at: AppTest) 
     assert "**B: Large siloed org, engineering apart** against **A: Small core" in text
     assert "- B meets all objectives in" in text and "95% interval" in text
     assert "**Best on all objectives met: A: Small core" in text or "**Best on" in text
-    assert any("Holm-adjusted" in c.value for c in at.caption)
+    # The methods are named in a footnote with their links, not in the sentences.
+    assert any("Methods: [Student's t interval](https://" in c.value for c in at.caption)
+    assert not any("Tango" in line or "Holm" in line for line in text.splitlines())
     assert at.session_state["compare_running"] is False
     paired = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
     assert set(paired["verdict"]) <= {"clear", "alike", "not yet known"}
@@ -182,9 +185,14 @@ def test_sensitivity_runs_and_ranks_levers(at: AppTest) -> None:
     at.number_input(key="compare_tornado_reps").set_value(REPS)
     at.button(key="compare_tornado_run").click()
     ok(at)
-    table = next(d.value for d in at.dataframe if "swing (high − low)" in d.value.columns)
+    table = next(d.value for d in at.dataframe if "swing (high - low)" in d.value.columns)
     assert len(table) >= 10 and table["rank"].tolist() == list(range(1, len(table) + 1))
     assert {"95% interval", "clear", "chance in top 3"} <= set(table.columns)
+    # Levers by their labels, settings and swings in their units: no path, no bare number.
+    assert "Budget reserve" in set(table["lever"])
+    assert not table["lever"].str.contains(r"[._]").any(), table["lever"]
+    assert "0% → 25%" in set(table["low → high"])
+    assert table["swing (high - low)"].str.fullmatch(r"[+-][\d,.]+ days").all(), table
 
 
 def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
@@ -198,8 +206,12 @@ def test_a_small_sweep_draws_a_heat_map_and_a_table() -> None:
     at.button(key="sweep_run_button").click()
     ok(at)
     table = at.dataframe[0].value
-    assert len(table) == 4 and "p_success" in table
-    assert {"p_success_low", "p_success_high", "schedule_days_mean_low"} <= set(table.columns)
+    assert len(table) == 4 and "Chance all objectives met" in table
+    assert {"Chance all objectives met, 95% low", "Schedule, mean, 95% low (days)",
+            "Budget reserve", "Ablation budget"} <= set(table.columns)  # fmt: skip
+    # No column is an identifier (schedule_days_mean, p_success, levers.reserve_fraction).
+    assert not [c for c in table.columns if re.search(r"_|\.|^p_", c)], list(table.columns)
+    assert set(table["Budget reserve"]) == {"0%", "20%"}
     assert at.get("plotly_chart")
     at.text_input(key="sweep_values_0_levers.reserve_fraction").set_value("0, 0.9")
     ok(at)

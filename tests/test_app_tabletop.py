@@ -67,9 +67,16 @@ def facilitator_view(at: AppTest) -> dict:
     return service().facilitator_view(at.session_state[fac.ROOM], at.session_state[fac.KEY])
 
 
+def open_the_writer(at: AppTest) -> None:
+    """Open "Write your own inject" (in a browser its form is drawn only while it is open)."""
+    at.session_state["tt_w_open"] = True
+    ok(at)
+
+
 def test_a_written_inject_is_delivered_now_and_a_player_reads_it(facilitator: AppTest) -> None:
     at = facilitator
     before = facilitator_view(at)["situation"]["budget_usd"]
+    open_the_writer(at)
     at.text_input(key="tt_w_title").set_value("The cloud provider raises prices")
     at.text_area(key="tt_w_message").set_value("Prices go up by a fifth from next week.")
     at.radio(key="tt_w_when").set_value("now")
@@ -104,6 +111,7 @@ def test_a_written_inject_is_delivered_now_and_a_player_reads_it(facilitator: Ap
 
 def test_an_empty_inject_cannot_be_added(facilitator: AppTest) -> None:
     at = facilitator
+    open_the_writer(at)
     assert at.button(key="tt_w_add").disabled
     at.text_input(key="tt_w_title").set_value("A title but no message")
     ok(at)

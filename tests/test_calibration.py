@@ -70,8 +70,13 @@ def test_the_rows_the_brief_asks_for_are_there(rows: list[CalibrationRow]) -> No
         "Rounds with the most post-training gain",
         "Tülu 3: calendar",
         "Frontier (novelty 1) over documented work",
-        "BLOOM 176B",
+        "BLOOM 176B: days to train",
+        "BLOOM 176B: hours a stall",
         "OPT-175B: wall clock over compute days",
+        "OPT-175B: recipe changes",
+        "Llama 3 405B: effective training time over the whole run",
+        "Llama 3 405B: share of runs restarted from scratch",
+        "BioMed-RoBERTa",
         "DeepSeek-V3: post-training GPU-hours",
         "DeepSeek-V3: total GPU-hours, post-training included",
         "SmolLM3: share of GPU-hours",
@@ -246,3 +251,44 @@ def test_calibrate_and_cluster_give_the_same_llama3_figures() -> None:
         ("Llama 3: planned interruptions", "planned_interruptions"),
     ):
         assert by_name(rows, start).model == pytest.approx(cluster[key]["mean"], rel=1e-12), key
+
+
+def test_failed_runs_are_fitted_on_one_run_and_tested_on_others(rows: list[CalibrationRow]) -> None:
+    """OPT-175B's logbook sets the constants; BLOOM and Llama 3 test them, unrefitted."""
+    for start, basis in (
+        ("OPT-175B: wall clock over compute days", "fit"),
+        ("OPT-175B: recipe changes", "test"),
+        ("BLOOM 176B: days to train", "test"),
+        ("BLOOM 176B: hours a stall", "test"),
+        ("Llama 3 405B: effective training time over the whole run", "test"),
+        ("Llama 3 405B: share of runs restarted from scratch", "test"),
+        ("BioMed-RoBERTa", "fit"),
+    ):
+        assert by_name(rows, start).basis == basis, start
+    # The OPT fit took, and no Llama-3-like run restarts from scratch (10% before the fit).
+    assert by_name(rows, "OPT-175B: wall clock over compute days").within
+    assert by_name(rows, "Llama 3 405B: share of runs restarted from scratch").within
+
+
+def test_the_whole_run_probes_simulate_the_windows_sim_cluster_does() -> None:
+    """One run, one figure: a probe's run fails and restarts as `sim cluster` simulates it."""
+    from sim.calibration.figures import llama3_spec
+    from sim.calibration.projects import llama3_run_scenario, opt_scenario
+    from sim.engine.facts import scenario_facts
+
+    s = llama3_run_scenario()
+    assert scenario_facts(s).run(s.model.params_b * 1e9).reliability == llama3_spec()
+    s = opt_scenario()
+    c = s.cluster
+    done = subprocess.run(
+        [sys.executable, "-m", "sim", "cluster", "--gpus", str(c.gpus), "--failure-rate",
+         repr(c.failure_rate), "--manual-share", repr(c.manual_restart_share), "--params",
+         "175B", "--days", "56", "--reps", "2", "--json"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    inputs = json.loads(done.stdout)["inputs"]
+    run = scenario_facts(s).run(s.model.params_b * 1e9).reliability
+    for key in ("failure_rate", "planned_per_day", "checkpoint_minutes",
+                "checkpoint_write_minutes", "restart_minutes"):  # fmt: skip
+        assert inputs[key] == pytest.approx(getattr(run, key), rel=1e-12), key

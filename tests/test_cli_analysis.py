@@ -84,7 +84,8 @@ def test_sensitivity_table_with_a_design_file(tmp_path: Path) -> None:
         "--metric", "success", "--lever", "levers.reserve_fraction=0,0.2",
     )  # fmt: skip
     assert code == 0, err
-    assert "Siloed" in out and "reserve fraction" in out and "All objectives met" in out
+    assert "Siloed" in out and "Budget reserve" in out and "All objectives met" in out
+    assert "0% → 20%" in out and "levers." not in out and "fraction" not in out
 
 
 @pytest.mark.parametrize(

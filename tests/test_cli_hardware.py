@@ -120,6 +120,16 @@ def test_cluster_table_with_every_option() -> None:
     assert "a checkpoint every 30 min" in done.stdout
 
 
+def test_cluster_manual_share_slows_each_restart_by_its_people() -> None:
+    from sim.engine.reliability import MANUAL_FIX_MINUTES, ON_CALL_WAIT_MINUTES
+
+    common = ("cluster", "--gpus", "992", "--days", "10", "--params", "175B", "--reps", "5")
+    llama = sim_json(*common)["inputs"]["restart_minutes"]
+    opt = sim_json(*common, "--manual-share", "0.333")["inputs"]["restart_minutes"]
+    people = ON_CALL_WAIT_MINUTES + MANUAL_FIX_MINUTES
+    assert opt - llama == pytest.approx((0.333 - 3 / 466) * people)
+
+
 # --- bad input -----------------------------------------------------------------------------
 
 
@@ -137,6 +147,11 @@ def test_cluster_table_with_every_option() -> None:
         (("cluster", "--gpus", "8", "--days", "0"), "days"),
         (("cluster", "--gpus", "8", "--days", "5", "--restart-minutes", "-1"), "restart"),
         (("cluster", "--gpus", "8", "--days", "5", "--reps", "0", "--json"), "reps"),
+        (("cluster", "--gpus", "8", "--days", "5", "--manual-share", "0.3"), "--params"),
+        (
+            ("cluster", "--gpus", "8", "--days", "5", "--params", "7B", "--manual-share", "2"),
+            "--manual-share",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_a_message(args: tuple[str, ...], message: str) -> None:

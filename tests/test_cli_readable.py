@@ -97,12 +97,17 @@ def test_sweep_keeps_its_axis_headers_and_names_each_column_once() -> None:
     )
     args = ("sweep", "assistant_7b", *grid, "--reps", "10", "--workers", "1")
     out = readable(sim(*args))
-    assert "reserve" in out and "fraction" in out and "ablation" in out
+    # At 80 columns a table, one row a grid point: each axis's setting once per row, in its
+    # unit, never a block per point repeating "reserve fraction: 0" (issue 28.9).
+    rows = [line.split() for line in out.splitlines() if re.match(r"\s+\d+%\s+\d+%\s", line)]
+    assert len(rows) == 4 and {tuple(r[:2]) for r in rows} == {
+        ("0%", "2%"), ("0%", "10%"), ("10%", "2%"), ("10%", "10%")}, out  # fmt: skip
+    assert "fraction:" not in out and "levers." not in out
     wide = readable(sim(*args, columns=160), width=160)
-    header = next(line for line in wide.splitlines() if "reserve fraction" in line)
+    header = next(line for line in wide.splitlines() if "Budget reserve" in line)
     names = [cell.strip() for cell in header.strip("┃ ").split("┃")]
     assert len(names) == len(set(names)), names
-    assert {"days P90", "cost P90", "reserve fraction", "ablation fraction"} <= set(names)
+    assert {"days P90", "cost P90", "Budget reserve", "Ablation budget"} <= set(names)
 
 
 def test_play_and_replay_label_their_outcome(saved_play: Path) -> None:
@@ -163,3 +168,40 @@ def test_bench_reports_every_shipped_scenario_serial_and_parallel() -> None:
 def test_bench_table_and_startup_fit_80_columns() -> None:
     out = readable(sim("bench", "assistant_7b", "--reps", "2", "--workers", "1", "--startup"))
     assert "assistant 7b" in out and "validate assistant_7b" in out and " ms" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "scenarios/assistant_7b.yaml"),
+        ("compute", "--params", "7B", "--tokens", "4T", "--gpus", "256"),
+        # Above 50 windows cluster has a progress bar: off a terminal it must print nothing.
+        ("cluster", "--gpus", "1024", "--days", "5", "--reps", "60"),
+        ("run", "assistant_7b", "--reps", "4", "--workers", "1"),
+        ("sweep", "assistant_7b", "--grid", "levers.reserve_fraction=0,0.2", "--reps", "10",
+         "--workers", "1"),
+        ("calibrate", "--reps", "3"),
+    ],
+    ids=lambda a: a[0],
+)  # fmt: skip
+def test_tour_commands_write_nothing_stray_to_stderr(args: tuple[str, ...]) -> None:
+    """Issue 28.9: five commands wrote a lone blank line to stderr (a progress bar off a
+    terminal); through a pipe stderr holds only what a person should read, never a blank."""
+    done = sim(*args)
+    assert done.returncode == 0, done.stderr
+    assert "\n\n" not in f"\n{done.stderr}" and not done.stderr.isspace(), repr(done.stderr)
+    assert "Words used above" in done.stdout or args[0] in ("validate", "compute", "calibrate",
+                                                            "cluster")  # fmt: skip
+
+
+def test_outputs_point_to_the_glossary_and_name_methods_in_a_footnote() -> None:
+    """Each command that uses world, replication, scope or points says where they are
+    defined, and names its statistical methods in a footnote, not in its sentences."""
+    out = readable(sim("compare", "assistant_7b", "--design", "small_core", "--reps", "10",
+                       "--workers", "1"))  # fmt: skip
+    assert "Methods: Student's t interval; Tango's score test" in out.replace("\n", " ")
+    assert "Words used above (replication, world, scope" in out.replace("\n", " ")
+    sentences = out.split("Methods:")[0]
+    for name in ("Tango", "Holm", "Bayesian", "McNemar"):
+        assert name not in sentences, name
+    assert "Words used above (world" in readable(sim("play", "followup_loss_spike", "--seed", "0"))

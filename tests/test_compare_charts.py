@@ -63,3 +63,17 @@ def test_the_s_curve_marks_every_percentile_of_a_real_sample() -> None:
     assert len(marks) == 1 and list(marks[0].text) == ["P10", "P50", "P90"]
     assert all(v >= 0 for v in (*marks[0].error_x.array, *marks[0].error_x.arrayminus))
     assert max(marks[0].x[i] + marks[0].error_x.array[i] for i in range(3)) <= 139.0
+
+
+def test_a_limit_label_sits_at_the_foot_of_its_line_clear_of_the_p90_marks() -> None:
+    """The deadline (or budget) label once sat at the top of its line, where the P90 marks
+    and their labels are (share 0.9): with the deadline near P90 the two overlapped."""
+    values = [float(v) for v in range(100, 140)]
+    frame = {"A": pd.DataFrame({"schedule_days": values})}
+    fig = charts.ecdf_figure(frame, "schedule_days", "Schedule", "days", 136.0, "deadline")
+    (label,) = fig.layout.annotations
+    marks = next(t for t in fig.data if t.mode == "markers+text")
+    p90 = max(marks.y)
+    # Paper coordinates: the axis runs from 0 to 1.02; a label is about 7% of the plot high.
+    assert label.yref == "paper" and label.yanchor == "bottom"
+    assert label.y + 0.07 < p90 / 1.02 - 0.05, (label.y, p90)

@@ -128,8 +128,11 @@ def test_readable_changes_match_ids(base):
     s = editing.rename_team(base, "evals", "evaluation")
     s = editing.set_value(s, "org.teams.0.headcount", 5)
     lines = editing.readable_changes(base, s)
-    assert "org › teams: removed evals" in lines and "org › teams: added evaluation" in lines
-    assert any(line.startswith("org › teams › leadership › headcount: 2 → 5") for line in lines)
+    assert "teams: removed evals" in lines and "teams: added evaluation" in lines
+    assert "leadership team headcount: 2 → 5" in lines
+    assert "owner of the eval gap risk: evals → evaluation" in lines
+    # Words, never a path or an identifier: no dots, no "›" between a path's parts, no ids.
+    assert not any("org ›" in line or "_" in line for line in lines), lines
 
 
 def test_an_edited_design_file_runs_in_sim_compare(base, tmp_path):
@@ -171,4 +174,27 @@ def test_a_large_number_reads_whole_in_the_changes() -> None:
     base = load_scenario("assistant_7b")
     design = apply_delta(base, {"levers.data_investment_usd": 76_700.0})
     (line,) = readable_changes(base, design)
-    assert "76,700" in line and "e+" not in line
+    assert line == "Extra data work (USD): $0 → $76,700"
+
+
+def test_changes_read_as_words() -> None:
+    """A lever by its label and in its unit, a playbook as its options' actions in order, an
+    owner or a right by the team's words (the CLI's optimize and the app's pages show these)."""
+    from sim.compare.editing import readable_changes
+    from sim.designs import apply_delta
+    from sim.scenario.loading import load_scenario
+
+    base = load_scenario("assistant_7b")
+    design = apply_delta(base, {
+        "levers.reserve_fraction": 0.05, "org.risk_owners.staffing": None,
+        "org.decision_rights.data_fix": "post_training", "levers.playbook.ship": [],
+        "levers.playbook.budget": ["fewer_post_training_rounds", "use_reserve"],
+    })  # fmt: skip
+    assert readable_changes(base, design) == [
+        "owner of the staffing risk: leadership → nobody",
+        "who decides data fix: pretraining → post-training",
+        "Budget reserve: 10% → 5%",
+        "budget playbook: use the reserve, then cut ablations, then fewer post-training "
+        "rounds, then fewer tokens → fewer post-training rounds, then use the reserve",
+        "ship playbook: one more post-training round, then ship → decided on the spot",
+    ]

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from sim.play.game import Game
-from sim.play.lessons.check import LessonReport, check_lessons
-from sim.play.lessons.words import HEADLINE_WORDS
+from sim.play.lessons.check import Finding, LessonReport, check_lessons
+from sim.play.lessons.words import HEADLINE_WORDS, OUTSIDE_LEAD
+from sim.play.lessons.words import _outside as _beyond
 from sim.scenario.loading import load_scenario
 from sim.scenario.spec import DECISION_OPTIONS
 
@@ -96,6 +97,27 @@ def test_every_line_a_debrief_states_reads_as_plain_english(path: Path) -> None:
                     if p != "a note that is not a full sentence"]  # fmt: skip
     assert shown, f"{path.stem}: no lesson was shown on seeds {SEEDS}; the test checks nothing"
     assert not bad, "\n".join(bad)
+
+
+def _outside(f: Finding) -> bool:
+    """Whether this world's figure lies outside the similar worlds' range, as the line writes
+    them (sim.play.lessons.words: not by a rounding's width)."""
+    return any(_beyond(m, d, f.played.shown_pairs[m]) for m, d in f.played.parts)
+
+
+@pytest.mark.slow
+def test_a_figure_outside_the_range_always_says_why() -> None:
+    """The headline gives this world's figure and the similar worlds' range; where the first
+    lies outside the second, a note beneath says why (what set this world apart, or that one
+    world swings more than an average). Checked on every shipped scenario, both seeds."""
+    outside = 0
+    for path in SCENARIOS:
+        for seed in SEEDS:
+            for f in report(path, seed).shown:
+                if f.played.confirmed and _outside(f):
+                    outside += 1
+                    assert any(n.startswith(OUTSIDE_LEAD) for n in f.notes), (path.stem, f.line)
+    assert outside >= 3, f"only {outside} lines with a figure outside their range: checks little"
 
 
 def test_the_checks_catch_what_they_look_for() -> None:

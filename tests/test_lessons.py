@@ -130,6 +130,23 @@ def test_more_ablation_budget_lowers_p90_cost_and_spread_up_to_a_point(base7b: S
     higher(lots["cost_compute_usd"], some["cost_compute_usd"])
 
 
+def test_ablations_tune_the_recipe_the_run_trains(base7b: Scenario) -> None:
+    # Same worlds, every plan funded: the run with 10% ablations trains a better-tuned
+    # recipe (lower loss on average, not only a narrower spread), on two seeds. The recipe
+    # term itself is Step Law's: 0.95% of the loss untuned, 0.08% after 10% ablations.
+    from sim.engine.quality import UNTUNED_RECIPE_EXCESS, recipe_excess
+
+    assert recipe_excess(0.0) == UNTUNED_RECIPE_EXCESS
+    assert recipe_excess(0.1) == pytest.approx(0.0095 * np.exp(-2.5))
+    s = with_overrides(base7b, UNBOUNDED)
+    for seed in (SEED, 7):
+        none = run_replications(with_overrides(s, {"levers.ablation_fraction": 0.0}), 150, seed)
+        some = run_replications(s, 150, seed)
+        same_scope(none, some, RETRAIN)
+        higher(none["loss"], some["loss"])
+        higher(target_quality(some), target_quality(none))
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -184,8 +201,10 @@ def test_reserve_lowers_the_chance_of_going_over_budget(base7b: Scenario) -> Non
 
 
 def test_adapting_wins_on_time_and_cost_and_loses_where_the_cap_binds(base7b: Scenario) -> None:
-    # 300 replications; support_knowledge is capped at 0.66 in the base model. Both ship at the
-    # first eval (no extra rounds), so the comparison is of the paths, not of chasing a cap.
+    # 300 replications. The adapted model's ceiling is the open 8B base model's own: its size
+    # and 15T tokens through the scaling law and each capability's logistic, with public text
+    # teaching the company's support knowledge at 7% of in-domain tokens (no cap of its own).
+    # Both ship at the first eval (no extra rounds), so the comparison is of the paths.
     rich = with_overrides(base7b, RICH)
     build = runs(rich, 300, policy="aggressive")
     adapt = runs(rich, 300, policy="aggressive", levers__strategy="adapt")
@@ -194,7 +213,16 @@ def test_adapting_wins_on_time_and_cost_and_loses_where_the_cap_binds(base7b: Sc
     higher(build["schedule_days"], adapt["schedule_days"])
     higher(build["cost_usd"], adapt["cost_usd"])
     higher(build["true:support_tickets"], adapt["true:support_tickets"])
-    assert adapt["true:ifeval"].mean() >= build["true:ifeval"].mean() - 0.01  # no cap there
+    # General capabilities: the base model's 15T tokens beat the build's 4T.
+    higher(adapt["true:ifeval"], build["true:ifeval"])
+    # The ceiling is a mechanism, not a constant: a bigger base model (same tokens) and more
+    # adaptation tokens on the domain each lift the support knowledge an adapted model reaches.
+    bigger = runs(rich, 300, policy="aggressive", levers__strategy="adapt",
+                  model__base_model__params_b=34)  # fmt: skip
+    higher(bigger["true:support_tickets"], adapt["true:support_tickets"])
+    longer = runs(rich, 300, policy="aggressive", levers__strategy="adapt",
+                  model__adapt_tokens_b=400)  # fmt: skip
+    higher(longer["true:support_tickets"], adapt["true:support_tickets"])
 
 
 def test_over_indexing_raises_the_benchmark_not_the_product_score(base7b: Scenario) -> None:

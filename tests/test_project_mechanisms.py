@@ -155,6 +155,36 @@ def test_failed_runs_happen_at_frontier_scale_not_on_documented_runs() -> None:
     assert (small["run_failed_runs"] > 0).mean() <= 0.02
 
 
+def test_restarts_that_need_people_lengthen_the_run() -> None:
+    # OPT-175B's run (sim calibrate): a third of its ~105 failures needed a person for about
+    # nine hours, against automation that recovers them all; 30 paired plays a seed.
+    from sim.calibration.projects import opt_scenario
+
+    s = opt_scenario()
+    for seed in SEEDS:
+        automated = runs(s, 30, seed, cluster__manual_restart_share=0.0)
+        manual = runs(s, 30, seed)
+        d = higher(manual["run_wall_days"], automated["run_wall_days"], f"seed {seed}")
+        assert 7.0 < d["mean"] < 16.0, d  # about 30 manual restarts of 9.5 hours
+        higher(automated["run_effective_training_time"], manual["run_effective_training_time"])
+
+
+def test_a_team_tries_a_third_recipe_before_it_abandons_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every spike recipe-bound and no change cures it: each instability takes three failed
+    # changes (OPT-175B's late-November divergence survived two, the third worked) and then
+    # the run restarts from scratch. 20 worlds, played in this process.
+    from sim.engine import training
+
+    monkeypatch.setattr(training, "RECIPE_CHANGE_CURES", 0.0)
+    s = with_overrides(spikes(1.0, "pretraining"), {"levers.playbook.rollback": ["overreact"]})
+    df = runs(s, 20)
+    assert (df["run_failed_runs"] > 0).all()
+    assert (df["run_recipe_changes"] >= 3 * df["run_failed_runs"]).all()
+    assert (df["run_recipe_changes"] < 3 * (df["run_failed_runs"] + 1)).all()
+
+
 # --- late fixes -------------------------------------------------------------------------
 
 

@@ -85,7 +85,15 @@ def test_every_option_and_decision_has_the_models_words() -> None:
     assert set(OPTION_LABELS) <= options
     judging = ("overreact", "panic", "wise", "mistake", "wrong", "right call")
     assert not any(j in option_words(o) for o in options for j in judging)
-    assert option_words("rollback_skip") == "rollback skip"
+    # Every option reads as the action it takes: no identifier read aloud ("rollback skip"),
+    # and no two options of a decision read alike.
+    assert option_words("rollback_skip") == "roll back and skip the batches"
+    for kind, offered in DECISION_OPTIONS.items():
+        said = [option_words(o) for o in offered]
+        assert len(set(said)) == len(said), kind
+        assert all("_" not in w and w == w.lower() for w in said), said
+    assert {"rollback skip", "pause investigate", "use reserve", "accept overrun",
+            "extra round", "accept slip"}.isdisjoint(option_words(o) for o in options)  # fmt: skip
     # Why a decision offers fewer options: sim/play/unavailable.py (tests/test_unavailable.py).
 
 

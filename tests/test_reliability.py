@@ -321,3 +321,26 @@ def test_effective_time_is_positive_in_realistic_runs(
     )
     run = simulate_cluster(spec, 2.0, Streams.for_replication(seed, 0))
     assert 0 < run.effective_training_time <= 1
+
+
+# --- restarts that need people ------------------------------------------------------------------
+
+
+def test_a_manual_restart_adds_the_wait_and_the_fix_to_its_share() -> None:
+    assert reliability.restart_with_people(4.0, 0.0, 30.0, 540.0) == 4.0
+    assert reliability.restart_with_people(4.0, 1.0, 30.0, 540.0) == 4.0 + 30.0 + 540.0
+    assert reliability.restart_with_people(4.0, 0.25, 30.0, 540.0) == pytest.approx(146.5)
+
+
+def test_operations_at_scale_count_the_manual_restarts_of_the_cluster() -> None:
+    from sim.scenario.spec import ClusterSpec
+
+    auto = reliability.operations(ClusterSpec(gpus=992), 175e9, 992).restart_minutes
+    people = reliability.MANUAL_FIX_MINUTES + reliability.ON_CALL_WAIT_MINUTES
+    for share in (0.0, 3 / 466, 1 / 3):
+        spec = reliability.spec_at_scale(ClusterSpec(gpus=992, manual_restart_share=share), 175e9)
+        assert spec.restart_minutes == pytest.approx(auto + share * people)
+    # OPT-175B's third of manual restarts (about 9.5 hours each) against Llama 3's 3 in 466.
+    opt = reliability.spec_at_scale(ClusterSpec(gpus=992, manual_restart_share=1 / 3), 175e9)
+    llama = reliability.spec_at_scale(ClusterSpec(gpus=992), 175e9)
+    assert analytic_effective_training_time(opt) < analytic_effective_training_time(llama) - 0.05

@@ -212,7 +212,8 @@ def test_calls_made_by_the_playbook_are_not_the_candidates() -> None:
     only_auto = strong.with_followup(cut.model_copy(update={"decisions": auto}))
     assert judge(only_auto).item("followup_budget").status == "not_played"
     md = session_markdown(strong, judge(strong))
-    assert "You chose **use reserve**; your playbook then chose fewer post training rounds" in md
+    calls = "You chose **use the reserve**; your playbook then chose fewer post-training rounds"
+    assert calls in md
 
 
 def _ship(

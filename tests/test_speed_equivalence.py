@@ -2,17 +2,27 @@
 
 The set-up fit is made once per scenario and copied into later replications; forecasts of
 a team without newcomers are kept while its people stay the same; an element's draws are
-worked out a block at a time as they are read. Each is checked against the fresh
-computation it stands for. A few seconds.
+worked out a block at a time as they are read; a stream's seed is mixed in Python. Each is
+checked against the fresh computation it stands for. A few seconds.
 """
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 
 from sim.engine.facts import scenario_facts
 from sim.engine.model import ProjectModel
-from sim.engine.rng import BLOCK_DRAWS, Streams, standard_exponential
+from sim.engine.rng import (
+    BLOCK_DRAWS,
+    STREAM_KEYS,
+    STREAMS,
+    Streams,
+    entity_key,
+    standard_exponential,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 
@@ -115,3 +125,34 @@ def test_a_play_nobody_looks_at_keeps_the_same_totals_without_its_entries(scenar
     assert sum(e.usd for e in seen.ledger.entries) == pytest.approx(seen.ledger.spent_usd)
     with pytest.raises(RuntimeError, match="not observed"):
         _ = batch.ledger.entries
+
+
+def test_a_streams_generators_are_the_ones_numpys_seed_sequence_seeds() -> None:
+    """The pool mixed in Python gives NumPy's SeedSequence words, so the same draws, bit for bit.
+
+    Seeds of one word and of several, replications past 32 bits, every named stream and
+    entity keys; a stream built the NumPy way draws the same numbers.
+    """
+    rnd = random.Random(23)
+    seeds = [0, 1, 11, 2**32 - 1, 2**32, 2**64 + 5, *(rnd.getrandbits(130) for _ in range(5))]
+    for seed in seeds:
+        for replication in (0, 3, 2**32 + 7, rnd.getrandbits(40)):
+            streams = Streams.for_replication(seed, replication)
+            for name in STREAMS:
+                child = np.random.SeedSequence(
+                    entropy=seed, spawn_key=(replication, STREAM_KEYS[name])
+                )
+                numpy_way = np.random.Generator(np.random.PCG64(child))
+                assert streams[name].bit_generator.state == numpy_way.bit_generator.state
+                assert streams[name].random(3).tolist() == numpy_way.random(3).tolist()
+            entity = np.random.SeedSequence(
+                entropy=seed, spawn_key=(replication, STREAM_KEYS["safety"], entity_key("t1"))
+            )
+            gen = np.random.Generator(np.random.PCG64(entity))
+            assert streams.for_entity("safety", "t1").standard_normal(4).tolist() == (
+                gen.standard_normal(4).tolist()
+            )
+    # A seed sequence whose entropy is a list goes the NumPy way, with the same result.
+    listed = Streams(np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9,)))
+    child = np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9, STREAM_KEYS["budget"]))
+    assert listed["budget"].random() == np.random.Generator(np.random.PCG64(child)).random()

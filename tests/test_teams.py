@@ -115,9 +115,7 @@ def _bare_project(headcount: int) -> tuple[Any, str]:
     from tests.tiny import TRAIN, tiny
 
     # Nobody owns a risk: an owner's watch would take people off the work counted by hand.
-    s = tiny(
-        org__teams__0__headcount=headcount, org__risk_owners=dict.fromkeys(RISK_KINDS)
-    )
+    s = tiny(org__teams__0__headcount=headcount, org__risk_owners=dict.fromkeys(RISK_KINDS))
     env = PlayEnvironment()
     streams, ledger = Streams.for_replication(0, 0), Ledger(1e9, 0.0)
     staff = Staff(s, scenario_facts(s), env, streams, ledger, Recording(env))

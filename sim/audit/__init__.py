@@ -114,16 +114,30 @@ def _better(metric: str, mean: float, scenario: Scenario) -> bool:
 def judge_practice(rows: dict[str, dict[str, Any]], scenario: Scenario, identical: bool) -> tuple[
     str, tuple[str, ...], tuple[str, ...]
 ]:  # fmt: skip
-    """The removal's verdict from its paired rows (B = without): verdict, gains, losses."""
+    """The removal's verdict from its paired rows (B = without): verdict, gains, losses.
+
+    A free lunch gains clearly and loses nothing that matters: no outcome is clearly worse,
+    and none is worse on average by its margin or more while its worlds cannot yet tell
+    (a rare, dear defect the practice prevents shows in a few worlds only; right before
+    bold, such a removal is not settled until more worlds say whether the loss is real).
+    """
     if identical:
         return INERT, (), ()
     gains: list[str] = []
     losses: list[str] = []
+    possible: list[str] = []
     for metric, r in rows.items():
-        if r.get("verdict") != CLEAR or float(r.get("mean", 0.0)) == 0.0:
+        mean = float(r.get("mean", 0.0))
+        if mean == 0.0:
             continue
-        (gains if _better(metric, float(r["mean"]), scenario) else losses).append(metric)
-    if gains and not losses:
+        better = _better(metric, mean, scenario)
+        if r.get("verdict") == CLEAR:
+            (gains if better else losses).append(metric)
+        elif not better and abs(mean) >= float(r.get("margin", 0.0) or 0.0) > 0.0:
+            possible.append(metric)
+    if gains and not losses and possible:
+        verdict = NOT_SETTLED
+    elif gains and not losses:
         verdict = FREE_LUNCH
     elif losses and not gains:
         verdict = PAYS

@@ -25,6 +25,7 @@ from sim.play.lessons.catalog import (
 )
 from sim.scenario.levers import LEVERS
 from sim.scenario.spec import RISK_KINDS, Scenario
+from sim.scenario.vocabulary import words
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def owners(s: Scenario) -> list[Built]:
         owner = s.org.risk_owners.get(risk)  # type: ignore[call-overload]
         label = f"Owning the {RISK_WORDS.get(risk, risk)} risk"
         if owner is not None:
-            out.append(_pair(s, f"owner:{risk}", label, f"left unowned (not {owner})", None,
+            out.append(_pair(s, f"owner:{risk}", label, f"left unowned (not {words(owner)})", None,
                              {path: None}))  # fmt: skip
             continue
         taker = s.org.decision_rights.get(RISK_TAKER[risk])  # type: ignore[call-overload]
@@ -81,7 +82,7 @@ def owners(s: Scenario) -> list[Built]:
             out.append(Skipped(f"owner:{risk}", "unowned, and nobody holds the decision it feeds"))
             continue
         out.append(_pair(s, f"owner:{risk}", label, f"unowned (as the scenario has it; "
-                         f"with: {taker})", {path: taker}, None))  # fmt: skip
+                         f"with: {words(taker)})", {path: taker}, None))  # fmt: skip
     return out
 
 
@@ -93,7 +94,7 @@ def gates(s: Scenario) -> list[Built]:
     kept = [g.model_dump() for g in s.plan.gates]
     for i, g in enumerate(s.plan.gates):
         rest = kept[:i] + kept[i + 1 :]
-        name = g.id.replace("_", " ")
+        name = words(g.id)
         name = name if name.endswith("gate") else f"{name} gate"
         out.append(
             _pair(

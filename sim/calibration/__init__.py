@@ -14,6 +14,7 @@ from __future__ import annotations
 from sim.calibration.figures import (
     CalibrationRow,
     Tolerance,
+    adaptation_rows,
     benchmark_rows,
     chinchilla_rows,
     compute_optimal_params,
@@ -58,5 +59,6 @@ def calibration_rows(reps: int = 100, seed: int = 0) -> list[CalibrationRow]:
         *team_rows(),
         *post_training_rows(),
         *benchmark_rows(),
+        *adaptation_rows(),
         *project_rows(seed),
     ]

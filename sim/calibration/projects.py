@@ -12,12 +12,24 @@ from typing import Any
 
 import numpy as np
 
-from sim.calibration.figures import CalibrationRow, Tolerance, probe_scenario
+from sim.calibration.figures import (
+    LLAMA3_CLUSTER_ARGS,
+    CalibrationRow,
+    Tolerance,
+    probe_scenario,
+)
 from sim.engine.compute import planned_run
 from sim.engine.model import ProjectModel
 from sim.engine.outcome import outcome_row
+from sim.engine.reliability import (
+    MANUAL_FIX_MINUTES,
+    ON_CALL_WAIT_MINUTES,
+    best_checkpoint_minutes,
+    spec_at_scale,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
+from sim.units import SECONDS_PER_DAY
 
 #: Replications each project row plays.
 PROJECT_REPS = 20
@@ -134,83 +146,245 @@ def tulu3_rows(seed: int) -> list[CalibrationRow]:
     ]
 
 
-# --- pretraining runs -----------------------------------------------------------------------
+# --- pretraining runs: failed runs fitted on OPT-175B, tested on BLOOM and Llama 3 -----------
 
-#: BLOOM 176B: 366B tokens on 384 A100 80GB (48 nodes) in about 118 days, 150 TFLOP/s a GPU.
-BLOOM = {"params_b": 176.0, "tokens_b": 366.0, "gpus": 384, "tflops": 150.0, "days": 118.0}
-#: OPT-175B: 992 A100 80GB (124 nodes) at up to 147 TFLOP/s, 180B tokens; the logbook's
-#: ~105 restarts (35 manual, 70+ automatic) in about 56 days; job uptime about 59%.
+#: OPT-175B's final lineage (12.xx), from the paper (Zhang et al. 2022, §2.5) and the team's
+#: notes in metaseq's projects/OPT/chronicles: launched 11 November 2021, done 6 January 2022
+#: (56 days) on 300B tokens, "~33 days of continuous training on 1024 80GB A100s" without
+#: failures or instabilities; 992 GPUs in the paper. Hardware: at least 35 manual restarts
+#: and 70+ automatic ones. Divergences: "lowering the learning rate and restarting from an
+#: earlier checkpoint" (the paper), with clipping cut from 1.0 to 0.3, two optimiser
+#: experiments (SGD-like Adam, then plain SGD; notes of 3 December) and learning-rate cuts
+#: on 3 December and at runs 12.43 and 12.45.2 (notes of 16 December): six changes.
 OPT = {
     "params_b": 175.0,
-    "tokens_b": 180.0,
+    "tokens_b": 300.0,
     "gpus": 992,
-    "tflops": 147.0,
-    "restarts": 105,
     "days": 56.0,
-    "uptime": 0.59,
+    "compute_days": 33.0,
+    "compute_gpus": 1_024,
+    "manual": 35,
+    "restarts": 105,
+    "recipe_changes": 6,
 }
+#: BLOOM 176B (BigScience 2022; bigscience-workshop/bigscience, train/tr11-176B-ml/chronicles):
+#: launched 11 March 2022, 366B tokens by early July (118 days) on 384 A100 80GB (48 nodes).
+#: At full batch an iteration of 2,048 sequences of 2,048 tokens took 105 s (the logged
+#: 150 TFLOP/s counts recomputed activations); "every week or so" a GPU died and SLURM
+#: restarted the job; a checkpoint every 100 iterations (about 3 hours).
+BLOOM = {
+    "params_b": 176.0,
+    "tokens_b": 366.0,
+    "gpus": 384,
+    "iteration_seconds": 105.0,
+    "batch_tokens": 2_048 * 2_048,
+    "days": 118.0,
+    "failures_per_day": 1.0 / 7.0,
+    "checkpoint_minutes": 100 * 105.0 / 60.0,
+}
+#: Llama 3 405B (§3.3.4 and Table 4): 15.6T tokens on 16,384 H100 at 400 TFLOP/s; over 90%
+#: effective training time, 3 of 466 interruptions needing significant manual intervention,
+#: no restart from scratch reported.
+LLAMA3_RUN = {"params_b": 405.0, "tokens_b": 15_600.0, "gpus": 16_384, "tflops": 400.0}
+#: Hours BLOOM lost to the three stalls at evaluation its chronicles time (30 April, 9 and
+#: 18 May 2022: deadlocks nobody's tooling caught, found and fixed by people).
+BLOOM_STALL_HOURS = (18.0, 6.0, 11.0)
+#: The novelty of a first run at its size on a documented recipe (BLOOM, Llama 3) and of
+#: one whose team had not trained a dense model this size and had few medium-scale
+#: ablations (OPT-175B): judged from the sources before any constant was fitted.
+FIRST_RUN_NOVELTY = 0.4
+OPT_NOVELTY = 0.5
+#: The spike rate at 7B of a 2024 recipe at 405B (scenarios/frontier_405b.yaml); OPT and
+#: BLOOM use the engine's PaLM-era default.
+MODERN_SPIKES_PER_TRILLION = 0.15
+
+
+def mfu_from_days(params_b: float, tokens_b: float, gpus: float, days: float, peak: float) -> float:
+    """MFU in the model's own terms (6·N·D) of a run of ``days`` on ``gpus`` GPUs."""
+    return 6 * params_b * 1e9 * tokens_b * 1e9 / (gpus * peak * 1e12 * days * SECONDS_PER_DAY)
+
+
+def at_best_interval(s: Scenario) -> Scenario:
+    """``s`` checkpointing at the best interval of its job, as ``sim cluster`` picks it."""
+    params = s.model.params_b * 1e9
+    best = best_checkpoint_minutes(spec_at_scale(s.cluster, params))
+    return with_overrides(s, {"levers.checkpoint_minutes": best})
+
+
+def opt_scenario() -> Scenario:
+    """OPT-175B's final lineage: its cluster, its failures, its answer to divergences."""
+    nodes = OPT["gpus"] // 8
+    cluster = {
+        "gpu": "a100",
+        "gpus": OPT["gpus"],
+        "mfu": mfu_from_days(
+            OPT["params_b"], OPT["tokens_b"], OPT["compute_gpus"], OPT["compute_days"], 312.0
+        ),  # fmt: skip
+        "failure_rate": OPT["restarts"] / (nodes * OPT["days"]) * 1_000.0,
+        "manual_restart_share": OPT["manual"] / OPT["restarts"],
+    }
+    s = pretraining_probe(OPT["params_b"], OPT["tokens_b"], cluster, novelty=OPT_NOVELTY)
+    # The paper's answer to a divergence: a lower learning rate from an earlier checkpoint.
+    playbook = {**PLAYBOOK, "rollback": ["overreact"]}
+    return at_best_interval(with_overrides(s, {"levers.playbook": playbook}))
+
+
+def opt_rows(seed: int) -> list[CalibrationRow]:
+    s = opt_scenario()
+    rows = plays(s, seed)
+    compute = OPT["compute_days"] * OPT["compute_gpus"] / OPT["gpus"]
+    ratio = median(rows, "run_wall_days") / compute
+    changes = float(np.mean([r["run_recipe_changes"] for r in rows]))
+    failed = float(np.mean([r["run_failed_runs"] > 0 for r in rows]))
+    c = s.cluster
+    cluster_args = (
+        f"`sim cluster --gpus {c.gpus} --failure-rate {c.failure_rate:.2f} --manual-share "
+        f"{c.manual_restart_share:.3f} --params 175B`"
+    )
+    why = (
+        "MANUAL_FIX_MINUTES (9 hours) was fitted to this ratio, RECIPE_CHANGE_DAYS (2) and "
+        "RECIPE_CHANGES_BEFORE_RESTART (3) to the logbook's divergence of late November"
+    )
+    return [
+        CalibrationRow(
+            "OPT-175B: wall clock over compute days (final lineage)",
+            "OPT paper (Zhang et al. 2022) and its chronicles: 56 days for ~33 of compute",
+            OPT["days"] / OPT["compute_days"],
+            ratio,
+            "ratio",
+            Tolerance("relative", 0.15),
+            basis="fit",
+            basis_why=why,
+            note=(
+                f"median of {PROJECT_REPS} plays: {c.failure_rate:.1f} failures per 1,000 "
+                f"node-days, {c.manual_restart_share:.0%} of them manual; the windows of "
+                f"{cluster_args}; recipe changed on every divergence; {failed:.0%} of runs "
+                "restarted from scratch"
+            ),
+        ),
+        CalibrationRow(
+            "OPT-175B: recipe changes in the final lineage",
+            "OPT paper §2.5 and chronicles: clipping, two optimiser trials, three LR cuts",
+            float(OPT["recipe_changes"]),
+            changes,
+            "count",
+            Tolerance("relative", 0.5),
+            basis="test",
+            basis_why=(
+                "nothing was set from the count: spikes come at PaLM's rate, at novelty 0.5, "
+                "and the team changed the recipe on each as the paper says"
+            ),
+            note=f"mean of {PROJECT_REPS} plays",
+        ),
+    ]
+
+
+def bloom_scenario() -> Scenario:
+    """BLOOM 176B: its cluster, its throughput at full batch, its failures and checkpoints."""
+    b = BLOOM
+    tokens_per_second = b["batch_tokens"] / b["iteration_seconds"]
+    mfu = 6 * b["params_b"] * 1e9 * tokens_per_second / (b["gpus"] * 312e12)
+    nodes = b["gpus"] // 8
+    cluster = {
+        "gpu": "a100",
+        "gpus": b["gpus"],
+        "mfu": mfu,
+        "failure_rate": b["failures_per_day"] / nodes * 1_000.0,
+    }
+    s = pretraining_probe(b["params_b"], b["tokens_b"], cluster, novelty=FIRST_RUN_NOVELTY)
+    return with_overrides(s, {"levers.checkpoint_minutes": b["checkpoint_minutes"]})
 
 
 def bloom_rows(seed: int) -> list[CalibrationRow]:
-    cluster = {"gpu": "a100", "gpus": BLOOM["gpus"], "mfu": BLOOM["tflops"] / 312.0}
-    s = pretraining_probe(BLOOM["params_b"], BLOOM["tokens_b"], cluster, novelty=0.4)
+    s = bloom_scenario()
     rows = plays(s, seed)
-    implied = 6 * 176e9 * 366e9 / (1_082_990 * 3_600 * 312e12)
     return [
         CalibrationRow(
             "BLOOM 176B: days to train 366B tokens on 384 A100",
-            "BigScience, BLOOM paper (2022): March to July 2022, 1,082,990 GPU-hours",
+            "BigScience, BLOOM paper (2022) and the training chronicles",
             BLOOM["days"],
             median(rows, "run_wall_days"),
             "days",
             Tolerance("relative", 0.15),
             basis="test",
-            basis_why="nothing was set from BLOOM; its throughput and cluster are inputs",
-            note=f"at the published 150 TFLOP/s per GPU ({BLOOM['tflops'] / 312:.0%} MFU)",
-            gap=(
-                f"the published 150 TFLOP/s is the throughput at its best; the GPU-hours imply "
-                f"{implied:.0%} MFU on average: stalls, slow nodes and reduced throughput "
-                "between restarts are not modelled (throughput is constant)"
+            basis_why="nothing was set from BLOOM; its throughput, failures and checkpoints "
+            "are inputs",
+            note=(
+                f"median of {PROJECT_REPS} plays at the logged 105 s an iteration "
+                f"({s.cluster.mfu:.1%} MFU by 6·N·D), a failure a week, a checkpoint every "
+                "100 iterations; the batch ramp-up of the first week and three stalls at "
+                "evaluation (35 hours) are not modelled"
             ),
-        )
+        ),
+        CalibrationRow(
+            "BLOOM 176B: hours a stall that needed people cost",
+            "BLOOM training chronicles: stalls at evaluation lost 18, 6 and 11 hours",
+            float(np.mean(BLOOM_STALL_HOURS)),
+            (ON_CALL_WAIT_MINUTES + MANUAL_FIX_MINUTES) / 60.0,
+            "hours",
+            Tolerance("relative", 0.5),
+            basis="test",
+            basis_why="MANUAL_FIX_MINUTES was fitted to OPT-175B's calendar, not to BLOOM",
+            note="a manual restart: half an hour before the hourly on-call looks, then the fix",
+        ),
     ]
 
 
-def opt_rows(seed: int) -> list[CalibrationRow]:
-    nodes = OPT["gpus"] // 8
-    failure_rate = OPT["restarts"] / (nodes * OPT["days"]) * 1_000.0
-    cluster = {
-        "gpu": "a100",
-        "gpus": OPT["gpus"],
-        "mfu": OPT["tflops"] / 312.0,
-        "failure_rate": failure_rate,
-    }
-    s = pretraining_probe(OPT["params_b"], OPT["tokens_b"], cluster, novelty=0.5)
+def llama3_run_scenario() -> Scenario:
+    """Llama 3 405B's whole pretraining run: its cluster at the best interval."""
+    r = LLAMA3_RUN
+    cluster = {"gpu": "h100", "gpus": r["gpus"], "mfu": r["tflops"] / 989.0}
+    s = pretraining_probe(
+        r["params_b"],
+        r["tokens_b"],
+        cluster,
+        novelty=FIRST_RUN_NOVELTY,
+        spikes_per_trillion=MODERN_SPIKES_PER_TRILLION,
+    )
+    return at_best_interval(s)
+
+
+def llama3_run_rows(seed: int) -> list[CalibrationRow]:
+    s = llama3_run_scenario()
     rows = plays(s, seed)
-    ratio = float(np.median([1.0 / r["run_effective_training_time"] for r in rows]))
+    ett = float(np.mean([r["run_effective_training_time"] for r in rows]))
+    failed = float(np.mean([r["run_failed_runs"] > 0 for r in rows]))
     changes = float(np.mean([r["run_recipe_changes"] for r in rows]))
+    why = "nothing was set from Llama 3's run beyond the failure counts (the cluster rows)"
     return [
         CalibrationRow(
-            "OPT-175B: wall clock over compute days",
-            "OPT paper and logbook (Zhang et al. 2022): job uptime about 59%",
-            1.0 / OPT["uptime"],
-            ratio,
-            "ratio",
-            Tolerance("relative", 0.25),
+            "Llama 3 405B: effective training time over the whole run",
+            "Llama 3 paper (2024), §3.3.4: over 90%",
+            0.90,
+            ett,
+            "share of wall time",
+            Tolerance("at_least"),
             basis="test",
-            basis_why="its restarts set the probe's failure rate; the wall clock is an output",
+            basis_why=why + "; the manual restarts' hours come from OPT-175B",
             note=(
-                f"failure rate from the logbook's ~105 restarts in 56 days on {nodes} nodes "
-                f"({failure_rate:.1f} per 1,000 node-days), novelty 0.5; {changes:.1f} recipe "
-                "changes a run (the logbook: several LR and clipping changes)"
+                f"mean of {PROJECT_REPS} plays of 15.6T tokens at novelty 0.4 with spikes and "
+                f"recipe changes ({changes:.1f} a run); its windows are `sim cluster "
+                f"{LLAMA3_CLUSTER_ARGS}`'s (over 90% alone)"
             ),
             gap=(
-                "a restart here takes minutes and a divergence is answered within hours; "
-                "OPT-175B's 35 manual restarts each took people hours to find bad hosts, "
-                "and days went by between a divergence and the next recipe: the model's "
-                "restart time does not depend on how the restart is made"
+                "hardware and manual restarts alone keep over 90% (the 54-day rows); the "
+                "model's spikes at the 405B scenario's rate and its recipe-bound instabilities "
+                "(recipe changes re-planned in 2 days, fitted on OPT-175B) cost 4 more points, "
+                "where Llama 3 reports few spikes and no divergence to correct: the model "
+                "has no term for a stabler recipe (BF16, more ablations) beyond novelty"
             ),
-        )
+        ),
+        CalibrationRow(
+            "Llama 3 405B: share of runs restarted from scratch",
+            "Llama 3 paper (2024): none reported",
+            0.05,
+            failed,
+            "share of runs",
+            Tolerance("at_most"),
+            basis="test",
+            basis_why=why + "; when a run is abandoned comes from OPT-175B's logbook",
+            note=f"of {PROJECT_REPS} plays; a bound of 5%, as one published run allows",
+        ),
     ]
 
 
@@ -312,8 +486,9 @@ def project_rows(seed: int = 0) -> list[CalibrationRow]:
     """Every whole-project row (each plays its scenario ``PROJECT_REPS`` times)."""
     return [
         *tulu3_rows(seed),
-        *bloom_rows(seed),
         *opt_rows(seed),
+        *bloom_rows(seed),
+        *llama3_run_rows(seed),
         *deepseek_project_rows(seed),
         *smollm3_rows(seed),
     ]

@@ -24,12 +24,14 @@ from sim.cli.runs import (
     where_run,
     with_design,
 )
-from sim.cli.tables import Col, difference, money, percent, setting, with_unit
+from sim.cli.tables import Col, difference, money, percent, with_unit
+from sim.glossary import methods_line, used
 from sim.metrics import BY_KEY, LABELS
 from sim.names import PRESET_KEYS
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import sentence
 
 REPS = typer.Option(100, "--reps", help="Replications per grid point or lever setting.")
 DESIGN = typer.Option(
@@ -56,14 +58,21 @@ def _metric(base: Scenario, metric: str) -> str:
 
 
 def _axis_header(path: str) -> str:
-    """An axis's column header, in words that wrap and still name the field.
+    """An axis's column header in words.
 
-    ``levers.reserve_fraction`` → ``reserve fraction``; ``org.teams.data.headcount`` →
-    ``data headcount``.
+    A lever by its label (``levers.reserve_fraction`` is "Budget reserve"), another field by
+    its words (``org.teams.data.headcount``).
     """
-    parts = path.split(".")
-    words = parts[-1:] if parts[0] == "levers" else parts[-2:]
-    return " ".join(words).replace("_", " ")
+    from sim.compare.editing import field_words
+
+    return sentence(field_words(path))
+
+
+def _points_by_index(path: str, value: Any) -> str:
+    """An axis's setting at a grid point, as it reads (``0.1`` of the reserve is "10%")."""
+    from sim.compare.editing import value_words
+
+    return value_words(path, value)
 
 
 def sweep(
@@ -117,7 +126,7 @@ def sweep(
         return
     rows = [
         (
-            *(setting(r[a.path]) for a in axes),
+            *(_points_by_index(a.path, r[a.path]) for a in axes),
             f"{r['schedule_days_mean']:.0f} ±{_half(r, 'schedule_days_mean'):.0f}",
             f"{r['schedule_days_p90']:.0f}",
             money(r["cost_usd_mean"]),
@@ -146,13 +155,23 @@ def sweep(
         headers,
         text_columns=0,
     )
-    words = {
-        point_name(p): ", ".join(f"{_axis_header(k)} {setting(v)}" for k, v in p.items())
+    from sim.compare.editing import value_words
+
+    said = {
+        point_name(p): ", ".join(
+            f"{_axis_header(k).lower()} {value_words(k, v)}" for k, v in p.items()
+        )  # fmt: skip
         for p in points
     }
-    first = next(iter(words))
-    for line in scope_notes({n: frames[n] for n in words}, first, lambda n: f"the {words[n]} plan"):
+    first = next(iter(said))
+
+    def plan(n: str) -> str:
+        return "the first grid point's" if n == first else f"the {said[n]} plan"
+
+    for line in scope_notes({n: frames[n] for n in said}, first, plan):
         stdout.print(line, markup=False, highlight=False)
+    stdout.print(used("replication", "world", "interval", "p90", "scope"), markup=False,
+                 highlight=False)  # fmt: skip
 
 
 def _half(row: Any, key: str) -> float:
@@ -223,10 +242,12 @@ def sensitivity(
     if as_json:
         emit_json(out)
         return
+    from sim.compare.editing import field_words, plan_words, value_words
+
     unit = LABELS[metric].unit if metric in LABELS else ""
     rows = [
-        (r["rank"], r["lever"].removeprefix("levers.").replace("_", " "),
-         f"{setting(r['low'])} → {setting(r['high'])}",
+        (r["rank"], sentence(field_words(r["lever"])),
+         f"{value_words(r['lever'], r['low'])} → {value_words(r['lever'], r['high'])}",
          difference(r["swing"], unit) + ("" if r["clear"] else "?"),
          _span(r["swing_low"], r["swing_high"], unit), percent(r["p_top3"], 0))
         for r in out["levers"]
@@ -237,29 +258,38 @@ def sensitivity(
         markup=False,
         highlight=False,
     )
+    swing = f"swing ({unit})" if unit in ("days", "person-days") else (
+        "swing (pp)" if unit in ("probability", "share") else "swing")  # fmt: skip
     table(
         "Levers, largest effect first",
         rows,
-        ("rank", Col("lever", text=True), Col("low → high", text=True), "swing",
+        ("rank", Col("lever", text=True), Col("low → high", text=True), swing,
          "95% interval", "top 3"),
         text_columns=0,
     )  # fmt: skip
     stdout.print(
         "swing: the mean at the high setting minus the mean at the low one, on the same worlds "
         "(--json and --csv give both means), with its 95% interval; ? marks a swing not "
-        "clearly different from 0 (Holm over the levers). top 3: the chance the lever is truly "
-        "among the three that move the metric most.",
+        "clearly different from 0 (adjusted for the levers tried together). top 3: the chance "
+        "the lever is truly among the three that move the metric most.",
         markup=False,
         highlight=False,
     )
 
+    settings = {f"{r['lever']}={r[end]}": (r["lever"], r[end])
+                for r in out["levers"] for end in ("low", "high")}  # fmt: skip
+
     def said(name: str) -> str:
-        if name == BASE:
-            return "the base plan"
-        return "the " + name.removeprefix("levers.").replace("_", " ").replace("=", " ") + " plan"
+        if name in settings:
+            return plan_words(*settings[name])
+        return "the base plan" if name == BASE else "the " + name + " plan"
 
     for line in scope_notes(frames, BASE, said):
         stdout.print(line, markup=False, highlight=False)
+    stdout.print(methods_line("Paired differences and Holm's correction", "Bayesian bootstrap"),
+                 markup=False, highlight=False)  # fmt: skip
+    stdout.print(used("replication", "world", "interval", "scope"), markup=False,
+                 highlight=False)  # fmt: skip
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
 

@@ -56,6 +56,11 @@ _SCOPE: tuple[tuple[str, Callable[[float], str]], ...] = (
 )
 
 
+def _amount(said: str) -> str:
+    """The amount alone of "trained 4.1T tokens" ("4.1T") or "did 4.5 post-training rounds"."""
+    return said.split(" ", 2)[1]
+
+
 def scope_notes(
     frames: Mapping[str, pd.DataFrame], reference: str, label: Callable[[str], str]
 ) -> list[str]:
@@ -74,7 +79,7 @@ def scope_notes(
             value = float(df[column].astype(float).mean())
             ref = float(frames[reference][column].astype(float).mean())
             if abs(value - ref) > SCOPE_SHARE * max(abs(ref), 1e-9):
-                said.append(f"{words(value)} on average, not {words(ref).split(' ', 1)[1]}")
+                said.append(f"{words(value)} on average, not {_amount(words(ref))}")
                 less = value < ref
         if said:
             out.append(

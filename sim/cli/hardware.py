@@ -183,6 +183,14 @@ def cluster(
         "--params",
         help="Parameters of the model trained (405B): operations at scale, as plays use.",
     ),
+    manual_share: float | None = typer.Option(
+        None,
+        "--manual-share",
+        help=(
+            "With --params: share of unexpected interruptions a person must recover; "
+            "default 3/466 (Llama 3)."
+        ),
+    ),
     reps: int = typer.Option(100, "--reps", help="Replications."),
     seed: int = typer.Option(1, "--seed", help="Seed; the same seed gives the same numbers."),
     json_output: bool = JSON_OPTION,
@@ -197,7 +205,11 @@ def cluster(
     if seed < 0:
         raise UserError(f"--seed must be zero or more, got {seed}")
     flags = ("gpus", "gpus_per_node", "failure_rate", "planned_per_day", "checkpoint_minutes",
-             "checkpoint_write_minutes", "restart_minutes", "days")  # fmt: skip
+             "checkpoint_write_minutes", "restart_minutes", "days", "manual_share")  # fmt: skip
+    if manual_share is not None and params is None:
+        raise UserError("--manual-share needs --params (the operations at scale it adds to)")
+    if manual_share is not None and not 0.0 <= manual_share <= 1.0:
+        raise UserError(f"--manual-share must be a share between 0 and 1, got {manual_share:g}")
     with _as_user_errors(flags):
         # Checked here with the fixed operations whatever --params says: the checks name
         # the flag (gpus must be at least 1), where the scenario model's would not.
@@ -220,6 +232,8 @@ def cluster(
                 checkpoint_write_minutes=checkpoint_write_minutes,
                 restart_minutes=restart_minutes,
             )
+            if manual_share is not None:
+                scale = scale.model_copy(update={"manual_restart_share": manual_share})
             spec = spec_at_scale(scale, parse_size(params, "params", PARAMETERS))
         best = best_checkpoint_minutes(spec)
         spec = replace(

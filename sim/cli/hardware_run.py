@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rich.progress import Progress
-
-from sim.cli.common import stderr, stdout, table
+from sim.cli.common import progress_bar, stdout, table
 from sim.cli.tables import number, percent
 from sim.engine.reliability import (
     ClusterRun,
@@ -52,14 +50,13 @@ def replicate(
     spec: ReliabilitySpec, days: float, reps: int, seed: int, *, show_progress: bool
 ) -> list[ClusterRun]:
     """Run ``reps`` seeded replications, with a progress bar on stderr when asked and long."""
-    if not show_progress or reps <= _PROGRESS_REPS:
-        return [simulate_cluster(spec, days, Streams.for_replication(seed, k)) for k in range(reps)]
     runs: list[ClusterRun] = []
-    with Progress(console=stderr, transient=True) as progress:
-        task = progress.add_task("replications", total=reps)
+    with progress_bar(show_progress and reps > _PROGRESS_REPS) as bar:
+        task = None if bar is None else bar.add_task("replications", total=reps)
         for k in range(reps):
             runs.append(simulate_cluster(spec, days, Streams.for_replication(seed, k)))
-            progress.advance(task)
+            if bar is not None and task is not None:
+                bar.advance(task)
     return runs
 
 

@@ -13,7 +13,10 @@ import typer
 
 from sim.cli.common import JSON_OPTION, Stopped, UserError, emit_json, guarded, stdout, table
 from sim.cli.runs import EXECUTOR, SCHEDULER, SEED, SET, WORKERS
-from sim.cli.tables import money, percent
+from sim.cli.tables import Col, money, percent
+from sim.format import pp_signed
+from sim.glossary import methods_line, used
+from sim.metrics import label
 from sim.names import CHOICE_FAMILIES, OBJECTIVES
 from sim.scenario.loading import load_scenario
 
@@ -48,9 +51,15 @@ def _save(result: dict[str, Any], base_source: str, folder: Path, cheaper: bool)
 
 
 def _worth(w: dict[str, Any] | None) -> str:
+    """A change's worth on the objective, a chance: in percentage points."""
     if not w:
         return "not measured"
-    return f"{100 * w['mean']:+.1f} pts ({100 * w['low']:+.1f} to {100 * w['high']:+.1f})"
+    return f"{pp_signed(w['mean'])} ({100 * w['low']:+.1f} to {pp_signed(w['high'])})"
+
+
+def _joined(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _print_recommended(result: dict[str, Any], say: Any) -> None:
@@ -76,7 +85,7 @@ def _print_recommended(result: dict[str, Any], say: Any) -> None:
 def _nothing(result: dict[str, Any], saved: list[str], asked: bool, say: Any) -> None:
     obj = result["objective"]
     offers = ", ".join(
-        f"trial {p['trial']} ({obj} {p[obj]:.0%}, {money(p['cost_usd_mean'])})"
+        f"trial {p['trial']} ({label(obj).lower()} {p[obj]:.0%}, {money(p['cost_usd_mean'])})"
         for p in result["cheaper"][:3]
     )
     what = f"saved {len(saved)} cheaper frontier designs" if saved else "saved nothing"
@@ -94,9 +103,11 @@ def _print(result: dict[str, Any]) -> None:
     say = lambda line: stdout.print(line, markup=False, highlight=False)  # noqa: E731
     obj = result["objective"]
     counts = result["search"]["counts"]
+    rungs = result["rungs"]
     say(
-        f"{result['trials']} trials ({', '.join(f'{n} {k}' for k, n in counts.items())}), worlds "
-        f"per rung {result['rungs']}, seed {result['seed']}; confirmed on "
+        f"{result['trials']} trials ({', '.join(f'{n} {k}' for k, n in counts.items())}); each "
+        f"trial played {_joined([str(n) for n in rungs])} worlds in turn (rungs), the weaker "
+        f"stopped (pruned) after each; seed {result['seed']}. The best confirmed on "
         f"{result['confirm_reps']} fresh worlds."
     )
     rows = []
@@ -114,7 +125,7 @@ def _print(result: dict[str, Any]) -> None:
     table(
         "Baseline and the best designs (fresh worlds)",
         rows,
-        ("design", obj, "cost (mean)", "schedule P50", "changes"),
+        ("design", label(obj), "cost (mean)", "schedule P50", "changes"),
     )
     for d in result["top"]:
         say(f"{d['name']} changes:")
@@ -125,23 +136,24 @@ def _print(result: dict[str, Any]) -> None:
     table(
         "Trade-off frontier (search worlds)",
         [(str(p["trial"]), percent(p[obj]), money(p["cost_usd_mean"])) for p in result["frontier"]],
-        ("trial", obj, "cost (mean)"),
+        ("trial", label(obj), "cost (mean)"),
+        text_columns=0,
     )
     imp = result["importance"]["params"][:8]
     if imp:
         table(
-            "Which changes mattered (on/off, paired on common worlds)",
+            f"Which changes mattered to the {label(obj).lower()} (on/off, paired on common worlds)",
             [
                 (
                     str(p["rank"]),
                     p["what"],
-                    f"{100 * p['importance']:+.1f} pts",
-                    f"{100 * p['low']:+.1f} to {100 * p['high']:+.1f}",
+                    pp_signed(p["importance"]),
+                    f"{100 * p['low']:+.1f} to {pp_signed(p['high'])}",
                 )
                 for p in imp
             ],
-            ("rank", "change", "worth", "95% interval"),
-            text_columns=2,
+            ("rank", Col("change", text=True), "worth", "95% interval"),
+            text_columns=0,
         )
         say(f"Importance: {result['importance']['method']}.")
 
@@ -296,6 +308,10 @@ def optimize(
         say(f"Saved {len(saved)} design file{'s' if len(saved) != 1 else ''} in {save}: {names}.")
     elif save is not None and not result["nothing_better"]:  # that line said so already
         say(f"--save {save}: nothing written there (no design to save).")
+    from sim.compare.analysis import METHOD_NAMES
+
+    say(methods_line(*METHOD_NAMES))
+    say(used("rung", "world", "scope", "points", "percentage-points", "interval"))
 
 
 def register(app: typer.Typer) -> None:

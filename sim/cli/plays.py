@@ -13,6 +13,7 @@ import typer
 
 from sim.cli.common import JSON_OPTION, UserError, emit_json, fmt, guarded, stdout, table
 from sim.cli.tables import Col, difference, money, percent, with_unit
+from sim.glossary import used
 from sim.metrics import HEADLINE, LABELS, label
 from sim.names import NEIGHBOUR_WORLDS, POLICY_NAMES
 from sim.scenario.loading import load_scenario
@@ -34,6 +35,11 @@ def decision_name(key: str) -> str:
     """A decision's key as a person reads it: ``rollback#1`` is "rollback 2" (the second)."""
     kind, _, n = key.partition("#")
     return f"{words(kind)} {int(n) + 1}" if n.isdigit() else words(kind)
+
+
+def _days(value: float) -> str:
+    """A change in days to a tenth (a hundredth when a tenth would read as none): ``+1.5``."""
+    return f"{value:+.2f}" if 0 < abs(value) < 0.05 else f"{value:+.1f}"
 
 
 def _print_outcome(title: str, row: dict[str, Any], scenario: Scenario | None = None) -> None:
@@ -83,14 +89,23 @@ def play(
     if as_json:
         emit_json({"outcome": row, "decisions": decisions, "saved": str(save) if save else None})
         return
-    _print_outcome(f"{game.scenario.name}, seed {seed}, decided by {policy}", row, game.scenario)
+    _print_outcome(f"{game.scenario.name}, world {seed}, decided by {policy}", row, game.scenario)
     table(
         "Decisions",
-        [(d["key"], f"{d['day']:.1f}", d["owner"], d["choice"]) for d in decisions],
+        [
+            (
+                decision_name(d["key"]),
+                f"{d['day']:.1f}",
+                words(d["owner"]),
+                option_words(d["choice"]),
+            )
+            for d in decisions
+        ],  # fmt: skip
         ("decision", "day", Col("who", text=True), Col("choice", text=True)),
     )
     for choice in dict.fromkeys(d["choice"] for d in decisions):
-        stdout.print(f"- {choice}: {option_help(choice)}", markup=False)
+        stdout.print(f"- {option_words(choice)}: {option_help(choice)}", markup=False)
+    stdout.print(used("world", "playbook"), markup=False, highlight=False)
 
 
 def replay_command(
@@ -187,7 +202,7 @@ def debrief(
             rows.append(
                 (
                     f"  → {option_words(a.choice)}",
-                    difference(a.delta_schedule_days, "days"),
+                    _days(a.delta_schedule_days),
                     difference(a.delta_cost_usd, "USD"),
                     f"{100 * a.delta_quality:+.2f}",
                     f"{a.impact:+.3f}{mark}",
@@ -212,6 +227,8 @@ def debrief(
         )
     if check is not None:
         print_lessons(check)
+    stdout.print(used("world", "similar-worlds", "counterfactual", "points", "scope"),
+                 markup=False, highlight=False)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from sim.cli.common import UserError, stdout
 from sim.glossary import DOC_PATH, METHODS
 from sim.play.game import PlayError, PlayLog
 from sim.play.lessons.check import LessonReport, grouped
+from sim.play.lessons.words import OUTSIDE_LEAD
 
 
 def read_play(path: Path) -> PlayLog:
@@ -44,12 +45,16 @@ def print_lessons(check: LessonReport) -> None:
     )
     if not check.shown:
         stdout.print("No lesson moved this play's outcome beyond noise.", markup=False)
+    seen: set[str] = set()  # why this world lies outside: the same for every line, said once
     for title, findings in grouped(check.shown):
         stdout.print(f"- {title}:", markup=False)
         for f in findings:
             stdout.print(f"    {f.line}.", markup=False)
             for note in f.notes:
-                stdout.print(f"      · {note}", markup=False)
+                if note not in seen:
+                    stdout.print(f"      · {note}", markup=False)
+                if note.startswith(OUTSIDE_LEAD):
+                    seen.add(note)
     quiet = check.unmoved
     if quiet:
         stdout.print(

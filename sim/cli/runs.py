@@ -31,6 +31,7 @@ from sim.names import (
 from sim.scenario.loading import load_scenario
 from sim.scenario.problems import suggestion
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import words
 
 REPS = typer.Option(200, "--reps", help="Replications (Monte Carlo runs).")
 SEED = typer.Option(0, "--seed", help="Seed of the common random numbers.")
@@ -99,7 +100,7 @@ def run(
     """Play a scenario many times and summarise schedule, cost, quality and risks."""
     check_args(reps, workers, executor, policy)
     sc = load_scenario(scenario, tuple(overrides or ()))
-    from sim.cli.runs_run import check_options, print_summary, simulate
+    from sim.cli.runs_run import check_options, print_run, simulate
     from sim.summary import summarize_runs
 
     w, ex = check_options(reps, workers, executor, policy)
@@ -109,7 +110,7 @@ def run(
     if as_json:
         emit_json(summary)
     else:
-        print_summary(sc.name, summary, sc)
+        print_run(sc.name, summary, sc)
 
 
 def with_design(base: Scenario, spec: str) -> tuple[str, Scenario]:
@@ -173,8 +174,13 @@ def compare(
     if len(scenarios) + len(design_specs or ()) < 2:
         raise UserError("compare needs at least two designs: scenario files or --design")
     check_args(reps, workers, executor, policy)
-    loaded = [(p.stem, load_scenario(p, tuple(overrides or ()))) for p in scenarios]
-    loaded += [with_design(loaded[0][1], spec) for spec in design_specs or ()]
+    # The JSON names a design by its file's stem or its preset's key; a person reads words.
+    named = (lambda n: n) if as_json else words
+    loaded = [(named(p.stem), load_scenario(p, tuple(overrides or ()))) for p in scenarios]
+    loaded += [
+        (named(name), design)
+        for name, design in (with_design(loaded[0][1], spec) for spec in design_specs or ())
+    ]
     check_worlds(reps, "compare")
     from sim.cli.runs_run import check_options, compare_result, print_comparison, simulate
     from sim.compare.inference import compare_designs, metric_keys

@@ -13,12 +13,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 
 from sim.cli.common import Stopped, check_args, progress_bar, stdout, table
 from sim.cli.tables import difference, money, percent, with_unit
-from sim.compare.analysis import amount, best_line, comparison_json
+from sim.compare.analysis import METHOD_NAMES, amount, best_line, comparison_json
 from sim.compare.inference import Comparison
 from sim.compare.sequential import Sequential
+from sim.format import points, points_signed
+from sim.glossary import methods_line, used
 from sim.metrics import BY_KEY, LABELS, OBJECTIVES, PROBABILITY_KEYS, label
 from sim.runner import ExecutorName, default_workers, run_designs
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import option_words, words
 
 
 def check_options(
@@ -86,7 +89,7 @@ def _stats(s: dict[str, Any], where: tuple[str, ...]) -> dict[str, float]:
 
 def _difference(key: str, value: float) -> str:
     if key.startswith("score:"):
-        return f"{100 * value:+.2f} pts"
+        return points_signed(value, 2)
     metric = LABELS.get(key)
     return difference(value, metric.unit if metric else "")
 
@@ -129,11 +132,20 @@ def print_summary(name: str, s: dict[str, Any], sc: Scenario) -> None:
         text_columns=2,
     )
     table(
-        "Targets",
-        [(t["eval"], f"≥ {t['threshold']:.2f}", percent(t["p_met"])) for t in s["targets"]],
-        ("eval", "threshold", "P(met)"),
+        "Quality targets (scores in points out of 100)",
+        [
+            (words(t["eval"]), f"≥ {points(t['threshold'], 0)}", percent(t["p_met"]))
+            for t in s["targets"]
+        ],  # fmt: skip
+        ("eval", "threshold", "chance met"),
     )
     _print_scope(s["scope"])
+
+
+def print_run(name: str, s: dict[str, Any], sc: Scenario) -> None:
+    """``run``'s summary, and where the words it used are defined."""
+    print_summary(name, s, sc)
+    stdout.print(used("replication", "world", "scope", "points"), markup=False, highlight=False)
 
 
 def _print_scope(scope: dict[str, Any]) -> None:
@@ -148,9 +160,7 @@ def _print_scope(scope: dict[str, Any]) -> None:
             ("Mean dollars saved by cuts", money(scope["cut_usd"]["mean"])),
             ("Mean target score given up", f"{-100 * scope['cut_score']['mean']:.2f} pts"),
         ]
-        rows += [
-            (f"  cut: {k.replace('_', ' ')}", percent(v)) for k, v in scope["responses"].items()
-        ]
+        rows += [(f"  cut: {option_words(k)}", percent(v)) for k, v in scope["responses"].items()]
     table("Scope given up to fit the budget", rows, ("scope", "value"))
 
 
@@ -197,3 +207,5 @@ def print_comparison(
     say(best_line(comparison.best, name, "±" + amount(comparison.best["margin"], unit)))
     if sequential is not None:
         say(sequential.note())
+    say(methods_line(*METHOD_NAMES))
+    say(used("replication", "world", "scope", "points", "percentage-points", "interval"))

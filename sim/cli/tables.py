@@ -14,11 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sim.format import usd
+from sim.format import pp_signed, usd
 
 #: Narrowest a text column may become before the vertical layout is used instead.
 MIN_TEXT = 14
@@ -71,7 +72,11 @@ def show(
         max([MIN_TEXT, *(_longest_word(r[i]) for r in cells)]) if c.text else widths[i]
         for i, c in enumerate(cols)
     ]
-    borders = 3 * len(cols) + 1
+    # A boxed table needs three characters a column and one; without the box (a rule under
+    # the header, two spaces between columns) a wide table still fits before it must fall
+    # back to one block per row.
+    boxed = 3 * len(cols) + 1
+    borders = boxed if sum(words) + boxed <= console.width else 2 * (len(cols) - 1)
     if sum(words) + borders > console.width:
         _vertical(console, title, cells, cols, caption)
         return
@@ -79,7 +84,13 @@ def show(
     whole = [w if c.text else max(w, len(c.header)) for w, c in zip(words, cols, strict=True)]
     if sum(whole) + borders <= console.width:
         widths = [w if c.text else max(w, len(c.header)) for w, c in zip(widths, cols, strict=True)]
-    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    frame: dict[str, Any] = {}
+    if borders != boxed:
+        frame = {"box": box.SIMPLE_HEAD, "show_edge": False, "pad_edge": False,
+                 "padding": (0, 1, 0, 0)}  # fmt: skip
+    table = Table(
+        title=title, title_justify="left", caption=caption, caption_justify="left", **frame
+    )
     for col, width, least in zip(cols, widths, words, strict=True):
         if col.text:
             table.add_column(col.header, justify="left", overflow="fold", min_width=least)
@@ -101,9 +112,24 @@ def _vertical(
         heading = row[0] if cols[0].text else f"{cols[0].header}: {row[0]}"
         console.print(Text(heading, style="bold"), overflow="fold")
         pairs = [f"{c.header}: {v}" for c, v in zip(cols[1:], row[1:], strict=True) if v]
-        console.print(Text("  " + " · ".join(pairs)), overflow="fold")
+        for line in _lines(pairs, console.width - 2):
+            console.print(Text("  " + line), overflow="fold")
     if caption:
         console.print(Text(caption, style="dim"), overflow="fold")
+
+
+def _lines(pairs: list[str], width: int) -> list[str]:
+    """``header: value`` pairs joined by `` · `` into lines of at most ``width``.
+
+    A pair is never broken (one longer than a line gets a line of its own, folded).
+    """
+    lines: list[str] = []
+    for pair in pairs:
+        if lines and len(lines[-1]) + 3 + len(pair) <= width:
+            lines[-1] += " · " + pair
+        else:
+            lines.append(pair)
+    return lines
 
 
 # --- numbers with their units ---------------------------------------------------------------
@@ -171,10 +197,14 @@ def with_unit(value: float, unit: str) -> str:
 
 
 def difference(value: float, unit: str) -> str:
-    """A signed difference in ``unit``: ``+3.2``, ``-$1.20M``, ``+5.0 pts`` for probabilities."""
+    """A signed difference in ``unit``: ``+3.2``, ``-$1.20M``, ``+5.0 pp`` for chances.
+
+    Chances differ in percentage points (``pp``) and quality in points (``pts``): the two
+    never read alike.
+    """
     if not math.isfinite(value):
         return "—"
     if unit in ("probability", "share"):
-        return f"{100 * value:+.1f} pts"
+        return pp_signed(value)
     sign = "+" if value > 0 else ""
     return sign + (money(value) if unit == "USD" else number(value))

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.compare.editing import field_words, value_words
 from sim.compare.inference import (
     Comparison,
     compare_designs,
@@ -45,6 +46,7 @@ from sim.runner import run_designs
 from sim.scenario.levers import LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import option_words, words
 from sim.summary import interval_summary, summarize_runs
 
 # --- objectives ----------------------------------------------------------------------------
@@ -105,9 +107,11 @@ _EVENT = {m.key: m.verb for m in OBJECTIVES}
 
 
 def phrase(row: Mapping[str, Any]) -> Phrase:
-    """The metric's phrase; a target's eval score reads 'scores 0.030 higher on EVAL'."""
+    """The metric's phrase; a target's eval score reads 'scores 3.0 points higher on EVAL'."""
     key = str(row["metric"])
-    return _PHRASES.get(key, Phrase("scores", "higher", "lower", f" on {key.split(':')[-1]}"))
+    return _PHRASES.get(
+        key, Phrase("scores", "higher", "lower", f" on {words(key.split(':')[-1])}")
+    )
 
 
 def amount(value: float, unit: str) -> str:
@@ -119,8 +123,9 @@ def amount(value: float, unit: str) -> str:
         points = 100 * v
         text = f"{points:.0f}" if points >= 9.5 or points == 0 else f"{points:.1f}"
         return f"{text} percentage point{'' if text == '1.0' or text == '1' else 's'}"
-    if unit == "score":
-        return f"{v:.3f}" if v >= 1e-3 or v == 0 else f"{v:.2g}"
+    if unit == "score":  # quality in points out of 100, as everywhere
+        points = 100 * v
+        return f"{points:.1f} points" if points >= 0.05 or points == 0 else f"{points:.2g} points"
     if v < 1:
         return f"{v:.2f} {unit}"
     return f"{v:.1f} {unit}" if v < 10 else f"{v:,.0f} {unit}"
@@ -150,10 +155,22 @@ def p_words(p: float) -> str:
 
 
 def _adjusted(row: Mapping[str, Any], key: str) -> str:
-    """'p = 0.003, Holm over 6' or 'p = 0.003' when nothing was adjusted."""
+    """'p = 0.003, adjusted for 6 comparisons' or 'p = 0.003' when nothing was adjusted.
+
+    The method (Holm's) is named in the output's footnote (:data:`METHOD_NAMES`), not here.
+    """
     p = float(row.get(f"{key}_adjusted", row.get(key, 1.0)))
-    how = str(row.get("adjustment", ""))
-    return p_words(p) + (f", {how}" if how and how != "Holm over 1" else "")
+    family = str(row.get("adjustment", "")).removeprefix("Holm over ")
+    return p_words(p) + (f", adjusted for {family} comparisons" if family not in ("", "1") else "")
+
+
+#: The methods behind a comparison's sentences, for its footnote (sim.glossary.METHODS).
+METHOD_NAMES = (
+    "Student's t interval",
+    "Tango's score test",
+    "Paired differences and Holm's correction",
+    "Bayesian bootstrap",
+)
 
 
 def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
@@ -162,7 +179,7 @@ def discordant_words(row: Mapping[str, Any], a: str, b: str) -> str:
     bo, ao = int(row["b_only"]), int(row["a_only"])
     return (
         f"{b} {event} in {bo} world{'' if bo == 1 else 's'} where {a} does not, "
-        f"{a} in {ao} where {b} does not (Tango score test {p_words(float(row['p_value']))})"
+        f"{a} in {ao} where {b} does not ({p_words(float(row['p_value']))})"
     )
 
 
@@ -320,7 +337,7 @@ def scope_cut_line(a: str, b: str, frame_a: pd.DataFrame, frame_b: pd.DataFrame)
     rounds_a = float(frame_a["post_training_rounds"].mean())
     rounds_b = float(frame_b["post_training_rounds"].mean())
     given = [
-        c.split(":", 1)[1].replace("_", " ")
+        option_words(c.split(":", 1)[1])
         for c in sorted(frame_b.columns)
         if c.startswith("scope:") and frame_b[c].fillna(False).astype(bool).mean() >= SCOPE_GAP
     ]
@@ -369,7 +386,7 @@ def best_line(
         f"Best on {label.lower()}: {(names or {}).get(pick, pick)}. The chance it is truly "
         "the best of these designs is "
         f"{100 * best['chance_best'][pick]:.0f}%, and that it is within {margin} of the best "
-        f"{100 * best['chance_near_best'][pick]:.0f}% ({best['method']})."
+        f"{100 * best['chance_near_best'][pick]:.0f}% (over the same worlds)."
     )
 
 
@@ -497,7 +514,9 @@ def tornado_designs(
     skipped: list[str] = []
     for r in ranges:
         if r.needs is not None and not _value_at(base, r.needs):
-            skipped.append(f"{r.path}: no effect while {r.needs} is {_value_at(base, r.needs)}")
+            now = _value_at(base, r.needs)
+            skipped.append(f"{field_words(r.path)}: no effect while {field_words(r.needs).lower()} "
+                           f"is {value_words(r.needs, now)}")  # fmt: skip
             continue
         try:
             pair = {
@@ -505,7 +524,7 @@ def tornado_designs(
                 for end in ("low", "high")
             }
         except ScenarioError as exc:
-            skipped.append(f"{r.path}: {exc.problems[0].reason}")
+            skipped.append(f"{field_words(r.path)}: {exc.problems[0].reason}")
             continue
         designs.update(pair)
     return designs, skipped
@@ -614,5 +633,5 @@ def metric_label(key: str) -> str:
     """A column's label and unit from the KPI registry, or the column itself."""
     m = BY_KEY.get(key)
     if m is None:
-        return key.replace("score:", "") + " score" if key.startswith("score:") else key
+        return words(key.removeprefix("score:")) + " score" if key.startswith("score:") else key
     return m.label if m.unit == "probability" else f"{m.label} ({m.unit})"

@@ -25,6 +25,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from sim.format import usd_exact
+from sim.scenario.levers import BY_NAME as LEVER_BY_NAME
 from sim.scenario.loading import with_overrides
 from sim.scenario.problems import Problem, ScenarioError
 from sim.scenario.spec import (
@@ -34,6 +36,7 @@ from sim.scenario.spec import (
     Scenario,
     reference_problems_in,
 )
+from sim.scenario.vocabulary import option_words, words
 
 Data = dict[str, Any]
 
@@ -400,10 +403,106 @@ def _value_words(value: Any) -> str:
     if isinstance(value, float):  # 76,700 rather than 7.67e+04; 0.12 as it is
         return f"{value:,.0f}" if abs(value) >= 1_000 else f"{value:,.4g}"
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " > ".join(value) if value else "(none)"
+        return ", then ".join(option_words(v) for v in value) if value else "(none)"
     if isinstance(value, dict) and all(isinstance(v, list) for v in value.values()):
-        return "; ".join(f"{k}: {_value_words(v)}" for k, v in value.items()) or "(none)"
+        return "; ".join(f"{words(k)}: {_value_words(v)}" for k, v in value.items()) or "(none)"
     return str(value)
+
+
+#: Where a change sits, in words: its path's first parts and how to name the rest.
+_PLACES: dict[tuple[str, ...], str] = {
+    ("org", "teams"): "teams",
+    ("org", "risk_owners"): "owner of the {} risk",
+    ("org", "decision_rights"): "who decides {}",
+    ("levers", "playbook"): "{} playbook",
+    ("plan", "gates"): "gates",
+    ("plan", "workstreams"): "workstreams",
+    ("org", "links"): "links between teams",
+}
+#: A list item's noun after its id: "post-training team headcount", "data review strength".
+_ITEM_NOUN: dict[tuple[str, ...], str] = {
+    ("org", "teams"): " team", ("plan", "workstreams"): " workstream", ("plan", "gates"): "",
+}  # fmt: skip
+#: Fields whose value names a team (its words, not its id).
+_TEAM_VALUED = (("org", "risk_owners"), ("org", "decision_rights"))
+
+
+def _where_words(where: list[str]) -> str:
+    """A field of a design as a person reads it, never its dotted path.
+
+    ``levers.reserve_fraction`` is "Budget reserve" (the lever registry's label),
+    ``org.teams.post_training.headcount`` "post-training team: headcount",
+    ``org.risk_owners.data_quality`` "owner of the data quality risk".
+    """
+    if len(where) == 2 and where[0] == "levers" and where[1] in LEVER_BY_NAME:
+        lever = LEVER_BY_NAME[where[1]]
+        if lever.label.startswith("…") and lever.needs:  # "…on day": the lever it goes with
+            first = LEVER_BY_NAME[lever.needs.removeprefix("levers.")].label
+            return f"{first}, {lever.label.lstrip('…')}"
+        return lever.label
+    place = _PLACES.get(tuple(where[:2]))
+    rest = [words(w) for w in where[2:]]
+    if place is None and len(where) == 2 and where[0] in ("org", "levers", "plan"):
+        return words(where[1])  # org.politics_days: "politics days"
+    if place is None:
+        return " › ".join(words(w) for w in where)
+    if "{}" in place:
+        return " › ".join([place.format(rest[0]) if rest else place.format("").strip(), *rest[1:]])
+    noun = _ITEM_NOUN.get(tuple(where[:2]))
+    if noun is not None and len(rest) >= 2:
+        return f"{rest[0]}{noun} " + " › ".join(rest[1:])
+    return " › ".join([place, *rest])
+
+
+def _setting_words(where: list[str], value: Any) -> str:
+    """A value as the field it sits in reads it: a lever in its unit, a team by its words."""
+    if len(where) == 2 and where[0] == "levers" and where[1] in LEVER_BY_NAME:
+        unit = LEVER_BY_NAME[where[1]].unit
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if unit == "USD":
+                return usd_exact(value)
+            if unit.startswith("share"):
+                return f"{100 * value:,.4g}%"
+        if isinstance(value, str):
+            return words(value)
+    if tuple(where[:2]) in _TEAM_VALUED and isinstance(value, str):
+        return words(value)
+    if "playbook" in where and value == []:
+        return "decided on the spot"
+    return _value_words(value)
+
+
+def field_words(path: str) -> str:
+    """A dotted field path as a person reads it, for tables and chart axes.
+
+    ``levers.reserve_fraction`` is "Budget reserve", ``org.politics_days`` "politics days".
+    """
+    return _where_words(path.split("."))
+
+
+def value_words(path: str, value: Any) -> str:
+    """A setting of the field at ``path`` as it reads: ``0.2`` of the reserve is "20%"."""
+    return _setting_words(path.split("."), value)
+
+
+def plan_words(path: str, value: Any) -> str:
+    """The plan with one setting changed, for a sentence.
+
+    "the budget reserve 25% plan", "the plan without product evals built early", "the
+    checkpoint every 180 minutes plan".
+    """
+    name = field_words(path).split(" (")[0]
+    name = name[:1].lower() + name[1:]
+    if isinstance(value, bool):
+        return f"the plan {'with' if value else 'without'} {name}"
+    said = value_words(path, value)
+    lever = LEVER_BY_NAME.get(path.removeprefix("levers."))
+    unit = lever.unit if lever is not None else ""
+    if unit in ("people", "variants"):  # a count goes first: "the 3 model variants ... plan"
+        return f"the {said} {name} plan"
+    if unit in ("minutes", "days"):
+        said = f"{said} {unit}"
+    return f"the {name} {said} plan"
 
 
 def _by_id(items: list[Any]) -> dict[str, Any] | None:
@@ -414,7 +513,7 @@ def _by_id(items: list[Any]) -> dict[str, Any] | None:
 
 
 def _walk(old: Any, new: Any, where: list[str], out: list[str]) -> None:
-    said = " › ".join(where)
+    said = _where_words(where)
     if old == new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
@@ -426,9 +525,9 @@ def _walk(old: Any, new: Any, where: list[str], out: list[str]) -> None:
         if a is not None and b is not None and (a or b):
             gone, added = [k for k in a if k not in b], [k for k in b if k not in a]
             if gone:
-                out.append(f"{said}: removed {', '.join(gone)}")
+                out.append(f"{said}: removed {', '.join(words(k) for k in gone)}")
             if added:
-                out.append(f"{said}: added {', '.join(added)}")
+                out.append(f"{said}: added {', '.join(words(k) for k in added)}")
             for k in a:
                 if k in b:
                     _walk(a[k], b[k], [*where, k], out)
@@ -436,9 +535,9 @@ def _walk(old: Any, new: Any, where: list[str], out: list[str]) -> None:
         if old and isinstance(old[0], dict) or new and isinstance(new[0], dict):
             out.append(f"{said}: {len(old)} → {len(new)} items")
             return
-    unset = "ad hoc" if "playbook" in where else "nobody"
-    words = [unset if v is None else _value_words(v) for v in (old, new)]
-    out.append(f"{said}: {words[0]} → {words[1]}")
+    unset = "decided on the spot" if "playbook" in where else "nobody"
+    shown = [unset if v is None else _setting_words(where, v) for v in (old, new)]
+    out.append(f"{said}: {shown[0]} → {shown[1]}")
 
 
 def readable_changes(base: Scenario, design: Scenario) -> list[str]:

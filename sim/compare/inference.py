@@ -48,6 +48,7 @@ from sim.intervals import (
 )
 from sim.metrics import BY_KEY, HEADLINE, Metric
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import words
 
 #: The metric a comparison is about unless the user names another.
 DEFAULT_PRIMARY = names.DEFAULT_PRIMARY
@@ -63,7 +64,7 @@ DEFAULT_MARGINS = {
 def compared_metrics(scenario: Scenario) -> list[Metric]:
     """Headline metrics and each target's eval score (higher is better)."""
     scores = [
-        Metric(f"score:{t.eval}", f"{t.eval} score", "score", "higher")
+        Metric(f"score:{t.eval}", f"{words(t.eval)} score", "score", "higher")
         for t in scenario.objective.targets
     ]
     return [*HEADLINE, *scores]
@@ -166,8 +167,8 @@ class Comparison:
         label = BY_KEY[self.primary].label if self.primary in BY_KEY else self.primary
         first = (
             f"Primary metric: {label.lower()}"
-            + (f", Holm-adjusted over {p} designs" if p > 1 else "")
-            + f"; the other metrics are secondary, Holm-adjusted together over {s} comparisons."
+            + (f", adjusted for {p} designs" if p > 1 else "")
+            + f"; the other metrics are secondary, adjusted together for {s} comparisons."
         )
         return first
 

@@ -13,7 +13,7 @@ import numbers
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sim.engine.quality import chinchilla_loss
+from sim.engine.quality import best_scores, chinchilla_loss, data_multiplier, domain_gaps
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.scenario.spec import PostTrainingRecipe, Scenario
 from sim.units import HOURS_PER_DAY, SECONDS_PER_DAY, Days, Flops, Hours, Usd
@@ -213,6 +213,23 @@ def post_training_round_gpu_hours(
 def adapting(s: Scenario) -> bool:
     """Whether the scenario adapts a base model rather than pretraining its own."""
     return s.levers.strategy == "adapt" and s.model.base_model is not None
+
+
+def adapted_ceilings(s: Scenario) -> dict[str, float]:
+    """The best score adapting ``s``'s base model reaches on each capability, at any rounds.
+
+    The base model's size and tokens plus the planned adaptation tokens give its loss, its
+    capabilities' domain gaps give the rest (docs/model.md, "Capabilities"). Empty when
+    the scenario has no base model.
+    """
+    base = s.model.base_model
+    if base is None:
+        return {}
+    tokens = s.model.adapt_tokens_b * 1e9
+    dm = data_multiplier(s.model.data_quality, s.levers.data_investment_usd, tokens)
+    loss = chinchilla_loss(base.params_b * 1e9, base.tokens_b * 1e9 + tokens * dm)
+    caps = s.objective.capabilities
+    return best_scores(caps, loss, dict(domain_gaps(caps, base.tokens_b * 1e9, tokens * dm)))
 
 
 def planned_run(s: Scenario) -> tuple[float, float]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
+from sim.engine.quality import QualityState
 from sim.engine.records import SetUpFit
 from sim.engine.review import legal_engaged, review_effort, reviewers
 from sim.engine.training import RunFacts
@@ -22,6 +23,9 @@ from sim.units import Days, PersonDays, TeamId
 #: Chance a cross-team handoff needs rework, per day of latency on the path (plus a base).
 HANDOFF_REWORK_BASE = 0.05
 HANDOFF_REWORK_PER_DAY = 0.08
+#: Plans' expected scores a scenario's facts keep before starting afresh (a play prices a
+#: few dozen plans; the same ones recur in every replication).
+PLANNED_SCORES_KEPT = 4096
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,10 @@ class ScenarioFacts:
             for phase in PHASES
         }
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
+        #: Expected scores of plans, by the plan's quality state: a pure function of the
+        #: scenario's evals and the state, so every replication reads the same numbers
+        #: (sim/engine/forecast.py; cleared past PLANNED_SCORES_KEPT states).
+        self.planned_scores: dict[QualityState, dict[str, float]] = {}
         #: What fitting the plan to the budget at set-up did (the same for every replication:
         #: it reads no draw), made by the first replication (sim/engine/budget.py).
         self.set_up_fit: SetUpFit | None = None

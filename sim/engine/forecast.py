@@ -11,9 +11,17 @@ from __future__ import annotations
 import math
 
 from sim.engine.compute import adapting
+from sim.engine.facts import PLANNED_SCORES_KEPT
 from sim.engine.novelty import effective_ablation_fraction, expected_ablation_factor
 from sim.engine.project import Project
-from sim.engine.quality import QualityState, chinchilla_loss, loss_sigma, measure
+from sim.engine.quality import (
+    QualityState,
+    chinchilla_loss,
+    domain_gaps,
+    loss_sigma,
+    measure,
+    recipe_excess,
+)
 from sim.engine.review import REVIEW_CO_DESIGN
 from sim.scenario.spec import PHASES
 
@@ -80,14 +88,27 @@ def forecast_days(m: Project) -> float:
 
 
 def planned_loss(m: Project, tokens: float | None = None) -> float:
-    """The scaling law's loss at the plan's tokens (no forecast error, no defects)."""
+    """The scaling law's loss at the plan's tokens and ablations (no forecast error, no defects)."""
     s = m.scenario
     tokens = m.plan.tokens if tokens is None else tokens
     base = s.model.base_model
     if adapting(s) and base is not None:
         effective = base.tokens_b * 1e9 + tokens * m.plan.data_multiplier
-        return chinchilla_loss(base.params_b * 1e9, effective)
-    return chinchilla_loss(m.plan.params, max(1e6, tokens) * m.plan.data_multiplier)
+        loss = chinchilla_loss(base.params_b * 1e9, effective)
+    else:
+        loss = chinchilla_loss(m.plan.params, max(1e6, tokens) * m.plan.data_multiplier)
+    ablations = effective_ablation_fraction(m.plan.ablations, s.model.novelty)
+    return loss * (1.0 + recipe_excess(ablations))
+
+
+def planned_domain_gaps(m: Project) -> tuple[tuple[str, float], ...]:
+    """An adapted plan's extra loss on each capability's own text (none if pretraining)."""
+    s = m.scenario
+    base = s.model.base_model
+    if not adapting(s) or base is None:
+        return ()
+    adapted = m.plan.tokens * m.plan.data_multiplier
+    return domain_gaps(s.objective.capabilities, base.tokens_b * 1e9, adapted)
 
 
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
@@ -97,15 +118,18 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
         loss=planned_loss(m) if loss is None else loss,
         rounds=float(m.plan.rounds if rounds is None else rounds),
         product_transfer=m.plan.product_transfer,
-        adapted=s.levers.strategy == "adapt",
         focus_capability=m.focus_capability,
         decontaminate=s.levers.decontaminate,
         contamination_defect=False,
+        domain_gaps=planned_domain_gaps(m),
     )
-    known = m.planned_scores.get(state)
+    kept = m.facts.planned_scores
+    known = kept.get(state)
     if known is None:
+        if len(kept) >= PLANNED_SCORES_KEPT:
+            kept.clear()
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
-        known = m.planned_scores[state] = {e: r.score for e, r in scores.items()}
+        known = kept[state] = {e: r.score for e, r in scores.items()}
     return known
 
 

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.engine.org import OrgGraph
+from sim.engine.quality import ablation_detection
 from sim.engine.review import looks_for, review_strength
 from sim.engine.rng import Streams, standard_exponential
 from sim.engine.signals import monitoring_days
 from sim.scenario.spec import DefectSource, Gate, Scenario
 from sim.units import Days
 
-#: How strongly ablations catch defects: detection = 1 - exp(-ablation_fraction / scale).
-ABLATION_DETECTION_SCALE = 0.04
 #: Defect kinds whose symptoms show in training metrics.
 MONITORABLE = frozenset({"data_quality", "tokenizer_config", "contamination"})
 #: Defect kinds built into the checkpoint (the vocabulary, the architecture, the schedule):
@@ -31,11 +30,6 @@ BAKED_IN = frozenset({"tokenizer_config"})
 #: Defect kinds whose harm once the run is over is to the measurement, not the model: the
 #: benchmark items the model saw are dropped and the model measured again (no retraining).
 IN_THE_EVALS = frozenset({"contamination"})
-
-
-def ablation_detection(ablation_fraction: float) -> float:
-    """Share of defects an ablation gate can see, from its compute budget."""
-    return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
 
 
 @dataclass

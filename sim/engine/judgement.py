@@ -76,7 +76,7 @@ def usd_per_score(m: Project) -> float:
 
 
 def people_usd_per_day(m: Project) -> float:
-    return sum(t.headcount * t.spec.usd_per_person_day for t in m.staff.teams.values())
+    return m.staff.salaries_per_day()
 
 
 # --- per decision kind ----------------------------------------------------------------------

@@ -298,9 +298,11 @@ def _eval_gap(m: Project) -> Steps:
         m.recording.count_incident("eval_gap")
         options = ["ship"]
         annotation, compute = round_cost(m)
-        # What the budget can still pay, the reserve not yet released included: a reserve
-        # is there for such a round whether or not its owner released some of it already.
-        affordable = not over_usd(budget_gap(m) + annotation + compute - m.plan.reserve_left)
+        # An extra round costs its annotation, its compute and every salary of its days; the
+        # plan pays it from what it has, not from the reserve still held back (the reserve
+        # is for slips, released by the budget's holder when the forecast runs over).
+        salaries = m.round_days() * m.staff.salaries_per_day()
+        affordable = not over_usd(budget_gap(m) + annotation + compute + salaries)
         if m.plan.extra_rounds < MAX_EXTRA_ROUNDS and affordable:
             options = list(DECISION_OPTIONS["ship"])
         scores = {e: round(m.latest_evals[e].score, 3) for e in missed}

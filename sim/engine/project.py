@@ -35,7 +35,7 @@ from sim.engine.decisions import (
 from sim.engine.draws import Draws
 from sim.engine.facts import scenario_facts
 from sim.engine.incidents import Defect, DefectBook
-from sim.engine.novelty import exploration_multiplier
+from sim.engine.novelty import effective_ablation_fraction, exploration_multiplier
 from sim.engine.plan import Plan
 from sim.engine.politics import (
     INTEGRATION_DEFECT,
@@ -48,8 +48,10 @@ from sim.engine.quality import (
     EvalResult,
     QualityState,
     chinchilla_loss,
+    domain_gaps,
     loss_sigma,
     measure,
+    recipe_excess,
 )
 from sim.engine.recording import Recording
 from sim.engine.records import DecisionRecord, Ledger, PlanState, ScopeCut
@@ -128,8 +130,6 @@ class Project(ABC):
         self.loss_error = variant_loss_error(s, self.streams, self.draws.loss_error, sigma)
         #: Research effort over documented work (docs/model.md, "Novelty").
         self.exploration = exploration_multiplier(s.model.novelty)
-        #: Expected target scores of plans (a plan's quality state gives its scores).
-        self.planned_scores: dict[QualityState, dict[str, float]] = {}
         self.run: TrainingRun | None = None
         self.run_finished = False
         #: Bumped whenever the model being trained changes; evals are re-measured after.
@@ -248,17 +248,34 @@ class Project(ABC):
         cap = plan.tokens_cap
         base = s.model.base_model
         if adapting(s) and base is not None:
-            adapted = tokens * dm * factor
-            if cap is not None:
-                adapted = min(adapted, cap * dm)
-            effective = base.tokens_b * 1e9 + adapted
+            effective = base.tokens_b * 1e9 + self.adapted_tokens(tokens)
             loss = chinchilla_loss(base.params_b * 1e9, effective)
         else:
             effective = max(1e6, tokens) * dm * factor
             if cap is not None:
                 effective = min(effective, max(1e6, cap) * dm)
             loss = chinchilla_loss(plan.params, effective)
-        return loss + self.loss_error + self.contributions.loss_shift()
+        tuned = recipe_excess(effective_ablation_fraction(plan.ablations, s.model.novelty))
+        return loss * (1.0 + tuned) + self.loss_error + self.contributions.loss_shift()
+
+    def adapted_tokens(self, tokens: float) -> float:
+        """Effective tokens of an adaptation run after ``tokens`` raw tokens (not the base's)."""
+        run = self.run
+        factor = self.defects.token_factor(tokens) * (run.recipe_token_factor if run else 1.0)
+        dm = self.plan.data_multiplier
+        adapted = tokens * dm * factor
+        cap = self.plan.tokens_cap
+        return adapted if cap is None else min(adapted, cap * dm)
+
+    def domain_gaps(self, tokens: float) -> tuple[tuple[str, float], ...]:
+        """An adapted base model's extra loss on each capability's own text (none if pretrained)."""
+        s = self.scenario
+        base = s.model.base_model
+        if not adapting(s) or base is None:
+            return ()
+        return domain_gaps(
+            s.objective.capabilities, base.tokens_b * 1e9, self.adapted_tokens(tokens)
+        )
 
     @property
     def focus_capability(self) -> str | None:
@@ -276,11 +293,11 @@ class Project(ABC):
             loss=self.current_loss(tokens),
             rounds=float(self.plan.rounds_done),
             product_transfer=self.plan.product_transfer,
-            adapted=s.levers.strategy == "adapt",
             focus_capability=self.focus_capability,
             decontaminate=s.levers.decontaminate,
             contamination_defect=self.defects.contamination_active(),
             capabilities=len(s.objective.capabilities),
+            domain_gaps=self.domain_gaps(tokens),
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:

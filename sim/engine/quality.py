@@ -22,11 +22,46 @@ def chinchilla_loss(params: float, tokens: float) -> float:
     """Pretraining loss for ``params`` parameters trained on ``tokens`` (effective) tokens."""
     if params <= 0 or tokens <= 0:
         raise ValueError("params and tokens must be positive")
-    return (
-        CHINCHILLA_E
-        + CHINCHILLA_A / params**CHINCHILLA_ALPHA
-        + CHINCHILLA_B / tokens**CHINCHILLA_BETA
-    )
+    return CHINCHILLA_E + CHINCHILLA_A / params**CHINCHILLA_ALPHA + data_loss(tokens)
+
+
+def data_loss(tokens: float) -> float:
+    """The scaling law's data term ``B / D^beta``: the loss a finite corpus leaves."""
+    return CHINCHILLA_B / tokens**CHINCHILLA_BETA
+
+
+# --- adapting a base model ----------------------------------------------------------------
+
+#: ``Capability.general_text_transfer`` of a specialised domain: a general corpus's tokens
+#: teach biomedical papers as well as 7% as many in-domain tokens would. Fitted to
+#: BioMed-RoBERTa (Gururangan et al. 2020): 13.1B tokens of continued pretraining (12,500
+#: steps of 2,048 sequences of 512) on 7.55B tokens of papers raised RoBERTa-base (2.1T
+#: tokens seen) from 82.8 to 84.0 on five biomedical tasks, +1.2 points; through the data
+#: term and a capability's default logistic (``loss_scale`` 0.08) that is this share
+#: (``sim calibrate``; docs/model.md, "Capabilities").
+SPECIALISED_TEXT_TRANSFER = 0.07
+
+
+def domain_gaps(
+    caps: list[Capability], base_tokens: float, adapted_tokens: float
+) -> tuple[tuple[str, float], ...]:
+    """Extra loss of an adapted base model on each capability's own text.
+
+    The base model's loss counts its ``base_tokens`` and the ``adapted_tokens`` (effective)
+    of its adaptation. On a capability whose text public corpora teach only in part
+    (``general_text_transfer`` below 1), its own tokens count at that share and the
+    adaptation's in full (continued pretraining on the domain): the difference of the two
+    data terms. Nothing is added where the transfer is 1. A model pretrained on the
+    project's own corpus has no gap: its corpus is the product's.
+    """
+    seen = base_tokens + adapted_tokens
+    out = []
+    for cap in caps:
+        share = cap.general_text_transfer
+        if share < 1.0:
+            domain = max(1e6, share * base_tokens + adapted_tokens)
+            out.append((cap.id, data_loss(domain) - data_loss(max(1e6, seen))))
+    return tuple(out)
 
 
 # --- effective tokens --------------------------------------------------------------------
@@ -63,6 +98,33 @@ def data_multiplier(base_quality: float, investment_usd: float, tokens: float) -
     """
     scale = max(1.0, DATA_WORK_USD_PER_BILLION_TOKENS * tokens / 1e9)
     return base_quality * (1.0 + DATA_INVESTMENT_GAIN * (1.0 - math.exp(-investment_usd / scale)))
+
+
+#: How much ablations see: ``1 - exp(-ablation_fraction / scale)`` of what they could, for
+#: the defects an ablation gate catches and for the recipe they tune.
+ABLATION_DETECTION_SCALE = 0.04
+
+
+def ablation_detection(ablation_fraction: float) -> float:
+    """Share of what ablations could see that a budget of ``ablation_fraction`` sees."""
+    return 1.0 - math.exp(-ablation_fraction / ABLATION_DETECTION_SCALE)
+
+
+#: Relative loss an untuned recipe gives up against a tuned one. Step Law (Li et al., 2025,
+#: Table 1; 3,700 models trained from scratch): learning rate and batch size taken from an
+#: older published law (Kaplan et al.'s) land 9.51 per mille above the best loss found by
+#: exhaustive search, their own law fitted on small runs 0.94 per mille.
+UNTUNED_RECIPE_EXCESS = 0.0095
+
+
+def recipe_excess(effective_ablation_fraction: float) -> float:
+    """Relative loss above a tuned recipe's: the share of tuning the ablations did not do.
+
+    Ablations are the small runs that tune the recipe (learning rate, batch size, the data
+    mix); a run without them trains on the recipe as written. 10% of the run's compute in
+    ablations leaves 0.08% (Step Law's own fit: 0.094%).
+    """
+    return UNTUNED_RECIPE_EXCESS * (1.0 - ablation_detection(effective_ablation_fraction))
 
 
 def loss_sigma(novelty: float, ablation_fraction: float) -> float:
@@ -124,6 +186,21 @@ def base_score(cap: Capability, loss: float) -> float:
     return 1.0 / (1.0 + math.exp((loss - cap.loss_midpoint) / cap.loss_scale))
 
 
+def best_scores(caps: list[Capability], loss: float, gaps: dict[str, float]) -> dict[str, float]:
+    """The best score a model of ``loss`` reaches on each capability, at any number of rounds.
+
+    ``gaps``: an adapted base model's :func:`domain_gaps`. Post-training is balanced and
+    aimed with the product's evals (full transfer). For an adapted base model this is its
+    ceiling, set by the base model's size and tokens, not by a cap of its own.
+    """
+    out = {}
+    for cap in caps:
+        base = base_score(cap, loss + gaps.get(cap.id, 0.0))
+        best = max(post_training_gain(float(r)) for r in range(0, 21))
+        out[cap.id] = min(1.0, base + (1.0 - base) * cap.post_training_gain * best)
+    return out
+
+
 @dataclass(frozen=True)
 class QualityState:
     """What determines quality at a moment of a play."""
@@ -131,12 +208,13 @@ class QualityState:
     loss: float
     rounds: float
     product_transfer: float
-    adapted: bool
     focus_capability: str | None
     decontaminate: bool
     contamination_defect: bool
     capabilities: int = 0
     """How many capabilities share the post-training effort (0: all those measured)."""
+    domain_gaps: tuple[tuple[str, float], ...] = ()
+    """Extra loss on a capability's own text of an adapted base model (:func:`domain_gaps`)."""
 
 
 def true_scores(
@@ -149,14 +227,13 @@ def true_scores(
     """
     transfer = q.product_transfer if in_product else 1.0
     n = q.capabilities or len(caps)
+    gaps = dict(q.domain_gaps)
     out: dict[str, float] = {}
     for cap in caps:
-        base = base_score(cap, q.loss)
+        base = base_score(cap, q.loss + gaps.get(cap.id, 0.0))
         rounds = effective_rounds(q.rounds, n, q.focus_capability, cap.id)
         gain = cap.post_training_gain * post_training_gain(rounds) * transfer
         score = base + (1.0 - base) * gain
-        if q.adapted:
-            score = min(score, cap.base_model_cap)
         out[cap.id] = min(1.0, max(0.0, score))
     return out
 

@@ -54,6 +54,29 @@ NODE_STORAGE_GB_PER_SECOND = 4.0
 RESTART_FIXED_MINUTES = 2.0
 RESTART_MINUTES_PER_1000_NODES = 0.9
 
+# --- restarts that need people (docs/model.md, "Operations at scale") -------------------------
+
+#: Hands-on minutes of an engineer on an interruption automation cannot recover: run the
+#: diagnostics, find and cordon the bad hosts, bring in a replacement, relaunch. Fitted to
+#: OPT-175B (`sim calibrate`): with its ~105 restarts in 56 days, 35 of them manual (Zhang
+#: et al. 2022, §2.5; "replacement through the cloud interface can take hours for a single
+#: machine", the logbook's notes of 3 December 2021) and its recipe changes, 56 days of wall
+#: clock for 33 days of compute.
+MANUAL_FIX_MINUTES = 540.0
+#: Before anyone looks at an interruption automation did not recover: half the look interval
+#: of an owner who watches the hardware every hour (a team's default ``watch_hours``).
+ON_CALL_WAIT_MINUTES = 30.0
+
+
+def restart_with_people(automated: Minutes, share: float, wait: Minutes, fix: Minutes) -> Minutes:
+    """Mean downtime of an interruption: the automated restart, plus the manual share's case.
+
+    A share ``share`` of interruptions waits ``wait`` minutes for a person, who then takes
+    ``fix`` minutes; the rest restart on their own in ``automated`` minutes (which a manual
+    case also takes, to relaunch).
+    """
+    return automated + share * (wait + fix)
+
 
 @dataclass(frozen=True)
 class Operations:
@@ -247,7 +270,9 @@ def spec_at_scale(
     """The reliability of a job on all of ``cluster`` training ``params`` parameters.
 
     Its operations at scale (:func:`operations`: explicit settings on the cluster win),
-    and the best checkpoint interval unless ``checkpoint_minutes`` is given. ``sim
+    its manual restarts (the cluster's share, an hourly on-call beside the training team:
+    as a play's run with such an owner), and the best checkpoint interval unless
+    ``checkpoint_minutes`` is given. ``sim
     calibrate``'s Llama 3 rows and ``sim cluster --params`` both build their windows here,
     so the two commands give the same figures for the same run, seed and replications.
     """
@@ -258,7 +283,12 @@ def spec_at_scale(
         failure_rate=cluster.failure_rate,
         planned_per_day=ops.planned_per_day,
         checkpoint_write_minutes=ops.checkpoint_write_minutes,
-        restart_minutes=ops.restart_minutes,
+        restart_minutes=restart_with_people(
+            ops.restart_minutes,
+            cluster.manual_restart_share,
+            ON_CALL_WAIT_MINUTES,
+            MANUAL_FIX_MINUTES,
+        ),
     )
     best = best_checkpoint_minutes(spec) if checkpoint_minutes is None else checkpoint_minutes
     return replace(spec, checkpoint_minutes=best)

@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from statistics import NormalDist
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -75,6 +75,154 @@ def entity_key(entity_id: str) -> int:
     return zlib.crc32(entity_id.encode())
 
 
+# --- SeedSequence's arithmetic, in Python ---------------------------------------------------
+# NumPy's SeedSequence (O'Neill's seed_seq alternative, numpy/random/bit_generator.pyx) mixes
+# the run's entropy and the spawn key into a pool of four 32-bit words. A play builds a dozen
+# generators from keys that share their beginning (the seed, the replication), so the pool
+# is mixed here in Python, the shared part once, and only the stream's own words per
+# generator: the same words, bit for bit (tests/test_speed_equivalence.py holds them to
+# NumPy's), at about half the cost of a SeedSequence object and its NumPy arrays.
+
+_MASK32 = 0xFFFFFFFF
+_POOL_SIZE = 4
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+_XSHIFT = 16
+
+
+def _uint32_words(n: int) -> list[int]:
+    """A non-negative integer as 32-bit words, lowest first (``[0]`` for zero)."""
+    if n < 0:
+        raise ValueError("expected non-negative integer")
+    words = [n & _MASK32]
+    n >>= 32
+    while n > 0:
+        words.append(n & _MASK32)
+        n >>= 32
+    return words
+
+
+def _hash_constants(start: int, mult: int, n: int) -> tuple[tuple[int, int], ...]:
+    """The hash's ``(constant before, constant after)`` for each of its first ``n`` uses.
+
+    SeedSequence's hash constant changes at every use, whatever the data, so its sequence
+    can be worked out once.
+    """
+    out, h = [], start
+    for _ in range(n):
+        after = (h * mult) & _MASK32
+        out.append((h, after))
+        h = after
+    return tuple(out)
+
+
+#: ``generate_state``'s hash constants for its first 16 words (a PCG64 seed takes 8).
+_STATE_HASH = _hash_constants(_INIT_B, _MULT_B, 16)
+
+
+class _Pool:
+    """A SeedSequence's entropy pool part-way through its mixing: the pool and the hash's state.
+
+    :meth:`mixed` mixes more words in, as SeedSequence mixes each word of its entropy past
+    the pool's size (a spawn key's); :meth:`state` gives the words ``generate_state`` does.
+    """
+
+    __slots__ = ("hash_const", "pool")
+
+    def __init__(self, pool: tuple[int, ...], hash_const: int) -> None:
+        self.pool = pool
+        self.hash_const = hash_const
+
+    @classmethod
+    def start(cls, words: Sequence[int]) -> _Pool:
+        """The pool after the first ``_POOL_SIZE`` words and the mixing of them all together."""
+        h = _INIT_A
+        pool = []
+        for i in range(_POOL_SIZE):
+            value = (words[i] if i < len(words) else 0) ^ h
+            h = (h * _MULT_A) & _MASK32
+            value = (value * h) & _MASK32
+            pool.append(value ^ (value >> _XSHIFT))
+        for src in range(_POOL_SIZE):
+            for dst in range(_POOL_SIZE):
+                if src != dst:
+                    value = pool[src] ^ h
+                    h = (h * _MULT_A) & _MASK32
+                    value = (value * h) & _MASK32
+                    value ^= value >> _XSHIFT
+                    result = (_MIX_L * pool[dst] - _MIX_R * value) & _MASK32
+                    pool[dst] = result ^ (result >> _XSHIFT)
+        return cls(tuple(pool), h).mixed(words[_POOL_SIZE:])
+
+    def mixed(self, words: Sequence[int]) -> _Pool:
+        """This pool with ``words`` (32-bit) mixed in, each into every pool word in turn."""
+        if not words:
+            return self
+        h = self.hash_const
+        pool = list(self.pool)
+        m, mult, left, right = _MASK32, _MULT_A, _MIX_L, _MIX_R
+        for word in words:
+            for dst in range(_POOL_SIZE):
+                # mix(pool word, hashmix(word)), the hash taking its next constant each time
+                v = word ^ h
+                h = (h * mult) & m
+                v = (v * h) & m
+                r = (left * pool[dst] - right * (v ^ (v >> _XSHIFT))) & m
+                pool[dst] = r ^ (r >> _XSHIFT)
+        return _Pool(tuple(pool), h)
+
+    def state(self, n_words: int) -> list[int]:
+        """``SeedSequence.generate_state(n_words, np.uint32)`` of this pool, as integers."""
+        pool = self.pool
+        hashes = (
+            _STATE_HASH
+            if n_words <= len(_STATE_HASH)
+            else _hash_constants(_INIT_B, _MULT_B, n_words)
+        )
+        out = []
+        for i in range(n_words):
+            before, after = hashes[i]
+            value = ((pool[i % _POOL_SIZE] ^ before) * after) & _MASK32
+            out.append(value ^ (value >> _XSHIFT))
+        return out
+
+
+class _PoolSeed(np.random.bit_generator.ISeedSequence):
+    """A seed for a NumPy bit generator from a mixed :class:`_Pool` (what SeedSequence gives)."""
+
+    __slots__ = ("_pool",)
+
+    def __init__(self, pool: _Pool) -> None:
+        self._pool = pool
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
+        if dtype is np.uint64 or np.dtype(dtype) == np.dtype(np.uint64):
+            w = self._pool.state(2 * n_words)
+            return np.array([w[i] | (w[i + 1] << 32) for i in range(0, 2 * n_words, 2)], np.uint64)
+        if np.dtype(dtype) != np.dtype(np.uint32):
+            raise ValueError("only support uint32 or uint64")
+        return np.array(self._pool.state(n_words), dtype=np.uint32)
+
+
+#: The pool after a run's entropy, by entropy (a run has one seed; a few are kept).
+_RUN_POOLS: dict[int, _Pool] = {}
+_RUN_POOLS_KEPT = 64
+
+
+def _run_pool(entropy: int) -> _Pool:
+    """The pool of a spawned SeedSequence of ``entropy`` before its spawn key (kept)."""
+    pool = _RUN_POOLS.get(entropy)
+    if pool is None:
+        words = _uint32_words(entropy)
+        # A SeedSequence with a spawn key pads its run entropy to the pool's size.
+        words += [0] * (_POOL_SIZE - len(words))
+        if len(_RUN_POOLS) >= _RUN_POOLS_KEPT:
+            _RUN_POOLS.clear()
+        pool = _RUN_POOLS[entropy] = _Pool.start(words)
+    return pool
+
+
 def replication_seed(seed: int, replication: int) -> np.random.SeedSequence:
     """Seed sequence for replication ``replication`` of a run seeded with ``seed``."""
     return np.random.SeedSequence(entropy=int(seed), spawn_key=(int(replication),))
@@ -94,6 +242,11 @@ class Streams:
     def _start(self, entropy: int | Sequence[int] | None, spawn_key: tuple[int, ...]) -> None:
         self._entropy = entropy
         self._spawn_key = spawn_key
+        #: The seed pool mixed up to the streams' own keys (None: entropy that is no int).
+        self._pool: _Pool | None = None
+        if isinstance(entropy, int) and not isinstance(entropy, bool) and entropy >= 0:
+            words = [w for k in spawn_key for w in _uint32_words(int(k))]
+            self._pool = _run_pool(entropy).mixed(words)
         self._generators: dict[str, np.random.Generator] = {}
         self._entities: dict[tuple[str, str], np.random.Generator] = {}
         self._exponentials: dict[str, Callable[[], float]] = {}
@@ -102,10 +255,18 @@ class Streams:
     def __getitem__(self, name: str) -> np.random.Generator:
         gen = self._generators.get(name)
         if gen is None:
-            key = stream_key(name)
-            child = np.random.SeedSequence(entropy=self._entropy, spawn_key=(*self._spawn_key, key))
-            gen = self._generators[name] = np.random.Generator(np.random.PCG64(child))
+            gen = self._generators[name] = self._generator(stream_key(name))
         return gen
+
+    def _generator(self, *keys: int) -> np.random.Generator:
+        """The generator seeded by ``SeedSequence(entropy, spawn_key=(*spawn_key, *keys))``."""
+        if self._pool is None:
+            seed: Any = np.random.SeedSequence(
+                entropy=self._entropy, spawn_key=(*self._spawn_key, *keys)
+            )
+        else:
+            seed = _PoolSeed(self._pool.mixed(keys))  # 32-bit keys: one word each
+        return np.random.Generator(np.random.PCG64(seed))
 
     def exponentials(self, name: str) -> Callable[[], float]:
         """The standard exponentials of stream ``name``, one a call, drawn in blocks.
@@ -129,11 +290,8 @@ class Streams:
         """
         gen = self._entities.get((source, entity_id))
         if gen is None:
-            key = stream_key(source)
-            child = np.random.SeedSequence(
-                entropy=self._entropy, spawn_key=(*self._spawn_key, key, entity_key(entity_id))
-            )
-            gen = self._entities[(source, entity_id)] = np.random.Generator(np.random.PCG64(child))
+            gen = self._generator(stream_key(source), entity_key(entity_id))
+            self._entities[(source, entity_id)] = gen
         return gen
 
     def _entity_hash(self, source: str, entity_id: str) -> hashlib.blake2b:

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.engine.compute import tokens_per_day
 from sim.engine.org import OrgGraph
+from sim.engine.reliability import MANUAL_FIX_MINUTES, restart_with_people
 from sim.engine.rng import Streams
 from sim.scenario.spec import Scenario
 from sim.units import HOURS_PER_DAY, MINUTES_PER_DAY, Days
@@ -32,13 +33,11 @@ MFU_START_GAP = 0.15
 TUNING_DAYS = 1.0
 #: Share of the remaining throughput gap each fix closes.
 TUNING_STEP = 0.5
-#: Share of interruptions that need a person, not automation. Llama 3: 3 of 466 needed
-#: significant manual intervention.
-MANUAL_SHARE = 3.0 / 466.0
-#: Hands-on time of an infrastructure engineer on such an interruption.
-MANUAL_FIX_MINUTES = 120.0
-#: The same for a training team without infrastructure's tools and runbooks.
-UNOWNED_FIX_MINUTES = 480.0
+#: Hands-on time of a training team on an interruption it must recover without
+#: infrastructure's tools and runbooks: four times an owner's ``MANUAL_FIX_MINUTES`` (fitted
+#: to OPT-175B: :mod:`sim.engine.reliability`), so an owned restart is never the slower one.
+UNOWNED_FIX_FACTOR = 4.0
+UNOWNED_FIX_MINUTES = UNOWNED_FIX_FACTOR * MANUAL_FIX_MINUTES
 
 
 def entity_stream(streams: Streams, source: str, entity_id: str) -> np.random.Generator:
@@ -130,22 +129,22 @@ def run_mfu(s: Scenario, org: OrgGraph, active_params: float, tokens: float, gpu
 
 
 def restart_minutes(s: Scenario, org: OrgGraph, automated: float) -> float:
-    """Mean downtime of an interruption: the automated restart, plus the rare manual case.
+    """Mean downtime of an interruption: the automated restart, plus the manual cases.
 
     ``automated``: the automated restart's minutes at the job's size (docs/model.md,
-    "Operations at scale").
-
-    A manual case waits for the hardware owner to look (half its watch interval), takes
-    ``MANUAL_FIX_MINUTES``, and waits for the news to reach the training team, which
-    relaunches the job; without an owner the training team picks it up at its routine
-    review and takes ``UNOWNED_FIX_MINUTES``.
+    "Operations at scale"). A share ``cluster.manual_restart_share`` of interruptions
+    needs a person: it waits for the hardware owner to look (half its watch interval),
+    takes ``MANUAL_FIX_MINUTES``, and waits for the news to reach the training team,
+    which relaunches the job; without an owner the training team picks it up at its
+    routine review and takes ``UNOWNED_FIX_MINUTES``.
     """
     infra = org.infra_team
     if infra is None:
         wait = REVIEW_INTERVAL_HOURS / HOURS_PER_DAY / 2.0
-        manual = wait * MINUTES_PER_DAY + UNOWNED_FIX_MINUTES
+        fix = UNOWNED_FIX_MINUTES
     else:
         wait = watch_interval_days(org, "hardware") / 2.0
         wait += org.signal_latency(infra, org.training_team)
-        manual = wait * MINUTES_PER_DAY + MANUAL_FIX_MINUTES
-    return automated + MANUAL_SHARE * manual
+        fix = MANUAL_FIX_MINUTES
+    share = s.cluster.manual_restart_share
+    return restart_with_people(automated, share, wait * MINUTES_PER_DAY, fix)

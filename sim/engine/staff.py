@@ -28,7 +28,7 @@ from sim.engine.teams import (
 )
 from sim.scenario.spec import ROLE_CO_DESIGN, Scenario
 from sim.scenario.vocabulary import sentence, work_words
-from sim.units import Days, PersonDays, TeamId
+from sim.units import Days, PersonDays, TeamId, Usd
 
 #: Longest step of a workstream before its team's pace is read again while newcomers ramp up
 #: (or while the team has nobody).
@@ -215,6 +215,10 @@ class Staff:
         # replacement, then goes at one settled person's pace.
         one = output_on(1.0, item, seniority_factor(team.spec.seniority))
         return self._replacement_days + effort / max(one, MIN_FORECAST_RATE)
+
+    def salaries_per_day(self) -> Usd:
+        """What every team's people cost a day, at today's headcounts."""
+        return sum(t.headcount * t.spec.usd_per_person_day for t in self.teams.values())
 
     def charge_salaries(self) -> None:
         """Bring every team's salaries up to now in the ledger."""

@@ -51,17 +51,22 @@ RECIPE_BOUND_NOVELTY = 0.15
 RECIPE_RECURRENCE = 0.8
 #: Rollbacks into the same instability before the team must change the recipe.
 RECIPE_ROLLBACKS_BEFORE_CHANGE = 3
-#: A recipe change (the ``overreact`` answer): days to re-plan LR, clipping and warmup with the
-#: cluster held, the steps it goes back, its chance of curing a recipe-bound instability,
-#: what it costs in effective tokens (a lower LR learns a little less per token), and the
-#: spike rate of the more conservative recipe.
-RECIPE_CHANGE_DAYS = 1.0
+#: A recipe change (the ``overreact`` answer): days between a divergence's call and the run
+#: restarting on a new LR, clipping or optimiser with the cluster held (fitted to OPT-175B's
+#: logbook: the divergence of late November 2021 took a week for two rollbacks and three
+#: changes, notes of 3 December), the steps it goes back, its chance of curing a recipe-bound
+#: instability, what it costs in effective tokens (a lower LR learns a little less per
+#: token), and the spike rate of the more conservative recipe.
+RECIPE_CHANGE_DAYS = 2.0
 RECIPE_CHANGE_STEPS = 1_000
 RECIPE_CHANGE_CURES = 0.8
 RECIPE_CHANGE_TOKEN_FACTOR = 0.99
 OVERREACT_SPIKE_RATE = 0.7
 #: Failed recipe changes in a row before the run is abandoned and restarted from scratch.
-RECIPE_CHANGES_BEFORE_RESTART = 2
+#: Fitted to OPT-175B: its final lineage survived two failed changes in a row (SGD-like Adam,
+#: then plain SGD) and the third (a lower LR) worked; its first lineage was abandoned after
+#: more (notes of 17 November and 3 December 2021).
+RECIPE_CHANGES_BEFORE_RESTART = 3
 #: Days to re-plan before a failed run restarts from scratch.
 ABANDON_REPLAN_DAYS = 5.0
 #: Reference size for the spike rate's scale dependence (docs/model.md).

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from sim.engine.compute import adapted_ceilings
 from sim.scenario.catalog import did_you_mean, shipped_path
 from sim.scenario.levers import interview_fields
 from sim.scenario.loading import (
@@ -576,9 +577,13 @@ def effective_strategy(plan: InterviewPlan) -> str:
 
 
 def adapt_caps(plan: InterviewPlan) -> list[tuple[str, float, float]]:
-    """Targets an adapted base model cannot reach: (capability, its cap, the threshold)."""
+    """Targets an adapted base model cannot reach: (capability, its ceiling, the threshold).
+
+    The ceiling is the best the base model reaches at any number of rounds, from its size
+    and tokens (:func:`~sim.engine.compute.adapted_ceilings`).
+    """
     world = plan_world(plan)
-    caps = {c.id: c.base_model_cap for c in world.objective.capabilities}
+    caps = adapted_ceilings(world)
     return [
         (t.capability, caps[t.capability], t.threshold)
         for t in stated_targets(plan)

@@ -62,7 +62,8 @@ def reasons(
         why = (
             f"the project has had its {MAX_EXTRA_ROUNDS} extra post-training rounds"
             if extra >= MAX_EXTRA_ROUNDS
-            else "the budget, reserve included, cannot pay for another post-training round"
+            else "the budget, less the reserve still held back, cannot pay for another "
+            "post-training round (its annotation, compute and salaries)"
         )
         return dict.fromkeys(missing, why)
     if kind == "schedule":

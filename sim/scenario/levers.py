@@ -106,7 +106,7 @@ class Lever:
 LEVERS: tuple[Lever, ...] = (
     Lever("strategy", "Strategy",
           "pretrain: train the model from scratch. adapt: continue from an open base model: "
-          "cheaper and faster, capped on some capabilities.",
+          "cheaper and faster, capped where its size and corpus fall short.",
           "Train from scratch, or adapt `model.base_model`.", "", "radio",
           "pretrain", "adapt", "from scratch or from a base model", "pretrain, adapt"),
     Lever("reserve_fraction", "Budget reserve",

@@ -128,8 +128,22 @@ class Capability(Spec):
     )
     loss_scale: Annotated[float, Field(gt=0.0, le=1.0)] = 0.08
     post_training_gain: Fraction = 0.25
+    general_text_transfer: Fraction = Field(
+        1.0,
+        description=(
+            "How well tokens of a general public corpus teach this capability, as a share of "
+            "the project's own in-domain tokens: 1 for what public text teaches (instruction "
+            "following, reasoning); lower for knowledge that lives in specialised or private "
+            "text (0.07 fits continued pretraining on biomedical papers). An adapted base "
+            "model counts its own tokens at this share, its adaptation tokens in full."
+        ),
+    )
     base_model_cap: Fraction = Field(
-        1.0, description="With strategy 'adapt': the best score the base model allows."
+        1.0,
+        description=(
+            "Deprecated and ignored: an adapted model's scores now come from the base model's "
+            "size and tokens and general_text_transfer. Still accepted so older files load."
+        ),
     )
 
 
@@ -243,6 +257,14 @@ class ClusterSpec(Spec):
     )
     restart_minutes: NonNegative | None = Field(
         None, description="Downtime per restart; default: grows with the job's size."
+    )
+    manual_restart_share: Fraction = Field(
+        3.0 / 466.0,
+        description=(
+            "Share of unexpected interruptions automation cannot recover, so a person must "
+            "(find the bad host, swap it, relaunch). Llama 3's automation: 3 of 466; OPT-175B's "
+            "first cloud cluster: about 35 of 105."
+        ),
     )
     storage_gb_per_second: Positive = Field(
         2_000.0, description="Checkpoint storage bandwidth, GB/s (Llama 3: 2 TB/s sustained)."

@@ -50,11 +50,29 @@ OPTION_HELP: dict[str, str] = {
     "accept_slip": "Accept the later finish date and keep the plan.",
 }
 
-#: How an option is named to a player where its identifier would judge the choice for them
-#: (``overreact`` gives the answer away). The identifiers stay: saved plays, playbooks and
-#: ``--policy`` use them; only the words shown change.
+#: How each option is named to a player: the action it takes, in words, never its identifier
+#: read aloud ("rollback skip") and never a judgement of it (``overreact`` gives the answer
+#: away). The identifiers stay: saved plays, playbooks and ``--policy`` use them; only the
+#: words shown change. ``ship``, ``cut_ablations``, ``fewer_hires`` and ``add_core_staff`` read
+#: as they are (``ship`` and ``add_core_staff`` also name a decision and a lever).
 OPTION_LABELS: dict[str, str] = {
+    "rollback_skip": "roll back and skip the batches",
+    "continue": "train on",
+    "pause_investigate": "pause and investigate",
     "overreact": "change recipe and restart",
+    "fix_and_continue": "fix the data and train on",
+    "fix_and_restart": "fix the data and restart",
+    "accept": "leave the defect in",
+    "use_reserve": "use the reserve",
+    "reduce_tokens": "fewer tokens",
+    "fewer_post_training_rounds": "fewer post-training rounds",
+    "smaller_eval_scope": "a smaller eval campaign",
+    "smaller_cluster": "a smaller cluster",
+    "accept_overrun": "go over budget",
+    "extra_round": "one more post-training round",
+    "fix_data_and_retune": "fix the data and retune",
+    "cut_post_training_rounds": "cut post-training rounds",
+    "accept_slip": "accept the later finish",
 }
 
 

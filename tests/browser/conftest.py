@@ -146,6 +146,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
+def base_url() -> str | None:
+    """No base URL: tests open the app by its full address (``app_url``).
+
+    pytest-playwright asks for ``base_url``; without pytest-base-url installed, its own
+    stand-in is a session fixture written as an instance method, which pytest 9 warns about
+    (PytestRemovedIn10Warning) in every browser run. This one replaces it.
+    """
+    return None
+
+
+@pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1400, "height": 900}}
 
@@ -175,13 +186,19 @@ def _healthy(url: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def app_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app's data directory (its SQLite database): fresh, never the user's own."""
+    return tmp_path_factory.mktemp("app-data")
+
+
+@pytest.fixture(scope="session")
+def app_url(app_data_dir: Path) -> Iterator[str]:
     """Start ``streamlit run app.py`` on a free port; yield its URL; stop it afterwards.
 
-    The app's saved sessions go to a fresh data directory, never the user's own.
+    The app's saved sessions go to a fresh data directory (``app_data_dir``).
     """
     port = _free_port()
-    env = {**os.environ, "TRAININGROOM_DATA_DIR": str(tmp_path_factory.mktemp("app-data"))}
+    env = {**os.environ, "TRAININGROOM_DATA_DIR": str(app_data_dir)}
     env.pop("DATABASE_URL", None)
     url = f"http://127.0.0.1:{port}"
     ARTIFACTS.mkdir(exist_ok=True)

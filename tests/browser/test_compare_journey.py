@@ -84,7 +84,7 @@ def test_compare_two_designs_then_sweep(app) -> None:  # type: ignore[no-untyped
 
     app.go_to("Sweep")
     app.assert_no_exception()
-    page.get_by_role("textbox", name="Values of `levers.reserve_fraction`").fill("0, 0.2")
+    page.get_by_role("textbox", name="Values of budget reserve, comma-separated").fill("0, 0.2")
     page.keyboard.press("Enter")
     app.wait()
     set_number(page, "Replications per design", 10)

@@ -23,14 +23,14 @@ def test_build_save_load_a_design_then_search(app, tmp_path: Path) -> None:  # t
     form.get_by_label("name").fill("Red team")
     form.get_by_role("button", name="Add team").click()
     app.wait()
-    expect(page.get_by_text("org › teams: added red_team")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("teams: added red team")).to_be_visible(timeout=SHOWN)
 
     page.get_by_role("tab", name="Rights and risks").click()
     ship = page.get_by_test_id("stSelectbox").filter(has=page.get_by_text("ship", exact=True))
     ship.click()
     page.get_by_role("option", name="red_team", exact=True).click()
     app.wait()
-    expect(page.get_by_text("org › decision_rights › ship: product → red_team")).to_be_visible()
+    expect(page.get_by_text("who decides ship: product → red team")).to_be_visible()
     app.assert_no_exception()
     app.screenshot("design-1-edited")
 
@@ -56,8 +56,8 @@ def test_build_save_load_a_design_then_search(app, tmp_path: Path) -> None:  # t
     expect(page.get_by_text("No changes yet.")).to_be_visible()
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(saved))
     app.wait()
-    expect(page.get_by_text("org › teams: added red_team")).to_be_visible(timeout=SHOWN)
-    expect(page.get_by_text("org › decision_rights › ship: product → red_team")).to_be_visible()
+    expect(page.get_by_text("teams: added red team")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text("who decides ship: product → red team")).to_be_visible()
     app.assert_no_exception()
     app.screenshot("design-3-loaded-back")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from sim.scenario.vocabulary import option_words
 from tests.browser.conftest import SHOWN
 
 # The app server starts once per session and inherits this environment: set at collection,
@@ -109,7 +110,7 @@ def test_one_practice_session_end_to_end(app, tmp_path) -> None:  # type: ignore
     # The playbook's order is the order of the ranked boxes: make the schedule playbook
     # "add core staff, then accept the slip".
     choose(app, "_pb_schedule_0", "add core staff")
-    choose(app, "_pb_schedule_1", "accept slip")
+    choose(app, "_pb_schedule_1", option_words("accept_slip"))
     glance = page.get_by_test_id("stVerticalBlock").filter(has_text="Your plan at a glance").last
     expect(glance).to_contain_text("rollback, budget, schedule", timeout=SHOWN)
     app.assert_no_exception()

@@ -9,6 +9,7 @@ import tempfile
 
 from playwright.sync_api import expect
 
+from sim.scenario.vocabulary import option_words
 from tests.browser.conftest import SHOWN
 
 os.environ.setdefault("TRAININGROOM_DATA_DIR", tempfile.mkdtemp(prefix="trainingroom-test-"))
@@ -61,10 +62,12 @@ def test_words_are_asked_before_they_are_judged(app) -> None:  # type: ignore[no
     play = page.locator("[class*='st-key-iv_fuplay_benchmarks_vs_product'] button")
     expect(play).to_be_disabled()
     ask = page.locator("[class*='st-key-iv_fuask_benchmarks_vs_product_0']")
-    ask.get_by_text("fix data and retune").click()
+    ask.get_by_text(option_words("fix_data_and_retune")).click()
     app.wait()
     app.screenshot("interview-words-2-followup")
     app.click_when_enabled(play)
-    expect(page.get_by_text("You chose fix data and retune")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_text(f"You chose {option_words('fix_data_and_retune')}")).to_be_visible(
+        timeout=SHOWN
+    )
     app.assert_no_exception()
     app.screenshot("interview-words-3-played")

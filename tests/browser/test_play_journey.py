@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from sim.play.game import Game, PlayLog
+from sim.scenario.vocabulary import option_words
 from tests.browser.conftest import SHOWN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +66,7 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     saved = tmp_path / "play.json"
     download.value.save_as(saved)
     log = PlayLog.from_json(saved.read_text(encoding="utf-8"), saved.name)
-    assert log.decisions[0]["choice"].replace("_", " ") == chosen, "the decision clicked"
+    assert option_words(log.decisions[0]["choice"]) == chosen, "the decision clicked"
     replayed = Game.from_log(log).play_to_end()
     assert finished == f"day {replayed['schedule_days']:.0f}"
 

@@ -12,16 +12,24 @@ page loses the seat at once.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from playwright.sync_api import Browser, Locator, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
+from sim.storage import make_engine
+from sim.tabletop.service import TabletopService
 from tests.browser.conftest import SHOWN, AppDriver
 
 RATIONALE = "Cover the cut from the reserve and keep the run's token budget: quality first."
 CUSTOM = "The cloud provider raises prices"
 HOT_WASH = "Agree the order of budget levers with finance before the next cut."
+STRENGTH = "The rationale was written before the call, every time."
+BUSY = "Finance joined the call early"
 AAR_HEADING = re.compile("^After-action report and improvement plan: ")
 ROOM_CODE = re.compile(r"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}")
 
@@ -65,7 +73,7 @@ def _try_join(player: AppDriver, room: str, name: str) -> None:
 
 
 def test_facilitator_and_two_players_through_one_inject_to_the_report(
-    browser: Browser, browser_context_args: dict[str, Any], app_url: str
+    browser: Browser, browser_context_args: dict[str, Any], app_url: str, app_data_dir: Path
 ) -> None:
     fac = _driver(browser, browser_context_args, app_url)
     ada = _driver(browser, browser_context_args, app_url)
@@ -265,7 +273,9 @@ def test_facilitator_and_two_players_through_one_inject_to_the_report(
     fac.wait()
     fac.assert_no_exception()
     expect(page.get_by_text(RATIONALE).first).to_be_attached()
-    _every_download_gives_its_file(fac)
+    with _busy_room(app_data_dir, room, key):  # the page reruns under the clicks
+        _every_download_gives_its_file(fac)
+    _downloads_logged(fac)
 
     report.scroll_into_view_if_needed()
     fac.screenshot("tabletop-7-facilitator-report")
@@ -347,30 +357,85 @@ def _second_browser(
 MAGIC = {"docx": b"PK", "pdf": b"%PDF", "html": b"<!doctype html", "md": b"# "}
 
 
+@contextmanager
+def _busy_room(data_dir: Path, room: str, key: str, notes: int = 8) -> Iterator[None]:
+    """Someone else in the room writes hot-wash notes (one every 1.5 s, at most ``notes``,
+    through the app's database), so the facilitator's page reruns again and again under the
+    downloads. Bounded: each note lengthens the page, and on a busy machine an endless
+    stream made every rerun slower than the last."""
+    svc = TabletopService(make_engine(f"sqlite:///{data_dir / 'trainingroom.sqlite3'}"))
+    stop = threading.Event()
+    written: list[int] = []
+
+    def write() -> None:
+        while len(written) < notes and not stop.wait(1.5):
+            n = len(written) + 1
+            svc.add_hot_wash(room, key, "strength", f"{BUSY} ({n})")
+            written.append(n)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=SHOWN / 1000)
+    assert written, "the room was busy while the files were downloaded"
+
+
 def _every_download_gives_its_file(fac: AppDriver) -> None:
-    """Each download button on the facilitator's page gives its file, the first time."""
+    """Each download button on the facilitator's page gives its file, the first time, clicked
+    one after another without waiting (as a person takes Word, then PDF)."""
     page = fac.page
-    buttons = page.get_by_test_id("stDownloadButton")
+    buttons = _shown_downloads(page)
     expect(buttons.filter(has_text="Download the report (PDF)")).to_have_count(1, timeout=SHOWN)
     fac.wait()
     labels = [b.inner_text().replace("download", "").strip() for b in buttons.all()]
     assert sum("Download the report" in t for t in labels) == 4, labels
     assert len(labels) >= 8, labels  # the report's four and the four manuals
-    for n, label in enumerate(labels):
-        button = page.get_by_test_id("stDownloadButton").nth(n).get_by_role("button")
-        with page.expect_download(timeout=SHOWN) as info:
-            button.click()
-        download = info.value
-        path = download.path()
-        assert path is not None, f"{label}: no file"
-        data = open(path, "rb").read()  # noqa: SIM115, PTH123
-        ext = download.suggested_filename.rsplit(".", 1)[-1]
-        assert len(data) > 200, f"{label}: {len(data)} bytes"
-        start = data[:64].lstrip().lower()
-        assert start.startswith(MAGIC[ext].lower()), f"{label}: {data[:40]!r}"
+    for label in labels:
+        data, ext = _download(page, _shown_downloads(page).filter(has_text=label).first, label)
         if "report" in label and ext in ("html", "md"):
             assert b"After-action report" in data, label
-        fac.wait()
+
+
+def _downloads_logged(fac: AppDriver) -> None:
+    """The report's downloads are in the audit log: a new hot-wash item makes a new report,
+    and its Markdown lists them."""
+    page = fac.page
+    fac.wait()
+    hot_wash = page.get_by_test_id("stForm").filter(has_text="Add to the hot wash")
+    hot_wash.get_by_text("strength", exact=True).click()
+    hot_wash.get_by_label("What went well, or what to improve").fill(STRENGTH)
+    hot_wash.get_by_role("button", name="Add to the hot wash").click()
+    expect(page.get_by_text(STRENGTH).last).to_be_visible(timeout=2 * SHOWN)
+    fac.wait()
+    markdown = _shown_downloads(page).filter(has_text="Download the report (Markdown)")
+    data, _ = _download(page, markdown, "the report (Markdown), again")
+    logged = data.decode("utf-8")
+    for ext in ("docx", "pdf", "html", "md"):
+        assert f"Facilitator downloaded the full report ({ext})" in logged, ext
+
+
+def _shown_downloads(page: Page) -> Locator:
+    """The download buttons a person sees (the page also keeps its files offered out of sight,
+    ui.tabletop.common.keep_offered)."""
+    return page.get_by_test_id("stDownloadButton").filter(visible=True)
+
+
+def _download(page: Page, button: Locator, label: str) -> tuple[bytes, str]:
+    """Click a download button; the file's bytes (checked against its type) and extension."""
+    with page.expect_download(timeout=SHOWN) as info:
+        button.get_by_role("button").click()
+    download = info.value
+    path = download.path()
+    assert path is not None, f"{label}: no file"
+    data = open(path, "rb").read()  # noqa: SIM115, PTH123
+    ext = download.suggested_filename.rsplit(".", 1)[-1]
+    assert len(data) > 200, f"{label}: {len(data)} bytes"
+    start = data[:64].lstrip().lower()
+    assert start.startswith(MAGIC[ext].lower()), f"{label}: {data[:40]!r}"
+    return data, ext
 
 
 def _decide(player: AppDriver, rationale: str) -> None:

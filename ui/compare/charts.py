@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from sim.compare.editing import field_words, value_words
 from sim.distribution import ecdf, percentile_intervals, percentiles
 from sim.intervals import TooFewWorlds
 from sim.metrics import QUANTITIES
+from sim.scenario.vocabulary import sentence
 
 #: One colour per design, in the order the designs were picked.
 PALETTE = ("#4C78A8", "#F58518", "#54A24B", "#B279A2", "#E45756", "#72B7B2", "#9D755D")
@@ -55,12 +58,15 @@ def _limit(
 ) -> None:
     """A dashed line at a deadline, budget or threshold, labelled at its end.
 
-    ``row`` staggers the labels of several lines on one axis so they do not overlap.
+    ``row`` staggers the labels of several lines on one axis so they do not overlap. A
+    vertical line's label sits at the foot of the line: the P90 marks (and their labels) are
+    near the top of an S-curve, where a label at the top covered them.
     """
     if x is not None:
         fig.add_vline(x=x, line={"color": color, "dash": "dash", "width": 1.5})
-        fig.add_annotation(x=x, y=1 - 0.07 * row, yref="paper", text=text, showarrow=False,
-                           xanchor="left", yanchor="top", font={"color": color})  # fmt: skip
+        fig.add_annotation(x=x, y=0.01 + 0.07 * row, yref="paper", text=text, showarrow=False,
+                           xanchor="left", yanchor="bottom", font={"color": color},
+                           bgcolor="rgba(255, 255, 255, 0.8)")  # fmt: skip
     if y is not None:
         fig.add_hline(y=y, line={"color": color, "dash": "dash", "width": 1.5})
         fig.add_annotation(y=y, x=1 - 0.2 * row, xref="paper", text=text, showarrow=False,
@@ -249,6 +255,7 @@ def paired_figure(table: pd.DataFrame, a: str, b: str) -> go.Figure:
 UNIT_SCALE: dict[str, tuple[float, str]] = {
     "probability": (100.0, "percentage points"),
     "USD": (1e-6, "million USD"),
+    "score": (100.0, "points out of 100"),
 }
 
 
@@ -281,7 +288,7 @@ def tornado_figure(table: pd.DataFrame, label: str) -> go.Figure:
         return _layout(fig, "Sensitivity", 200)
     ordered = table.iloc[::-1]
     base = float(table["base"].iloc[0])
-    names = [str(lever).removeprefix("levers.") for lever in ordered["lever"]]
+    names = [field_words(str(lever)) for lever in ordered["lever"]]
     for end, color in (("low", "#9ecae1"), ("high", "#3182bd")):
         values = ordered[f"metric_{end}"].astype(float)
         whiskers = {}
@@ -294,7 +301,9 @@ def tornado_figure(table: pd.DataFrame, label: str) -> go.Figure:
         fig.add_trace(
             go.Bar(
                 y=names, x=values - base, base=base, orientation="h", name=f"at its {end} setting",
-                marker_color=color, customdata=ordered[end].astype(str),
+                marker_color=color,
+                customdata=[value_words(str(lv), v) for lv, v in zip(ordered["lever"], ordered[end],
+                                                                     strict=True)],
                 hovertemplate="%{y} = %{customdata}: %{x:,.4g}<extra></extra>",
                 **whiskers,
             )
@@ -309,8 +318,13 @@ def tornado_figure(table: pd.DataFrame, label: str) -> go.Figure:
     )
 
 
+def _axis_words(path: str, value: Any) -> str:
+    """A grid axis's setting as it reads on a tick (``0.1`` of the reserve is "10%")."""
+    return value_words(path, value)
+
+
 def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str) -> go.Figure:
-    """A metric over two grid axes; cells show their value."""
+    """A metric over two grid axes (named and ticked in words); cells show their value."""
     pivot = table.pivot_table(index=y, columns=x, values=metric, aggfunc="mean")
     probability = metric.startswith("p_")
     text = pivot.map(lambda v: f"{v:.0%}" if probability else f"{v:,.4g}")
@@ -327,33 +341,36 @@ def heatmap_figure(table: pd.DataFrame, x: str, y: str, metric: str, label: str)
         text = text + "<br>(" + ends[0].map(form) + "–" + ends[1].map(form) + ")"
     fig = go.Figure(
         go.Heatmap(
-            z=pivot.to_numpy(), x=[str(c) for c in pivot.columns], y=[str(i) for i in pivot.index],
+            z=pivot.to_numpy(), x=[_axis_words(x, c) for c in pivot.columns],
+            y=[_axis_words(y, i) for i in pivot.index],
             text=text.to_numpy(), texttemplate="%{text}", colorscale="Viridis",
             zmin=0.0 if probability else None, zmax=1.0 if probability else None,
-            reversescale=_lower_is_better(metric), colorbar={"title": {"text": label}},
-            hovertemplate=f"{x}=%{{x}}<br>{y}=%{{y}}<br>{label}: %{{text}}<extra></extra>",
+            reversescale=_lower_is_better(metric),
+            colorbar={"title": {"text": label}, "tickformat": ".0%" if probability else None},
+            hovertemplate=f"{field_words(x)}: %{{x}}<br>{field_words(y)}: %{{y}}<br>"
+            f"{label}: %{{text}}<extra></extra>",
         )
     )  # fmt: skip
-    fig.update_xaxes(title=x, type="category")
-    fig.update_yaxes(title=y, type="category")
+    fig.update_xaxes(title=sentence(field_words(x)), type="category")
+    fig.update_yaxes(title=sentence(field_words(y)), type="category")
     return _layout(fig, f"{label} over the grid", 420, legend=False)
 
 
 def sweep_line_figure(table: pd.DataFrame, x: str, metric: str, label: str) -> go.Figure:
-    """A metric along a single grid axis."""
-    hover = f"{x}=%{{x}}: %{{y:,.4g}}<extra></extra>"
+    """A metric along a single grid axis (named and ticked in words)."""
+    hover = f"{field_words(x)} %{{x}}: %{{y:,.4g}}<extra></extra>"
     bars = {}
     if f"{metric}_low" in table and f"{metric}_high" in table:
         bars = {"error_y": {"type": "data", "symmetric": False,
                             "array": table[f"{metric}_high"] - table[metric],
                             "arrayminus": table[metric] - table[f"{metric}_low"]}}  # fmt: skip
     fig = go.Figure(
-        go.Scatter(x=table[x].astype(str), y=table[metric], mode="lines+markers",
-                   line={"color": PALETTE[0]}, hovertemplate=hover, **bars)
+        go.Scatter(x=[_axis_words(x, v) for v in table[x]], y=table[metric],
+                   mode="lines+markers", line={"color": PALETTE[0]}, hovertemplate=hover, **bars)
     )  # fmt: skip
-    fig.update_xaxes(title=x, type="category")
+    fig.update_xaxes(title=sentence(field_words(x)), type="category")
     fig.update_yaxes(title=label, tickformat=".0%" if metric.startswith("p_") else None)
-    return _layout(fig, f"{label} along {x}", 380, legend=False)
+    return _layout(fig, f"{label} along {field_words(x).lower()}", 380, legend=False)
 
 
 def _lower_is_better(metric: str) -> bool:

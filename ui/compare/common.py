@@ -187,12 +187,12 @@ def downloads(stem: str, table: pd.DataFrame, summary: Mapping[str, Any], key: s
     left, right = st.columns(2)
     left.download_button(
         "Download the table (CSV)", table.to_csv(index=False), f"{stem}.csv", "text/csv",
-        key=f"{key}_csv", icon=":material/download:", width="stretch",
+        key=f"{key}_csv", icon=":material/download:", width="stretch", on_click="ignore",
     )  # fmt: skip
     right.download_button(
         "Download the summary (JSON)", json.dumps(_plain(summary), indent=2),
         f"{stem}.json", "application/json", key=f"{key}_json", icon=":material/download:",
-        width="stretch",
+        width="stretch", on_click="ignore",
     )  # fmt: skip
 
 

@@ -516,6 +516,7 @@ def render() -> None:
             key=f"{KEY}_download",
             icon=":material/download:",
             disabled=not changes,
+            on_click="ignore",
         )
         with st.expander("The design file"):
             st.code(text, language="yaml")

@@ -25,13 +25,20 @@ from sim.compare.search import (
 from sim.compare.search_report import Confirmed, confirmed, report
 from sim.compare.space import Constraints
 from sim.designs import DesignFile, design_yaml
-from sim.glossary import term_help
+from sim.format import pp_signed
+from sim.glossary import term_help, term_link
+from sim.metrics import label
 from sim.scenario.spec import DECISION_KINDS, Scenario
 from ui.common import pick_scenario, usd
 from ui.compare.common import app_workers
 from ui.compare.page import key_numbers, show_distributions, show_verdicts
 
 KEY = "optimize"
+
+
+def _joined(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def live_chart(rows: list[dict[str, Any]], objective: str) -> go.Figure:
@@ -59,7 +66,7 @@ def live_chart(rows: list[dict[str, Any]], objective: str) -> go.Figure:
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
         title="Search: best design so far",
         xaxis_title="trial",
-        yaxis_title=objective,
+        yaxis_title=label(objective),
         yaxis_tickformat=".0%",
     )
     return fig
@@ -89,9 +96,9 @@ def frontier_chart(result: dict[str, Any]) -> go.Figure:
     fig.update_layout(
         height=340,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        title=f"Trade-off: {obj} against mean cost",
+        title=f"Trade-off: {label(obj).lower()} against mean cost",
         xaxis_title="mean cost (million USD)",
-        yaxis_title=obj,
+        yaxis_title=label(obj),
         yaxis_tickformat=".0%",
     )
     return fig
@@ -99,10 +106,13 @@ def frontier_chart(result: dict[str, Any]) -> go.Figure:
 
 def controls(base: Scenario) -> tuple[Settings, bool]:
     row = st.columns(5, vertical_alignment="bottom")
-    objective = row[0].selectbox("Objective", list(OBJECTIVE_COLUMNS), key=f"{KEY}_objective")
+    objective = row[0].selectbox("Objective", list(OBJECTIVE_COLUMNS), key=f"{KEY}_objective",
+                                 format_func=label)  # fmt: skip
     trials = int(row[1].number_input("Trials", 2, 500, 30, 5, key=f"{KEY}_trials"))
-    reps = int(row[2].number_input("Worlds (top rung)", 10, 2000, 30, 10, key=f"{KEY}_reps",
-                                   help=term_help("rung")))  # fmt: skip
+    reps = int(row[2].number_input("Worlds for a design that lasts", 10, 2000, 30, 10,
+                                   key=f"{KEY}_reps", help="The most worlds one design plays: "
+                                   "each plays a few first and goes on only while it stays "
+                                   "among the best. " + term_help("rung")))  # fmt: skip
     seed = int(row[3].number_input("Seed", 0, 10**9, 0, key=f"{KEY}_seed"))
     go_ = row[4].button(
         "Run the search", key=f"{KEY}_run", type="primary", icon=":material/travel_explore:"
@@ -195,8 +205,10 @@ def show(saved: dict[str, Any], source: str) -> None:
     st.caption(
         f"{result['trials']} trials: "
         + ", ".join(f"{n} {k}" for k, n in counts.items())
-        + f". Rungs of {result['rungs']} worlds; confirmed on {result['confirm_reps']} fresh "
-        f"worlds (seed {result['confirm_seed']}), not the worlds the search chose on."
+        + f". Each trial played {_joined([str(n) for n in result['rungs']])} worlds in turn "
+        f"({term_link('rung', 'rungs')}), the weaker stopped after each; the best confirmed on "
+        f"{result['confirm_reps']} fresh worlds (seed {result['confirm_seed']}), not the worlds "
+        "the search chose on."
     )
     st.plotly_chart(live_chart(trial_rows(search), obj), key=f"{KEY}_final_live")
     if result["nothing_better"]:
@@ -214,7 +226,8 @@ def show(saved: dict[str, Any], source: str) -> None:
     for d in result["top"]:
         with st.container(border=True):
             st.markdown(
-                f"**{d['name']}**: {obj} {d[obj]:.0%}, mean cost {usd(d['cost_usd']['mean'])}"
+                f"**{d['name']}**: {label(obj).lower()} {d[obj]:.0%}, mean cost "
+                f"{usd(d['cost_usd']['mean'])}"
             )
             st.markdown("\n".join(f"- {line}" for line in d["changes_in_words"]))
             text = design_yaml(
@@ -229,6 +242,7 @@ def show(saved: dict[str, Any], source: str) -> None:
                 "application/x-yaml",
                 key=f"{KEY}_save_{d['trial']}",
                 icon=":material/download:",
+                on_click="ignore",
             )
     st.subheader("Trade-off frontier")
     st.plotly_chart(frontier_chart(result), key=f"{KEY}_frontier")
@@ -239,9 +253,9 @@ def show(saved: dict[str, Any], source: str) -> None:
             {
                 "rank": p["rank"],
                 "change": p["what"],
-                "worth (pts)": 100 * p["importance"],
-                "low": 100 * p["low"],
-                "high": 100 * p["high"],
+                f"worth ({label(obj).lower()}, pp)": 100 * p["importance"],
+                "95% low (pp)": 100 * p["low"],
+                "95% high (pp)": 100 * p["high"],
             }
             for p in result["importance"]["params"][:12]
         ]
@@ -256,7 +270,7 @@ def _download(label: str, name: str, source: str, changes: Any, key: str) -> Non
     text = design_yaml(DesignFile(name, source.removeprefix("scenarios/"), changes))
     st.download_button(
         label, text, f"{key}.yaml", "application/x-yaml", key=f"{KEY}_{key}",
-        icon=":material/download:",
+        icon=":material/download:", on_click="ignore",
     )  # fmt: skip
 
 
@@ -265,7 +279,8 @@ def offer_cheaper(result: dict[str, Any], source: str) -> None:
     obj = result["objective"]
     for p in result["cheaper"]:
         st.markdown(
-            f"**trial {p['trial']}**: {obj} {p[obj]:.0%}, mean cost {usd(p['cost_usd_mean'])}"
+            f"**trial {p['trial']}**: {label(obj).lower()} {p[obj]:.0%}, mean cost "
+            f"{usd(p['cost_usd_mean'])}"
         )
         _download("Save this cheaper design", f"Search frontier (trial {p['trial']})", source,
                   p["changes"], f"cheaper-{p['trial']}")  # fmt: skip
@@ -285,7 +300,7 @@ def show_recommended(result: dict[str, Any], source: str) -> None:
     )
     for ch in rec["each"]:
         w = ch["worth"]
-        worth = f"{100 * w['mean']:+.1f} pts ({100 * w['low']:+.1f} to {100 * w['high']:+.1f})"
+        worth = f"{pp_signed(w['mean'])} ({100 * w['low']:+.1f} to {pp_signed(w['high'])})"
         st.markdown(f"- {ch['what']}: {worth}; {ch['why']}")
     for line in rec.get("verdict", []):
         st.markdown(line)
@@ -300,8 +315,9 @@ def render() -> None:
         "Search the design space around a base scenario (headcount per team, who holds "
         "each decision right, who owns each risk, gate strengths, reserve, ablation share "
         "and other levers, the playbook's first responses) for the designs that best meet "
-        "the objective. Poor candidates are dropped after a few worlds; the best play "
-        "them all, and are then confirmed on fresh ones."
+        "the objective. Poor candidates are dropped after a few "
+        f"{term_link('world', 'worlds')} (each step a {term_link('rung')}); the best play them "
+        "all, and are then confirmed on fresh ones."
     )
     picked = pick_scenario("optimize_base", prefer="assistant_7b.yaml")
     if picked is None:

@@ -15,9 +15,11 @@ import streamlit as st
 
 from sim import distribution
 from sim.compare import analysis, inference, sequential
+from sim.compare.editing import field_words, value_words
 from sim.designs import PRESETS, DesignFile, design_yaml, diff, fund_full_plan, load_design
 from sim.engine.org import OrgGraph
-from sim.glossary import term_help
+from sim.format import points, points_signed, pp_signed, usd_signed
+from sim.glossary import methods_note, term_help, term_link
 from sim.intervals import TooFewWorlds
 from sim.metrics import BY_KEY, HEADLINE, OBJECTIVES, PROBABILITY_KEYS
 from sim.scenario.loading import ScenarioError, with_overrides
@@ -34,6 +36,7 @@ from ui.common import (
     show_problems,
     team_inputs,
     usd,
+    words,
 )
 from ui.compare import charts
 from ui.compare.common import (
@@ -149,6 +152,7 @@ def own_design(base: Scenario, source: str, presets: dict[str, Scenario]) -> Sce
     st.download_button(
         "Download this design (YAML)", text, "design.yaml", "application/x-yaml",
         key="compare_own_download", icon=":material/download:", disabled=not changes_from_base,
+        on_click="ignore",
     )  # fmt: skip
     return edited.model_copy(update={"name": OWN_LABEL})
 
@@ -253,22 +257,35 @@ def show_verdicts(
     named = {n: f"{letters[n]}: {n}" for n in names}
     best = analysis.best_line(comparison.best, metric.label, margin, named)
     st.markdown(f"**{best}**")
-    st.caption(comparison.adjustment_note())
+    st.caption(comparison.adjustment_note() + "  \n" + methods_note(*analysis.METHOD_NAMES))
     note = st.session_state.get(SEQUENTIAL)
     if isinstance(note, dict) and note.get("worlds") == worlds:
         st.info(note["text"], icon=":material/straighten:")
 
 
-def signed(value: float, unit: str) -> str:
-    """A difference with its sign and unit: −5.5 days, +$980k, −56 points."""
-    sign = "+" if value > 0 else "−" if value < 0 else "±"
+def amount_in(value: float, unit: str) -> str:
+    """A metric's value in its unit: $6.43M, 57%, 71.3 pts, 155.2 days."""
     if unit == "USD":
-        return sign + usd(abs(value))
+        return usd(value)
     if unit == "probability":
-        return f"{sign}{abs(value) * 100:.0f} points"
+        return f"{value:.0%}"
     if unit == "score":
-        return f"{sign}{abs(value):.3f}"
-    return f"{sign}{abs(value):,.1f} {unit}"
+        return points(value)
+    return f"{value:,.1f} {unit}".rstrip()
+
+
+def signed(value: float, unit: str) -> str:
+    """A difference with its sign (ASCII) and unit: -5.5 days, +$980k, -56.0 pp, +0.7 pts.
+
+    Chances differ in percentage points, quality scores in points out of 100 (sim.format).
+    """
+    if unit == "USD":
+        return usd_signed(value)
+    if unit == "probability":
+        return pp_signed(value)
+    if unit == "score":
+        return points_signed(value)
+    return f"{value:+,.1f} {unit}"
 
 
 def show_distributions(frames: dict[str, pd.DataFrame], designs: dict[str, Scenario]) -> None:
@@ -286,25 +303,29 @@ def show_distributions(frames: dict[str, pd.DataFrame], designs: dict[str, Scena
         key="compare_ecdf_cost",
     )  # fmt: skip
     targets = {t.eval: t for t in next(iter(objs.values())).targets}
-    picked = st.selectbox("Quality: which target eval", list(targets), key="compare_quality_eval")
+    picked = st.selectbox("Quality: which target eval", list(targets), key="compare_quality_eval",
+                          format_func=words, help=term_help("points"))  # fmt: skip
     column = f"score:{picked}"
     if all(column in df for df in frames.values()):
+        # Quality in points out of 100, as everywhere else on the page.
         thresholds = {
-            n: next((t.threshold for t in o.targets if t.eval == picked), targets[picked].threshold)
+            n: 100 * next((t.threshold for t in o.targets if t.eval == picked),
+                          targets[picked].threshold)
             for n, o in objs.items()
-        }
+        }  # fmt: skip
+        scores = {n: df.assign(points=100 * df[column].astype(float)) for n, df in frames.items()}
+        title = f"Quality: {words(picked)} ({words(targets[picked].capability)})"
         st.plotly_chart(
-            charts.ecdf_figure(frames, column, f"Quality: {picked} ({targets[picked].capability})",
-                               "score", thresholds, "target"),
+            charts.ecdf_figure(scores, "points", title, "points out of 100", thresholds, "target"),
             key="compare_ecdf_quality",
         )  # fmt: skip
     st.caption(
         "Read an S-curve at a line: the height where a curve crosses the deadline (or budget, "
         "or target) is the share of worlds that make it. Further left is sooner or cheaper; "
         "for quality further right is better. Diamonds mark P10, P50 and P90, their whiskers the "
-        "95% interval of each (order statistics). The shaded band holds the whole true curve with "
-        "95% confidence (Dvoretzky-Kiefer-Wolfowitz): where the band crosses a line is the range "
-        "the share that makes it could really have."
+        "95% interval of each. The shaded band holds the whole true curve with 95% confidence: "
+        "where the band crosses a line is the range the share that makes it could really have.  "
+        "\n" + methods_note("Order-statistic interval", "Dvoretzky-Kiefer-Wolfowitz band")
     )
 
 
@@ -359,10 +380,11 @@ def show_paired(frames: dict[str, pd.DataFrame], comparison: inference.Compariso
         st.dataframe(shown, hide_index=True, width="stretch")
     st.caption(
         "Green: the design did clearly better than A on the same worlds; red: clearly worse; "
-        "grey: not clear. Chances are in percentage points; their intervals are Tango score "
-        "intervals and their tests exact McNemar tests, means use Student t. p-values are "
-        "Holm-adjusted: " + comparison.adjustment_note()
-    )
+        "grey: not clear. Chances differ in percentage points (pp), quality scores in points "
+        "out of 100 (pts). " + comparison.adjustment_note() + "  \n"
+        + methods_note("Student's t interval", "Tango's score test",
+                       "Paired differences and Holm's correction")
+    )  # fmt: skip
 
 
 def show_criticality(frames: dict[str, pd.DataFrame]) -> None:
@@ -420,14 +442,17 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
     st.plotly_chart(charts.tornado_figure(table, analysis.metric_label(metric)),
                     key="compare_tornado_chart")  # fmt: skip
     ranges = {r.path: r.why for r in analysis.LEVER_RANGES}
+    unit = BY_KEY[metric].unit if metric in BY_KEY else ""
+    levers = table["lever"].astype(str)
     shown = pd.DataFrame({
         "rank": table["rank"],
-        "lever": table["lever"].str.removeprefix("levers."),
-        "low → high": [f"{lo} → {hi}" for lo, hi in zip(table["low"], table["high"], strict=True)],
-        "at low": table["metric_low"].map("{:,.4g}".format),
-        "at high": table["metric_high"].map("{:,.4g}".format),
-        "swing (high − low)": table["swing"].map("{:+,.3g}".format),
-        "95% interval": [f"{lo:+,.3g} to {hi:+,.3g}" for lo, hi in
+        "lever": levers.map(field_words),
+        "low → high": [f"{value_words(lv, lo)} → {value_words(lv, hi)}"
+                       for lv, lo, hi in zip(levers, table["low"], table["high"], strict=True)],
+        "at low": [amount_in(v, unit) for v in table["metric_low"]],
+        "at high": [amount_in(v, unit) for v in table["metric_high"]],
+        "swing (high - low)": [signed(v, unit) for v in table["swing"]],
+        "95% interval": [f"{signed(lo, unit)} to {signed(hi, unit)}" for lo, hi in
                          zip(table["swing_low"], table["swing_high"], strict=True)],
         "clear": table["clear"].map({True: "yes", False: "no"}),
         "chance in top 3": table["p_top3"].map("{:.0%}".format),
@@ -436,10 +461,11 @@ def show_sensitivity(designs: dict[str, Scenario], seed: int) -> None:
     st.dataframe(shown, hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 2)
     st.caption(
         "Whiskers: the 95% interval of each setting's difference from the design as it is, "
-        "on the same worlds. A swing is **clear** when its Holm-adjusted test over the levers "
-        "says so; **chance in top 3** is the Bayesian-bootstrap chance that the lever is truly "
-        "among the three that move the metric most. Few worlds per setting give wide whiskers "
-        "and a ranking that can change with the seed."
+        "on the same worlds. A swing is **clear** when its test, adjusted for the levers tried "
+        "together, says so; **chance in top 3** is the chance that the lever is truly among "
+        "the three that move the metric most. Few worlds per setting give wide whiskers and a "
+        "ranking that can change with the seed.  \n"
+        + methods_note("Paired differences and Holm's correction", "Bayesian bootstrap")
     )
     for line in skipped:
         st.caption(f"Skipped {line}")
@@ -540,9 +566,9 @@ def show_results(
         return
     show_verdicts(frames, designs, comparison)
     st.subheader("Key numbers")
-    st.caption("Each with its 95% interval: order-statistic (distribution-free) intervals on "
-               "P10, P50 and P90, Wilson intervals on chances; the 80% statement gives the "
-               "share of all worlds its days and dollars really hold.")  # fmt: skip
+    st.caption("Each with its 95% interval; the 80% statement gives the share of all worlds "
+               "its days and dollars really hold.  \n"
+               + methods_note("Order-statistic interval", "Wilson score interval"))  # fmt: skip
     st.dataframe(key_numbers(frames), width="stretch")
     tabs = st.tabs(["Distributions", "Objectives", "Paired differences", "Critical path",
                     "Sensitivity", "Downloads"], key="cmp_result_tabs")  # fmt: skip
@@ -566,8 +592,10 @@ def show_results(
 def render() -> None:
     st.title("Compare team designs")
     st.markdown(
-        "Put two or more ways of organising the same project through the **same incidents** "
-        "many times, and see which meets the objectives, by how much, and how sure we can be. "
+        "Put two or more ways of organising the same project through the "
+        f"**{term_link('common-random-numbers', 'same incidents')}** many times (each time a "
+        f"{term_link('world')}), and see which meets the objectives, by how much, and how sure "
+        "we can be. "
         "Pick a base scenario, then the designs: the base as it is, the preset org designs "
         "applied to it, other scenarios, or one you build. The first design picked is the "
         "baseline the others are measured against."

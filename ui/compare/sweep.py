@@ -10,13 +10,16 @@ from typing import Any
 
 import streamlit as st
 
+from sim.compare.editing import field_words, value_words
 from sim.compare.sweep import Axis, grid_designs, parse_axis, sweep_table
 from sim.designs import PRESETS
+from sim.glossary import methods_note, term_link
 from sim.metrics import OBJECTIVES, PROBABILITY_KEYS, QUANTITIES, summary_label
 from sim.scenario.levers import BY_NAME, LEVERS
 from sim.scenario.loading import ScenarioError
 from sim.scenario.spec import Scenario
-from ui.common import pick_scenario, show_problems
+from sim.scenario.vocabulary import sentence
+from ui.common import pick_scenario, show_problems, words
 from ui.compare import charts
 from ui.compare.common import downloads, partial_notice, run_controls, run_if_asked, saved_run
 
@@ -74,8 +77,11 @@ def pick_axes(scenario: Scenario) -> list[Axis] | None:
             continue
         path, suggested = fields[field]
         values = right.text_input(
-            f"Values of `{path}`, comma-separated", suggested, key=f"sweep_values_{i}_{path}"
-        )
+            f"Values of {field.lower()}, comma-separated", suggested,
+            key=f"sweep_values_{i}_{path}",
+            help=f"As the scenario file writes them (the field `{path}`): shares as fractions, "
+            "money in dollars.",
+        )  # fmt: skip
         try:
             axes.append(parse_axis(f"{path}={values}"))
         except ScenarioError as error:
@@ -95,44 +101,91 @@ def heat_map(table: Any, axes: list[Axis]) -> None:
         return
     paths = [a.path for a in axes]
     row = st.columns(3)
-    x = row[0].selectbox("Across", paths, index=0, key="sweep_x")
-    y = row[1].selectbox("Down", [p for p in paths if p != x], key="sweep_y")
+    x = row[0].selectbox("Across", paths, index=0, key="sweep_x", format_func=field_words)
+    y = row[1].selectbox("Down", [p for p in paths if p != x], key="sweep_y",
+                         format_func=field_words)  # fmt: skip
     rest = [a for a in axes if a.path not in (x, y)]
     part = table
     if rest:
-        at = row[2].selectbox(f"With `{rest[0].path}` at", rest[0].values, key="sweep_slice")
-        part = table[table[rest[0].path] == at]
+        path = rest[0].path
+        at = row[2].selectbox(
+            f"With {field_words(path).lower()} at", rest[0].values, key="sweep_slice",
+            format_func=lambda v: value_words(path, v),
+        )  # fmt: skip
+        part = table[table[path] == at]
     st.plotly_chart(charts.heatmap_figure(part, x, y, metric, label), key="sweep_heatmap")
     st.caption(
         "Yellow is good: more likely to meet an objective, or sooner or cheaper. Under each "
-        "value, its 95% interval (Wilson for chances, Student t for means, order statistics for "
-        "P90; … where the worlds cannot reach an end). Every cell is played on the same worlds, "
-        "so the differences between cells are the levers', but a cell's interval is about the "
-        "cell alone: two cells whose intervals overlap can still differ clearly, world by world."
+        "value, its 95% interval (… where the worlds cannot reach an end). Every cell is played "
+        "on the same worlds, so the differences between cells are the levers', but a cell's "
+        "interval is about the cell alone: two cells whose intervals overlap can still differ "
+        "clearly, world by world.  \n"
+        + methods_note("Wilson score interval", "Student's t interval", "Order-statistic interval")
     )
 
 
-def column_formats(table: Any) -> dict[str, Any]:
-    """Probabilities as percentages, money compact, days to one decimal."""
-    out: dict[str, Any] = {}
+#: A statistic's column suffix, in words.
+STATS = {"mean": "mean", "std": "SD", "min": "min", "max": "max", "p10": "P10", "p50": "P50",
+         "p90": "P90", "mean_low": "mean, 95% low", "mean_high": "mean, 95% high",
+         "p90_low": "P90, 95% low", "p90_high": "P90, 95% high", "low": "95% low",
+         "high": "95% high"}  # fmt: skip
+
+
+def column_label(column: str, axes: list[Axis]) -> str:
+    """A sweep table's column as a person reads it: never ``schedule_days_mean`` or a path."""
+    if column in {a.path for a in axes}:
+        return sentence(field_words(column))
+    if column == "reps":
+        return "worlds"
+    for m in QUANTITIES:
+        if column.startswith(f"{m.key}_") and column.removeprefix(f"{m.key}_") in STATS:
+            return f"{m.label}, {STATS[column.removeprefix(m.key + '_')]} ({m.unit})"
+    for m in OBJECTIVES:
+        key = PROBABILITY_KEYS[m.key]
+        if column == key or column.startswith(f"{key}_"):
+            tail = column.removeprefix(key).removeprefix("_")
+            return summary_label(m) + (f", {STATS[tail]}" if tail else "")
+    if column.startswith("p_met:"):
+        ev = column.removeprefix("p_met:")
+        for end in ("low", "high"):
+            if ev.endswith(f"_{end}"):
+                return f"Chance {words(ev.removesuffix('_' + end))} met, {STATS[end]}"
+        return f"Chance {words(ev)} met"
+    if column.startswith("score:") and column.endswith("_mean"):
+        return f"{words(column.removeprefix('score:').removesuffix('_mean'))} score, mean (pts)"
+    return words(column)
+
+
+def readable_table(table: Any, axes: list[Axis]) -> tuple[Any, dict[str, Any]]:
+    """The table with its columns in words and its scores in points; and their formats."""
+    shown = table.copy()
+    formats: dict[str, Any] = {}
     for column in table.columns:
-        if column.startswith("p_"):
-            out[column] = st.column_config.NumberColumn(format="percent")
+        label = column_label(column, axes)
+        if column.startswith(("p_", "p_met:")):
+            formats[label] = st.column_config.NumberColumn(format="percent")
         elif column.startswith("cost_usd"):
-            out[column] = st.column_config.NumberColumn(format="dollar")
+            formats[label] = st.column_config.NumberColumn(format="dollar")
         elif column.startswith(("schedule_days", "effort_person_days")):
-            out[column] = st.column_config.NumberColumn(format="%.1f")
+            formats[label] = st.column_config.NumberColumn(format="%.1f")
         elif column.startswith("score:"):
-            out[column] = st.column_config.NumberColumn(format="%.3f")
-    return out
+            shown[column] = 100 * shown[column].astype(float)
+            formats[label] = st.column_config.NumberColumn(format="%.1f")
+    shown.columns = [column_label(c, axes) for c in table.columns]
+    for a in axes:  # an axis's settings as they read: 10%, $250,000, yes
+        label = sentence(field_words(a.path))
+        shown[label] = [value_words(a.path, v) for v in table[a.path]]
+    return shown, formats
 
 
 def render() -> None:
     st.title("Sweep levers")
     st.markdown(
         "Try every combination of a few levers — say the budget reserve, the ablation budget and "
-        "the size of the core team — on the **same worlds**, and see where the project meets its "
-        "objectives. Each axis is a field of the scenario and the values it takes."
+        f"the size of the core team — on the **{term_link('world', 'same worlds')}**, and see "
+        "where the project meets its objectives. Each axis is a field of the scenario and the "
+        "values it takes. Where a plan did less (trained fewer tokens, fewer post-training "
+        f"rounds), its {term_link('scope')} shows in the table."
     )
     picked = pick_scenario("sweep_base", prefer="assistant_7b.yaml")
     if picked is None:
@@ -162,7 +215,8 @@ def render() -> None:
     partial_notice(state)
     table = sweep_table(state.frames(), points, scenario)
     heat_map(table, axes)
-    st.dataframe(table, hide_index=True, width="stretch", column_config=column_formats(table))
+    shown, formats = readable_table(table, axes)
+    st.dataframe(shown, hide_index=True, width="stretch", column_config=formats)
     summary = {
         "scenario": scenario.name,
         "seed": seed,

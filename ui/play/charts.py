@@ -320,7 +320,9 @@ def money_figure(
     )
     fig.update_layout(barmode="overlay")
     fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(title="USD")
+    # Room to the right of the longest bar for its label ("$5.47M" was cut to "$5.").
+    widest = max([*spent, *budget_by_category.values(), 1.0])
+    fig.update_xaxes(title="USD", range=[0, 1.18 * widest])
     top = max(spent_by_category.items(), key=lambda kv: kv[1], default=("nothing", 0.0))
     total = sum(spent_by_category.values()) or 1.0
     return layout(fig, f"Where the money went: {top[1] / total:.0%} on {_words(top[0])}", 300)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from sim.glossary import method_footnote
+from sim.format import usd_signed
+from sim.glossary import method_footnote, term_help
 from sim.play.lessons.check import (
     CONFIDENCE,
     EQUAL_SCOPE,
@@ -24,7 +25,8 @@ from ui.common import usd
 
 
 def _change(value: float) -> str:
-    return ("+" if value > 0 else "−" if value < 0 else "±") + usd(abs(value))
+    """A change in dollars, signed in ASCII (sim.format): +$410k, -$1.19M."""
+    return usd_signed(value)
 
 
 def _scope(f: Finding) -> str:
@@ -111,7 +113,7 @@ def rule(report: LessonReport) -> str:
 
 
 def show_lessons(report: LessonReport | None) -> None:
-    st.subheader("What this play shows")
+    st.subheader("What this play shows", help=term_help("similar-worlds"))
     if report is None:
         st.caption("The lessons were not checked for this play.")
         return

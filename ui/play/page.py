@@ -268,7 +268,7 @@ def show_estimate(scenario: Scenario, planned: Scenario) -> None:
         (
             "effective training time",
             f"{est.effective_training_time:.1%}",
-            _change(est.effective_training_time - base.effective_training_time, " pts", 100),
+            _change(est.effective_training_time - base.effective_training_time, " pp", 100),
         ),
         (f"**Project** (playbook, {PREVIEW_REPS} worlds)", "", ""),
         (
@@ -279,7 +279,7 @@ def show_estimate(scenario: Scenario, planned: Scenario) -> None:
         ("finish, P10–P90", f"day {s['p10']:.0f}–{s['p90']:.0f}", ""),
         ("cost, median", usd(c["p50"]), _change(c["p50"] - was["cost_usd"]["p50"], "$")),
     ] + [
-        (label, f"{now[key]:.0%}", _change(now[key] - was[key], " pts", 100))
+        (label, f"{now[key]:.0%}", _change(now[key] - was[key], " pp", 100))
         for label, key in (
             ("on time", "p_on_time"),
             ("on budget", "p_on_budget"),
@@ -301,9 +301,9 @@ def render_setup() -> None:
         "**How to play.** Pick a scenario, change the levers and the team if you like (the "
         "estimate beside them updates as you go), then press **Start the project**. It runs "
         "until a decision needs you; the decision card shows what a person in that seat would "
-        "see. At the end, the debrief replays the same world with every other option, so you "
-        "see what each of your decisions cost, and states the lessons whose counterfactual "
-        "moved this play beyond noise.",
+        f"see. At the end, the debrief replays {term_link('world', 'the same world')} with "
+        "every other option, so you see what each of your decisions cost, and states the "
+        f"lessons whose {term_link('counterfactual')} moved this play beyond noise.",
         icon=":material/sports_esports:",
     )
     show_load_play()
@@ -335,7 +335,7 @@ def render_setup() -> None:
             1,
             key=SEED,
             help="The same seed is the same world: incidents strike at the same moments, so "
-            "two plays of one seed differ only by their decisions.",
+            "two plays of one seed differ only by their decisions. " + term_help("world"),
         )
         st.button(
             "Start the project",
@@ -545,7 +545,8 @@ def show_scope_cuts(cuts: list[str]) -> None:
     """What the plan gave up to fit its budget: never silent."""
     if cuts:
         st.warning(
-            "**The plan was cut to fit its budget.**  \n" + "  \n".join(f"- {c}" for c in cuts),
+            f"**The plan was cut to fit its budget** ({term_link('scope-cut', 'a scope cut')}"
+            ").  \n" + "  \n".join(f"- {c}" for c in cuts),
             icon=":material/content_cut:",
         )
 

@@ -333,7 +333,11 @@ def write_inject(view: dict[str, Any], room: str, key: str) -> None:
     """The facilitator's own inject: a message, a trigger, and what it sets off in the model."""
     if view["exercise"]["status"] == "ended":
         return
-    with st.expander("Write your own inject", icon=":material/edit_note:"):
+    # Keyed, with its open state kept in the session: the page reruns whenever anyone in the
+    # room acts, and an expander redrawn at a new place (a row above it came or went) used to
+    # close under the facilitator's typing.
+    with st.expander("Write your own inject", icon=":material/edit_note:", key="tt_w_open",
+                     on_change="rerun"):  # fmt: skip
         title = st.text_input("Title", max_chars=MAX_TITLE, key="tt_w_title",
                               placeholder="e.g. The cloud provider raises prices")  # fmt: skip
         message = st.text_area(
@@ -428,17 +432,19 @@ def manuals(room: str, view: dict[str, Any]) -> None:
     title = view["exercise"]["title"]
     st.caption("The HTML versions print cleanly from a browser.")
     for fmt, ext, mime in (("html", "html", "text/html"), ("markdown", "md", "text/markdown")):
-        st.download_button(
-            f"Situation manual for players ({ext.upper()})",
+        tt.offer(
+            st, f"Situation manual for players ({ext.upper()})",
             situation_manual(scenario, OPTION_HELP, title, fmt=fmt),  # type: ignore[arg-type]
             f"situation-manual.{ext}", mime, icon=":material/download:", width="stretch",
             key=f"tt_manual_{ext}", help="For players: the project, the roles, the rules.",
+            on_click="ignore",
         )  # fmt: skip
-        st.download_button(
-            f"Facilitator guide with the inject list ({ext.upper()})",
+        tt.offer(
+            st, f"Facilitator guide with the inject list ({ext.upper()})",
             facilitator_guide(scenario, specs, fmt=fmt),  # type: ignore[arg-type]
             f"facilitator-guide.{ext}", mime, icon=":material/download:", width="stretch",
             key=f"tt_guide_{ext}", help="For you only: the inject list with expected actions.",
+            on_click="ignore",
         )  # fmt: skip
 
 
@@ -454,7 +460,8 @@ def save_key(view: dict[str, Any], room: str, key: str) -> None:
             st.code(key, language=None)
         st.download_button("Download the key (text file)", f"{room}\n{key}\n",
                            f"facilitator-key-{room.lower()}.txt", "text/plain",
-                           icon=":material/download:", key="tt_key_download")  # fmt: skip
+                           icon=":material/download:", key="tt_key_download",
+                           on_click="ignore")  # fmt: skip
     else:
         st.caption("The key was shown when the exercise was created; type it back below.")
     if st.session_state.get(LINK):
@@ -585,6 +592,7 @@ def audit_log(view: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    tt.keep_offered()
     opened = tt.open_view((ROOM, KEY, NOTICE), TabletopService.facilitator_view, entrance, _resume)
     if opened is None:
         return

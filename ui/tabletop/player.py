@@ -181,14 +181,16 @@ def manual(view: dict[str, Any], room: str) -> None:
     title = view["exercise"]["title"]
     text = situation_manual(scenario, OPTION_HELP, title)
     cols = st.columns(2)
-    cols[0].download_button(
-        "Situation manual (HTML, printable)",
+    tt.offer(
+        cols[0], "Situation manual (HTML, printable)",
         situation_manual(scenario, OPTION_HELP, title, fmt="html"),
         "situation-manual.html", "text/html", icon=":material/print:", width="stretch",
+        key="tt_player_manual_html", on_click="ignore",
     )  # fmt: skip
-    cols[1].download_button(
-        "Situation manual (Markdown)", text, "situation-manual.md", "text/markdown",
-        icon=":material/download:", width="stretch",
+    tt.offer(
+        cols[1], "Situation manual (Markdown)", text, "situation-manual.md", "text/markdown",
+        icon=":material/download:", width="stretch", key="tt_player_manual_md",
+        on_click="ignore",
     )  # fmt: skip
     with st.expander("Read the situation manual"):
         st.html(html_body(situation_manual_blocks(scenario, OPTION_HELP, title)))
@@ -230,6 +232,7 @@ def save_seat(room: str, seat: str) -> None:
 
 
 def main() -> None:
+    tt.keep_offered()
     opened = tt.open_view((ROOM, SEAT, NOTICE), TabletopService.player_view, entrance, _rejoin)
     if opened is None:
         return

@@ -28,6 +28,7 @@ from sim.engine.compute import planned_run
 from sim.engine.decisions import POLICIES
 from sim.engine.facts import scenario_facts
 from sim.engine.reliability import best_checkpoint_minutes
+from sim.format import usd
 from sim.scenario.levers import BY_NAME
 from sim.scenario.spec import CO_DESIGN_CORE, DECISION_OPTIONS, RISK_KINDS, Scenario
 from sim.scenario.vocabulary import words
@@ -83,7 +84,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "build_vs_adapt",
         "Build versus adapt",
-        "adapting a base model is cheaper and faster, capped on some capabilities",
+        "adapting a base model is cheaper and faster, capped by its size and corpus",
         "adapt wins on time and cost, loses where the cap binds",
     ),
     Lesson(
@@ -333,7 +334,7 @@ def _gates(p: PlayFacts) -> Change | None:
     if early:
         kept = [g.model_dump() for g in s.plan.gates if g.after not in EARLY_PHASES]
         names = ", ".join(words(g.id) for g in early)
-        return Change(f"Without the early gates ({names})", {"plan.gates": kept})
+        return Change(f"Dropping the early gates ({names})", {"plan.gates": kept})
     gate = {"id": "ablation_gate", "after": "ablations", "catches": kinds, "strength": 0.9}
     taken = {g.id for g in s.plan.gates}
     if gate["id"] in taken:
@@ -474,11 +475,11 @@ def _scale(p: PlayFacts) -> Change | None:
 
 def _data(p: PlayFacts) -> Change:
     s = p.scenario
-    usd = s.levers.data_investment_usd
-    if usd > 0:
-        return Change(f"No extra data work (not ${usd:,.0f})", {"levers.data_investment_usd": 0.0})
+    spent = s.levers.data_investment_usd
+    if spent > 0:
+        return Change(f"No extra data work (not {usd(spent)})", {"levers.data_investment_usd": 0.0})
     more = round(DATA_WORK_SHARE * s.objective.budget.total_usd, -3)
-    return Change(f"${more:,.0f} of extra data work", {"levers.data_investment_usd": more})
+    return Change(f"{usd(more)} of extra data work", {"levers.data_investment_usd": more})
 
 
 def _overreact(p: PlayFacts) -> Change | None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from sim.format import usd
 from sim.play.lessons.measures import Interval, Measure, scope_cut_differs, tokens_differ
+from sim.scenario.vocabulary import option_words
 
 
 def short_usd(value: float) -> str:
@@ -225,7 +226,7 @@ def outside_note(
 
 
 def _cut_words(m: Measure) -> str:
-    cuts = ", ".join(c.replace("_", " ") for c in m.scope_cuts) or "nothing"
+    cuts = ", ".join(option_words(c) for c in m.scope_cuts) or "nothing"
     return f"{cuts}, {short_usd(m.scope_cut_usd)}" if m.scope_cuts else cuts
 
 
