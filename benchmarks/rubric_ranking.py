@@ -1,4 +1,4 @@
-"""How well the rubric ranks whole answers against a coach's grades (Spearman).
+"""How well the rubric ranks whole answers against a coach's grades (Spearman, Kendall).
 
 Each answer is read as the page and ``sim rubric --prose`` read it
 (:func:`sim.interview.prose_followups.answer_in_words`: the answer read, each follow-up
@@ -7,17 +7,23 @@ reading that is what the answer means (in the corpus's gold) is confirmed, every
 left out; the graded sets carry no labels, so nothing is confirmed there. The plan is
 judged without the simulation item. For each answer it prints the coach's grade, the
 coverage score (share of items met), the soundness (of the items it takes on) and the
-rubric's grade (:attr:`sim.interview.rubric.RubricReport.grade`, which the ranking uses),
-then the Spearman rank correlation between the rubric's grade and the coach's: on the
-prose corpus's tuning half and held-out half (each also for its first 85 answers, those
-with no ``batch``), the coach-graded set, and the fresh set written blind
-(tests/data/rubric_graded/FRESH.md), each apart, with the coverage score's beside.
-Target: 0.85 or more on held-out (issue 25).
+rubric's grade (:attr:`sim.interview.rubric.RubricReport.grade`, which the ranking uses).
+
+The prose corpus's coach grade is the independent, blind grade by the written protocol
+(tests/data/prose_corpus/coach_grades.yaml; tests/data/rubric_graded/FRESH.md), with its
+**protocol total** (core + ½ (strong + follow-ups), before hazards) beside it as a finer
+target. The corpus's own ``grade`` fields (how well a fragment says its one thing, not how
+well the whole answer answers the question) are reported beside as the *fragment grade*.
+The grades are heavily tied, so each figure is given as Spearman's rho and as Kendall's
+tau-b (which handles ties): on the corpus's tuning half and held-out half (split by the
+id's hash; each also for its first 85 answers, those with no ``batch``), the coach-graded
+set and the fresh set written blind (tests/data/rubric_graded/FRESH.md), each apart, with
+the coverage score's Spearman beside. Target: Spearman 0.85 or more on held-out (issue 25).
 
 Each claim counts with its weight (:data:`sim.interview.weights.CLAIM_WEIGHTS`: bindings
 and orders more, named hazards most). ``--tune`` searches the grade's three constants
 (UNSOUND_PENALTY, CREDIT_HALF, COVERAGE_WEIGHT), with the registry's weights as they are,
-on the tuning half only and prints the best few with their held-out
+on the tuning half's coach grades only and prints the best few with the other sets'
 figures beside, for the record; the held-out half never chooses.
 
 Usage: ``PYTHONPATH=. python benchmarks/rubric_ranking.py [--tune] [PATH.yaml]``
@@ -30,10 +36,10 @@ import itertools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
-from scipy.stats import spearmanr
+from scipy.stats import kendalltau, spearmanr
 
 from sim.interview import rubric
 from sim.interview.plan import InterviewPlan
@@ -42,6 +48,8 @@ from sim.interview.rubric import RubricReport, judge
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "prose_corpus" / "corpus.yaml"
+#: The corpus's answers graded blind by the written protocol (README.md beside it).
+COACH = ROOT / "tests" / "data" / "prose_corpus" / "coach_grades.yaml"
 GRADED = ROOT / "tests" / "data" / "rubric_graded" / "answers.yaml"
 #: Written blind and graded by a written protocol before anything was run on it (FRESH.md).
 FRESH = ROOT / "tests" / "data" / "rubric_graded" / "fresh.yaml"
@@ -52,6 +60,27 @@ def graded_set(path: Path | None = None) -> tuple[Path, list[dict[str, Any]]]:
     """The answers to rank: ``path``, else the reader's corpus if present, else our own set."""
     path = path or (CORPUS if CORPUS.is_file() else GRADED)
     return path, list(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def coach_grades(path: Path = COACH) -> dict[str, dict[str, Any]]:
+    """The corpus's blind coach grades by protocol, by answer id."""
+    return {str(e["id"]): e for e in yaml.safe_load(path.read_text(encoding="utf-8"))}
+
+
+def protocol_total(entry: dict[str, Any]) -> float:
+    """The protocol's total before hazards: core + ½ (strong + follow-ups) (FRESH.md)."""
+    return float(entry["core"]) + (float(entry["strong"]) + float(entry["followups"])) / 2
+
+
+def protocol_grade(entry: dict[str, Any]) -> int:
+    """The grade the protocol gives ``entry``'s counts: the total's band, one off per hazard.
+
+    Bands read half-open (README.md, "Coach grades by protocol"): below 1 is 1, [1, 3) is
+    2, [3, 6) is 3, [6, 9) is 4, 9 and up is 5; never below 1.
+    """
+    total = protocol_total(entry)
+    band = 1 + sum(total >= edge for edge in (1, 3, 6, 9))
+    return max(1, band - len(set(entry["hazards"])))
 
 
 def text_of(answer: dict[str, Any], part: Sequence[dict[str, Any]] | str | None = None) -> str:
@@ -113,6 +142,68 @@ def spearman(grades: Sequence[float], scores: Sequence[float]) -> float:
     return float(rho)
 
 
+def kendall(grades: Sequence[float], scores: Sequence[float]) -> float:
+    """Kendall's tau-b: pairs in the same order less pairs in the other, ties corrected."""
+    tau = kendalltau(grades, scores, variant="b").statistic
+    return float(tau)
+
+
+class Scored(NamedTuple):
+    """One set's answers with what they are ranked against and the rubric's reports.
+
+    (A named tuple: the tests load this file without registering it as a module.)
+    ``grades``: the coach's grade; ``totals``: the protocol total (the corpus only);
+    ``fragment``: the corpus's own fragment grades (the corpus only).
+    """
+
+    name: str
+    ids: tuple[str, ...]
+    grades: tuple[float, ...]
+    reports: tuple[RubricReport, ...]
+    totals: tuple[float, ...] | None = None
+    fragment: tuple[float, ...] | None = None
+
+    def figures(self, scores: Sequence[float] | None = None) -> dict[str, float | None]:
+        """Spearman and tau-b of ``scores`` (the rubric's grades) against each target."""
+        s = [r.grade for r in self.reports] if scores is None else list(scores)
+        t, f = self.totals, self.fragment
+        return {
+            "spearman": spearman(self.grades, s),
+            "tau_b": kendall(self.grades, s),
+            "total_spearman": None if t is None else spearman(t, s),
+            "total_tau_b": None if t is None else kendall(t, s),
+            "fragment_spearman": None if f is None else spearman(f, s),
+            "coverage_spearman": spearman(self.grades, [r.score for r in self.reports]),
+        }
+
+
+def corpus_sets(
+    answers: Sequence[dict[str, Any]],
+    reps: Sequence[RubricReport],
+    coach: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Scored]:
+    """The corpus's tuning and held-out halves, each also for its first 85 answers.
+
+    Ranked against the blind coach grades (``coach``: :func:`coach_grades`), with the
+    protocol totals and the corpus's fragment grades beside.
+    """
+    coach = coach_grades() if coach is None else coach
+    out = {}
+    for half in ("tuning", "held-out"):
+        k = [i for i, a in enumerate(answers) if split_of(str(a["id"])) == half]
+        # The first 85 answers alone (no batch): written before the said-in-words rules.
+        first = [i for i in k if not answers[i].get("batch")]
+        for name, chosen in ((half, k), (f"{half} (first 85)", first)):
+            ids = tuple(str(answers[i]["id"]) for i in chosen)
+            out[name] = Scored(
+                name, ids, tuple(float(coach[i]["grade"]) for i in ids),
+                tuple(reps[i] for i in chosen),
+                tuple(protocol_total(coach[i]) for i in ids),
+                tuple(float(answers[i]["grade"]) for i in chosen),
+            )  # fmt: skip
+    return out
+
+
 def _grade(r: RubricReport, penalty: float, half: float, weight: float) -> float:
     """The report's grade with other constants (the same formula as RubricReport.grade)."""
     c = sum(r.credits(penalty))
@@ -138,64 +229,79 @@ def _orders_known_plans(combo: tuple[float, float, float]) -> bool:
 KNOWN = ("strong", "mediocre", "weak", "filler", "misplaced")
 
 
-def tune(sets: dict[str, tuple[list[float], list[RubricReport]]]) -> None:
-    """The grid's best constants by the tuning half's Spearman; held-out shown, not used.
+def tune(sets: dict[str, Scored]) -> None:
+    """The grid's best constants by the tuning half's Spearman; the rest shown, not used.
 
     Only constants that also order the plans of known quality (tests/interview_plans.py:
     strong, mediocre, weak, filler; misplaced below mediocre) are eligible.
     """
-    grades, reps = sets["tuning"]
+    tuning = sets["tuning"]
     rows = []
     for combo in itertools.product(*GRID.values()):
         if not _orders_known_plans(combo):
             continue
-        rho = spearman(grades, [_grade(r, *combo) for r in reps])
+        rho = spearman(tuning.grades, [_grade(r, *combo) for r in tuning.reports])
         rows.append((rho, combo))
     rows.sort(key=lambda row: -row[0])
     print("\nTuning (best by the tuning half; " + ", ".join(GRID) + "):")
     for rho, combo in rows[:8]:
         others = "  ".join(
-            f"{name} {spearman(g, [_grade(r, *combo) for r in rs]):.3f}"
-            for name, (g, rs) in sets.items() if name != "tuning"
+            f"{name} {spearman(s.grades, [_grade(r, *combo) for r in s.reports]):.3f}"
+            for name, s in sets.items() if name != "tuning"
         )  # fmt: skip
         print(f"  {combo}: tuning {rho:.3f}  {others}")
 
 
-def _table(answers: Sequence[dict[str, Any]], reps: Sequence[RubricReport]) -> None:
-    print(f"{'id':<28}{'grade':>6}{'score':>8}{'sound':>8}{'rubric':>8}")
-    rows = sorted(zip(answers, reps, strict=True), key=lambda p: (p[0]["grade"], p[1].grade))
-    for a, r in rows:
+def _table(ids: Sequence[str], grades: Sequence[float], reps: Sequence[RubricReport],
+           fragment: Sequence[float] | None = None) -> None:  # fmt: skip
+    print(f"{'id':<28}{'coach':>6}{'frag':>6}{'score':>8}{'sound':>8}{'rubric':>8}")
+    frag: Sequence[float | None] = fragment or [None] * len(ids)
+    rows = sorted(zip(ids, grades, frag, reps, strict=True), key=lambda p: (p[1], p[3].grade))
+    for i, g, f, r in rows:
         sound = "-" if r.soundness is None else f"{r.soundness:.2f}"
-        print(f"{a['id']:<28}{a['grade']:>6}{r.score:>8.3f}{sound:>8}{r.grade:>8.3f}")
+        fr = "-" if f is None else f"{f:g}"
+        print(f"{i:<28}{g:>6g}{fr:>6}{r.score:>8.3f}{sound:>8}{r.grade:>8.3f}")
+
+
+def _fmt(x: float | None) -> str:
+    return "    —" if x is None else f"{x:5.3f}"
+
+
+def measure(paths: Sequence[Path] = ()) -> dict[str, Scored]:
+    """Every set's answers judged, ranked against its coach's grades (``paths``: all)."""
+    sets: dict[str, Scored] = {}
+    for path in paths or (CORPUS, GRADED, FRESH):
+        _, answers = graded_set(path)
+        reps = reports(answers)
+        if path == CORPUS:
+            sets.update(corpus_sets(answers, reps))
+        else:
+            name = {GRADED: "graded", FRESH: "fresh"}.get(path, path.stem)
+            ids = tuple(str(a["id"]) for a in answers)
+            sets[name] = Scored(name, ids, tuple(float(a["grade"]) for a in answers),
+                                tuple(reps))  # fmt: skip
+    return sets
 
 
 def main(argv: list[str]) -> int:
     tuning = "--tune" in argv
-    paths = [Path(x) for x in argv if x != "--tune"]
-    named = [graded_set(p) for p in paths] or [graded_set(p) for p in (CORPUS, GRADED, FRESH)]
-    sets: dict[str, tuple[list[float], list[RubricReport]]] = {}
-    for path, answers in named:
-        reps = reports(answers)
-        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-        print(f"\n{shown}: {len(answers)} answers")
-        _table(answers, reps)
-        grades = [float(a["grade"]) for a in answers]
-        if path == CORPUS:
-            for half in ("tuning", "held-out"):
-                k = [i for i, a in enumerate(answers) if split_of(str(a["id"])) == half]
-                sets[half] = ([grades[i] for i in k], [reps[i] for i in k])
-                # The first 85 answers alone (no batch): the figures before 2026-12-04 were
-                # measured on these, and their held-out half is the cleaner test.
-                k = [i for i in k if not answers[i].get("batch")]
-                sets[f"{half} (first 85)"] = ([grades[i] for i in k], [reps[i] for i in k])
-        else:
-            sets[{GRADED: "graded", FRESH: "fresh"}.get(path, shown.stem)] = (grades, reps)
-    print(f"\nSpearman with the coach's grades (target >= {TARGET} on held-out):")
-    for name, (grades, reps) in sets.items():
-        rho = spearman(grades, [r.grade for r in reps])
-        cov = spearman(grades, [r.score for r in reps])
-        print(f"  {name:<20} {len(grades):>3} answers: rubric grade {rho:.3f}"
-              f"   (coverage score alone {cov:.3f})")  # fmt: skip
+    sets = measure([Path(x) for x in argv if x != "--tune"])
+    for s in sets.values():
+        if "(first 85)" not in s.name:
+            print(f"\n{s.name}: {len(s.ids)} answers (coach grade; frag: the corpus's fragment "
+                  "grade)")  # fmt: skip
+            _table(s.ids, s.grades, s.reports, s.fragment)
+    print(f"\nThe rubric's grade against the coach's (target: Spearman >= {TARGET} on "
+          "held-out).\nProtocol total: core + (strong + follow-ups) / 2, before hazards; "
+          "fragment: the corpus's own grades.")  # fmt: skip
+    print(f"  {'set':<20}{'n':>4}  {'rho':>5}  {'tau-b':>5}  {'total rho':>9}  "
+          f"{'total tau-b':>11}  {'fragment rho':>12}  {'coverage rho':>12}")  # fmt: skip
+    for name, s in sets.items():
+        f = s.figures()
+        cells = (f"{_fmt(f['spearman'])}  {_fmt(f['tau_b'])}  {_fmt(f['total_spearman']):>9}  "
+                 f"{_fmt(f['total_tau_b']):>11}  {_fmt(f['fragment_spearman']):>12}  "
+                 f"{_fmt(f['coverage_spearman']):>12}")  # fmt: skip
+        print(f"  {name:<20}{len(s.ids):>4}  {cells}")
     print(f"  constants: UNSOUND_PENALTY {rubric.UNSOUND_PENALTY}, CREDIT_HALF "
           f"{rubric.CREDIT_HALF}, COVERAGE_WEIGHT {rubric.COVERAGE_WEIGHT}")  # fmt: skip
     if tuning and "tuning" in sets:

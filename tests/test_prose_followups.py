@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from sim.engine.decisions import reference_decider
+from sim.interview.followups import find_world, followup_scenario, start_followup
 from sim.interview.plan import InterviewPlan
 from sim.interview.prose_followups import play_read_followup, read_followup
+from sim.play.game import Game
+from tests import interview_plans as plans
 
 
 @pytest.mark.parametrize(
@@ -44,3 +48,24 @@ def test_the_read_calls_are_played_as_the_candidates() -> None:
     assert result is not None and result.id == "loss_spike"
     assert result.mine and result.mine[0].choice == "pause_investigate"
     assert all(a.choice != "pause_investigate" for a in result.alternatives)
+
+
+def test_the_budget_cut_asks_at_the_cut_not_at_an_earlier_weekly_look() -> None:
+    """The budget owner's weekly look may meet a small slip before the cut (engine 17);
+    that call is the playbook's, and the candidate is asked at the cut itself.
+
+    Before this rule the first budget decision of every world was the weekly look's, so
+    the cut's situation "arose" in none of the worlds searched on the strong design.
+    """
+    scenario = followup_scenario(plans.strong(), "budget_cut")
+    seed, count = find_world(scenario, "budget_cut", seeds=5)
+    assert seed is not None and count >= 1
+    auto = reference_decider(scenario.levers.playbook)
+    game = Game(scenario, seed, then=auto)
+    game.play_to_end(auto)
+    budget = [d for d in game.model.recording.decisions if d.kind == "budget"]
+    assert "cut_usd" not in budget[0].context, "a weekly look's slip comes first in this world"
+    live = start_followup(scenario, "budget_cut", seed)
+    assert live.pending is not None and live.pending.kind == "budget"
+    assert "cut_usd" in live.pending.context, "the candidate's first call is the cut's"
+    assert live.pending.day > budget[0].day

@@ -54,7 +54,8 @@ def _unsound(report: RubricReport) -> set[str]:
     return {c.name for c in report.claims if c.stance == "unsound"}
 
 
-#: Corpus answers a coach grades as sound and terse, and fluent wrong ones they must beat.
+#: Corpus answers the blind coach grades as sound and terse (3), and fluent wrong ones (1,
+#: each with named hazards) they must beat.
 TERSE_SOUND = ("mixed-04", "bullets-01", "bullets-04")
 FLUENT_WRONG = ("wrong-01", "wrong-03", "fu-03", "nonnative-07")
 
@@ -62,16 +63,18 @@ FLUENT_WRONG = ("wrong-01", "wrong-03", "fu-03", "nonnative-07")
 def test_sound_terse_corpus_answers_outrank_fluent_wrong_ones() -> None:
     bench = _bench()
     by_id = {str(a["id"]): a for a in yaml.safe_load(CORPUS.read_text(encoding="utf-8"))}
+    coach = bench.coach_grades()
     chosen = [by_id[i] for i in TERSE_SOUND + FLUENT_WRONG]
     grades = dict(zip([a["id"] for a in chosen], bench.reports(chosen), strict=True))
     for sound in TERSE_SOUND:
-        assert by_id[sound]["grade"] >= 4
+        assert coach[sound]["grade"] >= 3
         for wrong in FLUENT_WRONG:
-            assert by_id[wrong]["grade"] <= 2
+            assert coach[wrong]["grade"] <= 1
             assert grades[sound].grade > grades[wrong].grade, (sound, wrong)
-    # The terse answers say little, so their coverage is low; what they say is all sound.
+    # The terse answers say little, so their coverage is low; nothing they say is wrong
+    # (a ship reason too thin to credit is no error).
     for sound in TERSE_SOUND:
-        assert grades[sound].score < 0.2 and grades[sound].soundness == 1.0
+        assert grades[sound].score < 0.2 and grades[sound].stances["unsound"] == 0
 
 
 @pytest.mark.parametrize("path", [GRADED, FRESH], ids=["graded", "fresh"])
@@ -209,18 +212,15 @@ def test_a_negated_text_in_the_forms_box_never_earns_what_the_text_earns(
     assert negated.credit < plain.credit and negated.grade <= plain.grade
 
 
-def test_the_benchmark_ranks_both_sets_the_coachs_way_round() -> None:
-    """benchmarks/rubric_ranking.py: the grade ranks better than coverage on every part.
+def test_the_benchmark_ranks_every_set_the_coachs_way_round() -> None:
+    """benchmarks/rubric_ranking.py: the grade ranks better than coverage on every set.
 
-    Measured 2026-12-04: tuning 0.819, held-out 0.744, graded 0.906, fresh 0.887
-    (coverage alone 0.608, 0.610, 0.686, 0.809). The 0.85 target is not reached on the
-    corpus (docs/interview.md says why).
+    The corpus against its blind coach grades by protocol (docs/interview.md, "How well
+    the score ranks answers", quotes every figure; tests/test_rubric_weights.py holds them).
     """
     bench = _bench()
-    for path in (CORPUS, GRADED, FRESH):
-        _, answers = bench.graded_set(path)
-        reps = bench.reports(answers)
-        grades = [a["grade"] for a in answers]
-        rho = bench.spearman(grades, [r.grade for r in reps])
-        assert rho > bench.spearman(grades, [r.score for r in reps]) + 0.05
-        assert rho > (0.5 if path == CORPUS else 0.8)
+    for name, scored in bench.measure().items():
+        f = scored.figures()
+        assert f["spearman"] > f["coverage_spearman"] + 0.05, name
+        assert f["spearman"] > (0.7 if "first 85" in name else 0.75), name
+        assert f["tau_b"] > 0.55, name

@@ -167,44 +167,66 @@ def test_the_known_plans_keep_their_order_and_the_model_answers_are_sound() -> N
     assert all(c.stance == "sound" for c in report.claims) and report.credit > 0
 
 
-def _quoted() -> dict[str, float]:
-    """The rubric-grade column of the table docs/interview.md quotes under 'Measured'."""
+#: The rows of the table docs/interview.md quotes under 'Measured', by the benchmark's set.
+ROWS = {"tuning": "corpus, tuning half", "held-out": "corpus, held-out half",
+        "tuning (first 85)": "corpus, tuning half, first 85",
+        "held-out (first 85)": "corpus, held-out half, first 85",
+        "graded": "graded set", "fresh": "fresh set, written blind"}  # fmt: skip
+#: The table's figure columns, in order, after the set's name and its answers.
+COLUMNS = ("spearman", "tau_b", "total_spearman", "total_tau_b", "fragment_spearman",
+           "coverage_spearman")  # fmt: skip
+
+
+def _quoted() -> dict[str, dict[str, float | None]]:
+    """The figures of the table docs/interview.md quotes under 'Measured', row by row."""
     text = DOCS.read_text(encoding="utf-8")
-    section = text.split("### How well the score ranks answers", 1)[1]
-    rows = {"tuning": r"\| corpus, tuning half \|", "held-out": r"\| corpus, held-out half \|",
-            "tuning (first 85)": r"\| corpus, tuning half, first 85 \|",
-            "held-out (first 85)": r"\| corpus, held-out half, first 85 \|",
-            "graded": r"\| graded set \|", "fresh": r"\| fresh set, written blind \|"}  # fmt: skip
-    out = {}
-    for name, head in rows.items():
-        m = re.search(head + r"[^\n]*?\| \*{0,2}([0-9.]+)\*{0,2} \|\n", section)
+    section = text.split("### How well the score ranks answers", 1)[1].split("\n### ", 1)[0]
+    out: dict[str, dict[str, float | None]] = {}
+    for name, head in ROWS.items():
+        m = re.search(r"^\| " + re.escape(head) + r" \|([^\n]*)\|$", section, re.M)
         assert m, name
-        out[name] = float(m.group(1))
+        cells = [c.strip().strip("*") for c in m.group(1).split("|")]
+        assert len(cells) == 1 + len(COLUMNS), (name, cells)
+        out[name] = {k: None if c == "—" else float(c)
+                     for k, c in zip(COLUMNS, cells[1:], strict=True)}  # fmt: skip
     return out
 
 
 def test_the_docs_quote_the_benchmarks_figures() -> None:
-    """benchmarks/rubric_ranking.py, recomputed: the figures the docs quote, to 0.001."""
+    """benchmarks/rubric_ranking.py, recomputed: every figure the docs' table quotes, to
+    0.001: the rubric's grade against the blind coach grades (Spearman and tau-b), against
+    the protocol total, against the corpus's fragment grades, and the coverage score's."""
     bench = _bench()
     quoted = _quoted()
-    _, answers = bench.graded_set(bench.CORPUS)
-    reps = bench.reports(answers)
-    for half in ("tuning", "held-out"):
-        k = [i for i, a in enumerate(answers) if bench.split_of(str(a["id"])) == half]
-        for name, chosen in (
-            (half, k),
-            (f"{half} (first 85)", [i for i in k if not answers[i].get("batch")]),
-        ):
-            rho = bench.spearman([answers[i]["grade"] for i in chosen],
-                                 [reps[i].grade for i in chosen])  # fmt: skip
-            assert rho == pytest.approx(quoted[name], abs=0.0015), name
-    for name, path in (("graded", bench.GRADED), ("fresh", bench.FRESH)):
-        _, graded = bench.graded_set(path)
-        rho = bench.spearman([a["grade"] for a in graded], bench.rubric_scores(graded))
-        assert rho == pytest.approx(quoted[name], abs=0.0015), name
-    # Better than the figures committed on 2026-12-03 on the corpus it was measured on.
-    assert quoted["tuning (first 85)"] > 0.728 and quoted["held-out (first 85)"] > 0.663
-    assert quoted["graded"] >= 0.900
+    sets = bench.measure()
+    assert set(sets) == set(ROWS)
+    for name, scored in sets.items():
+        measured = scored.figures()
+        for key in COLUMNS:
+            want, got = quoted[name][key], measured[key]
+            if want is None:
+                assert got is None, (name, key)
+            else:
+                assert got == pytest.approx(want, abs=0.0015), (name, key)
+    # The corpus is ranked against the blind coach grades, never the fragment grades.
+    coach = bench.coach_grades()
+    assert sets["held-out"].grades == tuple(float(coach[i]["grade"]) for i in sets["held-out"].ids)
+
+
+def test_the_coach_grades_follow_their_protocol() -> None:
+    """Every corpus answer has one blind grade, and each grade is what its counts give."""
+    bench = _bench()
+    coach = bench.coach_grades()
+    answers = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+    assert set(coach) == {str(a["id"]) for a in answers}
+    for entry in coach.values():
+        assert 0 <= entry["core"] <= 8 and 0 <= entry["strong"] <= 5
+        assert 0 <= entry["followups"] <= 3 and str(entry["why"]).strip()
+        assert entry["grade"] == bench.protocol_grade(entry), entry["id"]
+    assert bench.protocol_total({"core": 4, "strong": 1, "followups": 2}) == 5.5
+    assert bench.protocol_grade({"core": 6, "strong": 0, "followups": 0, "hazards": []}) == 4
+    assert bench.protocol_grade({"core": 6, "strong": 0, "followups": 0,
+                                 "hazards": ["no_reserve", "no_reserve"]}) == 3  # fmt: skip
 
 
 def test_the_docs_table_is_the_registrys() -> None:

@@ -52,6 +52,14 @@ class Followup:
     setup: str
     shape: Callable[[Scenario], dict[str, Any]]
     world: str | None = None
+    #: Whether a decision of the asked kind, by its context, is the follow-up's situation.
+    #: The budget cut's is a budget decision the cut opened: the budget owner's weekly
+    #: look may meet a small slip on its own before the cut, and that is not the question.
+    opens: Callable[[dict[str, Any]], bool] = lambda context: True
+
+    def situation_at(self, kind: str, context: dict[str, Any]) -> bool:
+        """Whether a decision of ``kind`` with ``context`` is this follow-up's situation."""
+        return kind == self.asks and self.opens(context)
 
 
 def _scripted(s: Scenario, incident: dict[str, Any]) -> list[dict[str, Any]]:
@@ -115,6 +123,7 @@ FOLLOWUPS: dict[str, Followup] = {
             "cuts 40% of the remaining compute budget.",
             _budget_cut,
             world="followup_budget_cut.yaml",
+            opens=lambda context: "cut_usd" in context,
         ),
         Followup(
             "benchmarks_vs_product",
@@ -150,28 +159,38 @@ def followup_scenario(plan: InterviewPlan, fid: str) -> Scenario:
 
 
 class AskOnly:
-    """Leave real choices of one kind to the person; answer the rest by playbook, then textbook."""
+    """Leave the follow-up's real choices to the person; the rest by playbook, then textbook.
+
+    A real choice is one of the follow-up's situation (:meth:`Followup.situation_at`)
+    with more than one option.
+    """
 
     name = "playbook"
 
-    def __init__(self, kind: str, playbook: Any) -> None:
-        self.kind = kind
+    def __init__(self, fid: str, playbook: Any) -> None:
+        self.followup = FOLLOWUPS[fid]
         self.auto: Decider = reference_decider(playbook)
 
     def decide(self, point: DecisionPoint) -> str | None:
-        if point.kind == self.kind and len(point.options) > 1:
+        if self.followup.situation_at(point.kind, point.context) and len(point.options) > 1:
             return None
         return self.auto.decide(point)
 
 
+def _from_situation(decisions: list[Any], fid: str) -> list[Any]:
+    """The decisions of the follow-up's kind from the first one of its situation on."""
+    f = FOLLOWUPS[fid]
+    asked = [d for d in decisions if d.kind == f.asks]
+    start = next((i for i, d in enumerate(asked) if f.situation_at(d.kind, d.context)), None)
+    return [] if start is None else asked[start:]
+
+
 def arises(game: Game, fid: str) -> bool:
     """Whether the follow-up's situation came up in this play."""
-    asked = [d for d in game.model.recording.decisions if d.kind == FOLLOWUPS[fid].asks]
+    asked = _from_situation(game.model.recording.decisions, fid)
     if not asked:
         return False
     first = asked[0]
-    if fid == "budget_cut":
-        return "cut_usd" in first.context
     if fid == "benchmarks_vs_product":
         kinds = {e.id: e.kind for e in game.scenario.objective.evals}
         lagging = any(kinds.get(e) == "product_eval" for e in first.context.get("missed", {}))
@@ -197,7 +216,7 @@ def find_world(scenario: Scenario, fid: str, seeds: int = SEARCH_SEEDS) -> tuple
 
 def start_followup(scenario: Scenario, fid: str, seed: int) -> Game:
     """A game on the follow-up scenario, run to the first decision that waits for the candidate."""
-    game = Game(scenario, seed, then=AskOnly(FOLLOWUPS[fid].asks, scenario.levers.playbook))
+    game = Game(scenario, seed, then=AskOnly(fid, scenario.levers.playbook))
     game.advance()
     return game
 
@@ -282,7 +301,7 @@ def followup_result(
     """
     out = game.outcome()
     asked = FOLLOWUPS[fid].asks
-    mine = [d for d in game.model.recording.decisions if d.kind == asked]
+    mine = _from_situation(game.model.recording.decisions, fid)
 
     def caller(d: Any) -> Caller:
         said = d.key in answered if answered is not None else d.by == "player"
