@@ -25,9 +25,11 @@ def base() -> Scenario:
     return load_scenario("assistant_7b")
 
 
-#: People's budget added so that the ship call has a choice: without money for another
-#: post-training round it ships whatever the scores read, and no call rests on the benchmark.
-ROOM_FOR_A_ROUND_USD = 600_000.0
+#: People's budget added so that the ship call has a choice: without money for more
+#: post-training rounds it ships whatever the scores read, and no call rests on the benchmark.
+#: (Engine 18, 800 worlds: ifeval met after release +2.4 and +1.6 points on seeds 2026 and 7
+#: with it; +1.25 and +0.5 with half of it.)
+ROOM_FOR_ROUNDS_USD = 1_200_000.0
 
 
 def near_threshold(base: Scenario) -> Scenario:
@@ -38,7 +40,7 @@ def near_threshold(base: Scenario) -> Scenario:
     for t in targets:
         if t["eval"] == "ifeval":
             t["threshold"] = 0.78
-    people = base.objective.budget.people_usd + ROOM_FOR_A_ROUND_USD
+    people = base.objective.budget.people_usd + ROOM_FOR_ROUNDS_USD
     return with_overrides(
         base, {"objective.targets": targets, "objective.budget.people_usd": people}
     )
