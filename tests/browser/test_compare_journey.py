@@ -48,7 +48,8 @@ def test_compare_two_designs_then_sweep(app) -> None:  # type: ignore[no-untyped
     expect(page.get_by_text("95% interval").first).to_be_visible()
     expect(page.get_by_text("From 60 worlds per design.")).to_be_visible()
     expect(page.get_by_text("Best on all objectives met:").first).to_be_visible()
-    assert page.get_by_test_id("stPlotlyChart").count() >= 3  # the S-curves
+    # The S-curves: waits until the third chart is drawn (a count taken at once can race it).
+    expect(page.get_by_test_id("stPlotlyChart").nth(2)).to_be_visible(timeout=SHOWN)
     app.screenshot("compare-1-verdict-and-s-curves")
 
     for tab, shot in (

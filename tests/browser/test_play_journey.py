@@ -57,7 +57,7 @@ def test_play_the_loss_spike_scenario_to_the_debrief(app, tmp_path) -> None:
     app.assert_no_exception()
     expect(page.get_by_text("The decision that mattered most")).to_be_visible()
     expect(page.get_by_role("heading", name="What this play shows")).to_be_visible()
-    assert page.get_by_test_id("stPlotlyChart").count() >= 5
+    expect(page.get_by_test_id("stPlotlyChart").nth(4)).to_be_visible(timeout=SHOWN)  # five charts
     finished = page.get_by_test_id("stMetricValue").first.inner_text()
     app.screenshot("play-3-outcome-debrief")
 
