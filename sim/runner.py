@@ -10,6 +10,7 @@ number of workers.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import logging
 import math
@@ -203,6 +204,16 @@ class WorkerPool(ProcessPoolExecutor):
 
     def __init__(self, workers: int) -> None:
         super().__init__(max_workers=workers, initializer=_ignore_interrupts)
+        context = self._mp_context
+        if context is not None and context.get_start_method() == "fork":
+            # Start the workers now, with what this process holds frozen: a forked worker
+            # shares its parent's pages until it writes to them, and its garbage collector
+            # would write to every object it inherited (copying the parent page by page).
+            gc.freeze()
+            try:
+                self.submit(int).result()
+            finally:
+                gc.unfreeze()
 
     def stop(self) -> None:
         """Cancel the queued tasks and end the workers now (their results are not wanted).
