@@ -10,14 +10,19 @@ number of workers.
 from __future__ import annotations
 
 import contextlib
+import gc
+import hashlib
 import logging
+import math
 import os
+import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from sim.engine.decisions import Decider
@@ -50,14 +55,38 @@ def replicate_batch(
     return [replicate(scenario, seed, r, policy) for r in reps]
 
 
-def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[int]]:
-    """Replication batches: about eight tasks per worker over all designs, 100 at most.
+#: The most replications in one task (so the progress bar moves every second or so).
+CHUNK_MAX = 100
+#: The fewest in one task: a task's own cost (sending the scenario, making its frame) is
+#: about half a replication's.
+CHUNK_MIN = 4
+#: Each task takes at most this share of what is left, per worker: tasks grow smaller
+#: towards the end, so the workers finish together (guided self-scheduling).
+CHUNK_SHARE = 0.5
 
-    At most 100, so the progress bar moves every second or so. Batches only group work;
-    results are ordered by replication, so they never change the numbers.
+
+def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[list[int]]]:
+    """Replication batches of each design (indices into its ``reps``), in the order queued.
+
+    Guided self-scheduling: a task takes ``CHUNK_SHARE`` of the work still queued (over all
+    designs) per worker, between ``CHUNK_MIN`` and ``CHUNK_MAX`` replications, so the first
+    tasks are large (little overhead) and the last small (no worker waits long for another
+    at the end). Serially (one worker) an eighth of the whole, so progress moves. Batches only
+    group work; results are ordered by replication, so they never change the numbers.
     """
-    size = max(1, min(100, reps * designs // max(1, workers * 8)))
-    return [list(range(i, min(reps, i + size))) for i in range(0, reps, size)]
+    out: list[list[list[int]]] = []
+    left = reps * designs
+    for _ in range(designs):
+        batches, i = [], 0
+        while i < reps:
+            share = reps * designs / 8 if workers <= 1 else left * CHUNK_SHARE / workers
+            size = max(CHUNK_MIN, min(CHUNK_MAX, math.ceil(share)))
+            size = min(size, reps - i)
+            batches.append(list(range(i, i + size)))
+            i += size
+            left -= size
+        out.append(batches)
+    return out
 
 
 @contextlib.contextmanager
@@ -175,6 +204,16 @@ class WorkerPool(ProcessPoolExecutor):
 
     def __init__(self, workers: int) -> None:
         super().__init__(max_workers=workers, initializer=_ignore_interrupts)
+        context = self._mp_context
+        if context is not None and context.get_start_method() == "fork":
+            # Start the workers now, with what this process holds frozen: a forked worker
+            # shares its parent's pages until it writes to them, and its garbage collector
+            # would write to every object it inherited (copying the parent page by page).
+            gc.freeze()
+            try:
+                self.submit(int).result()
+            finally:
+                gc.unfreeze()
 
     def stop(self) -> None:
         """Cancel the queued tasks and end the workers now (their results are not wanted).
@@ -262,37 +301,34 @@ def run_on(
     stages (first 0-9, then 10-29...); replication *k* is the same world in every call.
     """
     reps = list(reps)
-    size = len(_chunks(len(reps), workers, len(designs))[0]) if reps else 1
-    chunks = [reps[i : i + size] for i in range(0, len(reps), size)]
+    plan = dict(zip(designs, _chunks(len(reps), workers, len(designs)), strict=True))
+    chunks = {name: [[reps[i] for i in batch] for batch in plan[name]] for name in designs}
     total = len(reps) * len(designs)
-    parts: dict[str, list[pd.DataFrame]] = {name: [] for name in designs}
-    frames: dict[str, pd.DataFrame] = {}
+    tables = {name: Columns(reps) for name in designs}
     finished = 0
     if pool is None:
         for name, sc in designs.items():
-            for chunk in chunks:
-                parts[name].append(replicate_frame(sc, seed, chunk, policy))
+            for chunk in chunks[name]:
+                tables[name].add(replicate_frame(sc, seed, chunk, policy))
                 finished += len(chunk)
                 if progress:
                     progress(finished, total)
-            frames[name] = _combined(parts.pop(name))
     else:
         futures: dict[Future[pd.DataFrame], str] = {}
         for name, sc in designs.items():
-            for chunk in chunks:
-                futures[pool.submit(replicate_frame, sc, seed, chunk, policy)] = name
+            packed = PackedScenario(sc)
+            for chunk in chunks[name]:
+                futures[pool.submit(replicate_packed, packed, seed, chunk, policy)] = name
         for fut in as_completed(list(futures)):
             batch = fut.result()
             name = futures.pop(fut)  # the future lets go of its result
-            parts[name].append(batch)
+            tables[name].add(batch)
             finished += len(batch)
-            if len(parts[name]) == len(chunks):
-                # A design's worlds are all in (the first design's come first): join them
-                # now, so its chunks are gone before the next design's are all held.
-                frames[name] = _combined(parts.pop(name))
             if progress:
                 progress(finished, total)
-    frames.update((name, _combined(p)) for name, p in parts.items())  # no replications
+    frames = {}
+    for name in designs:
+        frames[name] = tables.pop(name).frame()
     return {name: frames[name] for name in designs}
 
 
@@ -305,6 +341,173 @@ def replicate_frame(
     so a 100,000-world comparison holds numbers, not 100,000 Python dicts per design.
     """
     return pd.DataFrame.from_records(replicate_batch(scenario, seed, reps, policy))
+
+
+class PackedScenario:
+    """A scenario pickled once by the parent, with a digest a worker knows it by.
+
+    A worker unpickles each scenario once and keeps it (:func:`replicate_packed`), so its
+    later tasks reuse the scenario's facts (``scenario_facts`` keys them by identity)
+    instead of rebuilding them for every task.
+    """
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.blob = pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL)
+        self.key = hashlib.blake2b(self.blob, digest_size=16).digest()
+
+    def scenario(self) -> Scenario:
+        with _UNPACKED_LOCK:
+            known = _UNPACKED.get(self.key)
+            if known is None:
+                if len(_UNPACKED) >= UNPACKED_KEPT:
+                    _UNPACKED.pop(next(iter(_UNPACKED)))
+                known = _UNPACKED[self.key] = pickle.loads(self.blob)
+            return known
+
+
+#: Scenarios a worker has unpickled, by digest (the oldest let go first).
+_UNPACKED: dict[bytes, Scenario] = {}
+UNPACKED_KEPT = 16
+_UNPACKED_LOCK = threading.Lock()
+
+
+def replicate_packed(
+    packed: PackedScenario, seed: int, reps: Sequence[int], policy: str | Decider = "playbook"
+) -> pd.DataFrame:
+    """:func:`replicate_frame` of a :class:`PackedScenario` (what a worker runs)."""
+    return replicate_frame(packed.scenario(), seed, reps, policy)
+
+
+#: Outcome columns that count events (zero where a world had none, absent from its row).
+COUNTED = ("incident:", "critical_handoff:")
+#: Outcome columns that flag a world (True, absent from its row where not: NaN in a table).
+FLAGGED = ("scope:",)
+
+
+class Columns:
+    """One design's replications as columns, filled chunk by chunk as they arrive.
+
+    Each column is one NumPy array of all the worlds, made when the first chunk arrives
+    and filled in place, so a 100,000-world comparison never holds its chunks and their
+    join at once (the peak stays near one table per design). The table is the one
+    :func:`_combined` makes of the same chunks (ordered by replication, columns in the
+    order they first appear, counts last and zero where absent, flags True or NaN); a
+    chunk whose other columns or types differ from the first's (never in a shipped
+    scenario) turns the collector into a list of chunks joined by :func:`_combined`, so
+    the result is the same either way (tests/test_runner_columns.py).
+    """
+
+    def __init__(self, reps: Sequence[int]) -> None:
+        self._reps = list(reps)
+        self._at = {rep: i for i, rep in enumerate(self._reps)}
+        ordered = all(a < b for a, b in zip(self._reps, self._reps[1:], strict=False))
+        self._kinds: dict[str, Any] | None = None  # the first chunk's plain columns, types
+        self._data: dict[str, Any] = {}
+        self._flags: dict[str, Any] = {}
+        self._counts: dict[str, Any] = {}
+        self._filled: dict[int, tuple[int, list[str]]] = {}  # start: stop, its columns
+        self._parts: list[pd.DataFrame] | None = None if ordered else []
+
+    def add(self, part: pd.DataFrame) -> None:
+        """One chunk of worlds (rows in the order of their replications)."""
+        if self._parts is None and not self._fits(part):
+            self._parts = self._as_parts()
+        if self._parts is not None:
+            self._parts.append(part)
+            return
+        n = len(self._reps)
+        start = self._at[int(part["rep"].iloc[0])]
+        stop = start + len(part)
+        for c, kind in (self._kinds or {}).items():
+            self._data.setdefault(c, np.empty(n, dtype=kind))[start:stop] = part[c].to_numpy()
+        for c in part.columns:
+            if c.startswith(COUNTED):
+                values = part[c].fillna(0).astype("int64").to_numpy()
+                self._counts.setdefault(c, np.zeros(n, dtype="int64"))[start:stop] = values
+            elif c.startswith(FLAGGED):
+                flags = self._flags.get(c)
+                if flags is None:
+                    flags = self._flags[c] = np.full(n, np.nan, dtype=object)
+                flags[start:stop][part[c].to_numpy() == True] = True  # noqa: E712
+        self._filled[start] = (stop, list(part.columns))
+
+    def _fits(self, part: pd.DataFrame) -> bool:
+        """Whether ``part`` can be written in place.
+
+        Its reps in order and new; its flags True or missing; its other columns and their
+        types the first chunk's, every one a NumPy number or truth value.
+        """
+        if not len(part) or "rep" not in part.columns:
+            return False
+        plain = COUNTED + FLAGGED
+        kinds = {c: part[c].dtype for c in part.columns if not c.startswith(plain)}
+        if self._kinds is None:
+            self._kinds = kinds
+        reps = part["rep"].to_numpy()
+        first = self._at.get(int(reps[0]))
+        flags = [part[c] for c in part.columns if c.startswith(FLAGGED)]
+        return (
+            all(isinstance(k, np.dtype) and k.kind in "biuf" for k in kinds.values())
+            and list(kinds) == list(self._kinds)
+            and all(self._widen(c, k) for c, k in kinds.items())
+            and first is not None
+            and first not in self._filled
+            and self._reps[first : first + len(reps)] == reps.tolist()
+            and all(((f == True) | f.isna()).all() for f in flags)  # noqa: E712
+        )
+
+    def _widen(self, column: str, kind: Any) -> bool:
+        """Whether a chunk's ``kind`` of ``column`` fits, as the join would type it.
+
+        The same type fits; whole numbers beside fractions make the column fractions (a
+        sum over no decisions is a whole 0), as the join makes them.
+        """
+        assert self._kinds is not None
+        have = self._kinds[column]
+        if kind == have:
+            return True
+        numbers = {np.dtype("int64"), np.dtype("float64")}
+        if {kind, have} != numbers:
+            return False
+        if have == np.dtype("int64"):
+            self._kinds[column] = np.dtype("float64")
+            if column in self._data:
+                self._data[column] = self._data[column].astype("float64")
+        return True
+
+    def _as_parts(self) -> list[pd.DataFrame]:
+        """The chunks written so far, as they came (to be joined by :func:`_combined`)."""
+        whole = self._table(sort=False)
+        self._data, self._flags, self._counts = {}, {}, {}
+        return [
+            whole.iloc[a:b][[c for c in columns if c in whole.columns]].reset_index(drop=True)
+            for a, (b, columns) in sorted(self._filled.items())
+        ]
+
+    def _table(self, sort: bool = True) -> pd.DataFrame:
+        """The columns as a table, in the order the chunks (by replication) first show them."""
+        order: dict[str, None] = {}
+        for _, (_, columns) in sorted(self._filled.items()):
+            order.update(dict.fromkeys(columns))
+        data = {**self._data, **self._counts}
+        for c, flags in self._flags.items():
+            data[c] = flags if pd.isna(flags).any() else flags.astype(bool)
+        names = [c for c in order if not c.startswith(COUNTED)]
+        counted = [c for c in order if c.startswith(COUNTED)]
+        names += sorted(counted) if sort else counted
+        return pd.DataFrame({c: data[c] for c in names}, copy=False)
+
+    def frame(self) -> pd.DataFrame:
+        """All the worlds: one row per replication, ordered by replication, counts last."""
+        if self._parts is not None:
+            return _combined(self._parts)
+        if not self._filled:
+            return pd.DataFrame()
+        if sum(b - a for a, (b, _) in self._filled.items()) != len(self._reps):
+            raise RuntimeError("replications are missing from a finished run")
+        df = self._table()
+        self._data, self._flags, self._counts = {}, {}, {}
+        return df
 
 
 def _combined(parts: list[pd.DataFrame]) -> pd.DataFrame:

@@ -89,6 +89,17 @@ class ScenarioFacts:
             )
             for phase in PHASES
         }
+        #: The teams whose pace a phase's forecast reads: its workstreams' owners and its
+        #: gates' reviewers (sim/engine/forecast.py keeps a forecast while theirs holds).
+        self.phase_teams: dict[str, tuple[TeamId, ...]] = {
+            phase: tuple(
+                sorted(
+                    {w.owner for w in self.in_phase[phase]}
+                    | {t for _, effort in self.gate_reviews[phase] for t in effort}
+                )
+            )
+            for phase in PHASES
+        }
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
         #: Expected scores of plans, by the plan's quality state: a pure function of the
         #: scenario's evals and the state, so every replication reads the same numbers

@@ -40,8 +40,21 @@ def work_days(m: Project, phase: str) -> float:
     """Rough calendar days of a phase's work: its longest workstream or gate review.
 
     Each at its team's pace today; the reviews of the gates after the phase run beside its
-    workstreams (sim/engine/review.py).
+    workstreams (sim/engine/review.py). Kept while the teams' paces hold (their versions;
+    the moment too while one ramps up): the same question, the same answer
+    (``Staff.phase_memo``).
     """
+    versions, ramping = m.staff.versions(m.facts.phase_teams[phase])
+    memo = m.staff.phase_memo(ramping)
+    key = (phase, m.plan.eval_scope, versions)
+    days = memo.get(key)
+    if days is None:
+        days = memo[key] = _work_days(m, phase)
+    return days
+
+
+def _work_days(m: Project, phase: str) -> float:
+    """:func:`work_days` worked out afresh."""
     days = 0.0
     for w in m.facts.in_phase[phase]:
         days = max(days, m.staff.work_days(w.owner, m.planned_effort(w), w.co_design_need))

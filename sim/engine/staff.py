@@ -81,6 +81,12 @@ class Staff:
         self._work_days_at: Days = -1.0
         #: The same for teams without newcomers, whose pace holds while their version does.
         self._steady_work_days: dict[tuple[TeamId, int, float, float], Days] = {}
+        #: Forecast days of a phase's work (sim/engine/forecast.py), by the phase, the plan's
+        #: evaluation scope and the versions of the teams that do it (none with newcomers).
+        self.phase_days: dict[tuple[str, float, tuple[int, ...]], Days] = {}
+        #: The same while one of the teams ramps up, for the moment ``_phase_days_at``.
+        self._phase_days_now: dict[tuple[str, float, tuple[int, ...]], Days] = {}
+        self._phase_days_at: Days = -1.0
         #: Pieces of work each team has started (names the noise draw of unnamed work).
         self._work_count: dict[TeamId, int] = {}
         #: Day up to which salaries are in the ledger.
@@ -173,6 +179,32 @@ class Staff:
             team_id,
         )
         return True
+
+    def versions(self, team_ids: tuple[TeamId, ...]) -> tuple[tuple[int, ...], bool]:
+        """The teams' versions, and whether one of them has newcomers.
+
+        A forecast that reads only these teams' paces holds while their versions do, or,
+        while one ramps up (its pace moves day by day), for the moment only (as
+        :meth:`work_days`' answers do).
+        """
+        teams = self.teams
+        ramping = False
+        versions = []
+        for tid in team_ids:
+            team = teams[tid]
+            ramping = ramping or bool(team.newcomers)
+            versions.append(team.version)
+        return tuple(versions), ramping
+
+    def phase_memo(self, ramping: bool) -> dict[tuple[str, float, tuple[int, ...]], Days]:
+        """Where forecasts of a phase's days are kept: for good, or for this moment only."""
+        if not ramping:
+            return self.phase_days
+        now = self._env.now
+        if self._phase_days_at != now:
+            self._phase_days_now.clear()
+            self._phase_days_at = now
+        return self._phase_days_now
 
     def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
