@@ -10,6 +10,7 @@ number of workers.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import hashlib
 import logging
@@ -17,6 +18,7 @@ import math
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -120,6 +122,10 @@ def open_executor(
             yield dask_pool
         except BaseException:
             with _uninterrupted():
+                # Cancelling the pending futures makes the event loop log each one's
+                # FutureCancelledError with a traceback: expected here, so not shown.
+                for name in ("tornado.application", "distributed"):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
                 dask_pool.shutdown(wait=False)  # cancels every pending future
                 if cluster is not None:
                     _end_workers(cluster)
@@ -155,9 +161,24 @@ def _end_workers(cluster: Any) -> None:
                 os.kill(nanny.pid, signal.SIGKILL)
 
 
+#: ``prctl(PR_SET_PDEATHSIG, ...)``: Linux's request to be sent a signal when the parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
 def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to its parent, which stops it (so no worker prints a traceback)."""
+    """A worker leaves Ctrl-C to its parent, which stops it (so no worker prints a traceback).
+
+    On Linux the worker also asks to be ended with its parent: a parent stopped by SIGTERM
+    or SIGKILL (a CI step's time limit, ``kill``) runs no clean-up, and its workers would
+    otherwise go on computing replications nobody reads.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass  # no prctl: the parent's own stop() is all there is
 
 
 @contextlib.contextmanager
