@@ -64,8 +64,15 @@ EVAL_SCOPE_SHARE = 0.5
 
 
 def rounds_words(rounds: float) -> str:
-    """A plan's rounds as read: 4, or 3.4 (a shorter last round)."""
-    return f"{rounds:.0f}" if abs(rounds - round(rounds)) < 0.005 else f"{rounds:.1f}"
+    """A plan's rounds as read: 4, 3.4 (a shorter last round), or 3.96.
+
+    Two decimals where one would read as a whole number ("from 4 to 4.0 rounds" says
+    nothing).
+    """
+    if abs(rounds - round(rounds)) < 0.005:
+        return f"{rounds:.0f}"
+    one = f"{rounds:.1f}"
+    return f"{rounds:.2f}" if one.endswith(".0") else one
 
 
 # --- projected spend ---------------------------------------------------------------------
