@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sim.engine.compute import estimate_for_scenario, gpu_model
-from sim.format import usd
+from sim.format import points, usd
 from sim.interview.content import SIGNALS
 from sim.interview.items import model_compute_usd
 from sim.interview.plan import (
@@ -25,6 +25,7 @@ from sim.interview.plan import (
 from sim.interview.provenance import reference
 from sim.interview.verdicts import CLEAR_SD, NOISE_SD, gaps
 from sim.interview.vocabulary import CONCEPTS
+from sim.scenario.vocabulary import words
 
 
 def _usd(x: float) -> str:
@@ -216,7 +217,7 @@ def _ship_answer(plan: InterviewPlan, followups: Sequence[FollowupResult]) -> st
     if not found:
         return SHIP_RULE
     ev, gap, z = max(found, key=lambda g: g[2])
-    here = f"Here {ev} was {gap:.3f} below its target, {z:.1f} sd of the eval's noise: "
+    here = f"Here {words(ev)} was {points(gap)} below its target, {z:.1f} sd of the eval's noise: "
     if z >= CLEAR_SD:
         return here + (
             "a real gap, beyond two sd, so hold the release and fix the data "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 
+from sim.format import points
 from sim.interview.checks import Check, Claim, Judgement, Status, check, claim, judged
 from sim.interview.items import SOUND_SPIKE_CALLS, Answer
 from sim.interview.plan import SECTIONS, FollowupResult, InterviewPlan, plan_scenario, plan_world
@@ -191,8 +192,10 @@ def followup_ship(a: Answer) -> Judgement:
     shipped = choice == "ship"
     found = gaps(a.plan, f)
     worst = max((z for _, _, z in found), default=0.0)
-    gap_lines = [f"{ev}: {gap:.3f} below its target, {z:.1f} sd of the eval's sampling noise"
-                 for ev, gap, z in found] or ["No product eval was below its target"]  # fmt: skip
+    gap_lines = [
+        f"{words(ev)}: {points(gap)} below its target, {z:.1f} sd of the eval's sampling noise"
+        for ev, gap, z in found
+    ] or ["No product eval was below its target"]
     if worst >= CLEAR_SD:
         reading = "a real gap, beyond the eval's noise"
     elif worst < NOISE_SD:
