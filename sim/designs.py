@@ -27,7 +27,13 @@ from ruamel.yaml.comments import CommentedMap
 
 from sim.engine.budget import AT_SET_UP, ON_FORECAST, projected_spend
 from sim.engine.model import ProjectModel
-from sim.scenario.loading import Problem, ScenarioError, parse_yaml, with_overrides
+from sim.scenario.loading import (
+    Problem,
+    ScenarioError,
+    item_ids,
+    parse_yaml,
+    with_overrides,
+)
 from sim.scenario.spec import Scenario
 
 Delta = dict[str, Any]
@@ -60,10 +66,6 @@ def with_source(exc: ScenarioError, source: str) -> ScenarioError:
     return ScenarioError([Problem(source, None, p.path, p.reason) for p in exc.problems])
 
 
-def _ids(items: list[Any]) -> list[Any]:
-    return [item.get("id") if isinstance(item, dict) else None for item in items]
-
-
 def _resolve(data: dict[str, Any], path: str, value: Any) -> tuple[str, Any]:
     """The index-addressed path (and value) that ``with_overrides`` understands.
 
@@ -79,7 +81,7 @@ def _resolve(data: dict[str, Any], path: str, value: Any) -> tuple[str, Any]:
                 node.extend(copy.deepcopy(value))
                 return ".".join(done), copy.deepcopy(node)
             if not key.isdigit():
-                ids = _ids(node)
+                ids = item_ids(node)
                 if key in ids:
                     key = str(ids.index(key))
                 elif last and isinstance(value, Mapping):
@@ -137,7 +139,7 @@ def _diff(old: Any, new: Any, path: str, out: Delta) -> None:
             _diff(old[key], new[key], f"{path}.{key}" if path else key, out)
         return
     if isinstance(old, list) and isinstance(new, list) and len(old) <= len(new):
-        old_ids, new_ids = _ids(old), _ids(new)
+        old_ids, new_ids = item_ids(old), item_ids(new)
         kept, added = new[: len(old)], new[len(old) :]
         by_id = (
             None not in new_ids and len(set(new_ids)) == len(new) and old_ids == new_ids[: len(old)]

@@ -285,9 +285,14 @@ def _bad_override(ov: Override, reason: str) -> ScenarioError:
     return ScenarioError([Problem(f"--set {ov.text}", None, ov.path, reason)])
 
 
+def item_ids(items: list[Any]) -> list[Any]:
+    """Each list item's ``id`` (None where it has none), by index."""
+    return [item.get("id") if isinstance(item, dict) else None for item in items]
+
+
 def _item_by_id(items: list[Any], key: str, ov: Override) -> int:
     """The index of the list item whose ``id`` is ``key`` (``plan.gates.release_eval``)."""
-    ids = [item.get("id") for item in items if isinstance(item, dict)]
+    ids = item_ids(items)
     if key in ids:
         return ids.index(key)
     named = [str(i) for i in ids if i is not None]
