@@ -6,9 +6,9 @@
 #
 # Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
 # TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run
-# (default 1200 and 900 s times the scale below, at most 2700 and 2100 s);
+# (default 1800 and 900 s times the scale below, at most 2700 and 2100 s);
 # TRAININGROOM_TEST_TIMEOUT caps one test (default 600 s times the scale, at most 1200 s). TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load
-# average per CPU when the run starts) stretches every limit and the browser tests' waits
+# average per CPU, read again before each pytest step) stretches every limit and the browser tests' waits
 # on a busy machine. A test that outlives its limit fails with its traceback and pytest goes
 # on; a step that outlives its limit is stopped with SIGTERM, and the test that was running
 # fails where it stood, keeps its screenshots, and pytest prints its summary (tests/conftest.py).
@@ -28,19 +28,30 @@ started=$SECONDS
 export TRAININGROOM_REQUIRE_BROWSER=1
 # Property tests draw the same examples on every CI run (tests/conftest.py).
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
-# How much slower than a quiet machine to allow: the load per CPU now, from 1 to 4.
-if [[ -z "${TRAININGROOM_TIMEOUT_SCALE:-}" ]]; then
-    TRAININGROOM_TIMEOUT_SCALE="$(awk -v cpus="$(nproc)" \
-        '{ s = $1 / cpus; if (s < 1) s = 1; if (s > 4) s = 4; printf "%.2f", s }' /proc/loadavg)"
-fi
+# How much slower than a quiet machine to allow: the load per CPU, from 1 to 4, read again
+# before each pytest step (a machine that grows busy after the start still gets its stretch;
+# the scale never shrinks during a run). Set TRAININGROOM_TIMEOUT_SCALE to fix it.
+SCALE_FIXED="${TRAININGROOM_TIMEOUT_SCALE:-}"
+TRAININGROOM_TIMEOUT_SCALE="${SCALE_FIXED:-1.00}"
+read_scale() {
+    [[ -n "$SCALE_FIXED" ]] && return 0
+    TRAININGROOM_TIMEOUT_SCALE="$(awk -v cpus="$(nproc)" -v was="$TRAININGROOM_TIMEOUT_SCALE" \
+        '{ s = $1 / cpus; if (s < was) s = was; if (s < 1) s = 1; if (s > 4) s = 4; printf "%.2f", s }' /proc/loadavg)"
+}
+read_scale
 export TRAININGROOM_TIMEOUT_SCALE
 # scaled BASE CAP: BASE seconds times the scale, at most CAP (the two steps' caps together
 # stay inside CI's 90 minutes).
 scaled() { awk -v b="$1" -v c="$2" -v s="$TRAININGROOM_TIMEOUT_SCALE" \
     'BEGIN { t = b * s; if (t > c) t = c; printf "%d", t }'; }
-UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1200 2700)}"
-BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 900 2100)}"
-TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600 1200)}"
+# The limits at the scale of the moment (a limit set in the environment wins).
+set_limits() {
+    read_scale
+    UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1800 2700)}"
+    BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 900 2100)}"
+    TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600 1200)}"
+}
+set_limits
 export TRAININGROOM_CHROMIUM="${TRAININGROOM_CHROMIUM:-/usr/bin/chromium}"
 
 ensure_chromium() {
@@ -180,9 +191,12 @@ step "PostgreSQL server for the tabletop tests" start_postgres
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
 step "mypy ui app.py" "$VENV/bin/mypy" ui app.py
-say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): unit step ${UNIT_LIMIT} s, browser step ${BROWSER_LIMIT} s, one test ${TEST_LIMIT} s"
+set_limits
+say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): unit step ${UNIT_LIMIT} s, one test ${TEST_LIMIT} s"
 step "pytest (everything but the browser tests, 2 workers)" \
     run_pytest yes "$UNIT_LIMIT" -m "not browser" -n 2 --dist loadgroup --timeout "$TEST_LIMIT"
+set_limits
+say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): browser step ${BROWSER_LIMIT} s, one test ${TEST_LIMIT} s"
 step "pytest (browser tests in Chromium, serial)" \
     run_pytest no "$BROWSER_LIMIT" -m browser -p no:xdist --timeout "$TEST_LIMIT" \
     --screenshot only-on-failure --output test-artifacts/playwright
