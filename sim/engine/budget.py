@@ -240,6 +240,10 @@ class ScopeOption:
     days: float
     at_risk: bool
     change: Callable[[], None]
+    #: The plan's :class:`Outlook` with the cut made, at the moment it was priced: the
+    #: outlook after :func:`apply_scope` while nothing else has moved (same moment, no
+    #: other change in between).
+    after: Outlook
 
     @property
     def saves_usd(self) -> float:
@@ -285,6 +289,7 @@ def _priced(
         after.days - base.days,
         risk is not None,
         change,
+        after,
     )
 
 
@@ -538,9 +543,10 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
 
 def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the forecast is compared with the budget."""
-    if over_usd(budget_gap(m)):
+    base = outlook(m)
+    if over_usd(base.gap(m)):
         m.recording.count_incident("budget_slip")
-        yield from close_budget_gap(m, ON_FORECAST, {})
+        yield from close_budget_gap(m, ON_FORECAST, {}, base)
 
 
 #: Days between the budget owner's looks at the forecast between phase boundaries: the
@@ -568,19 +574,28 @@ def owner_watch(m: Project) -> Steps:
         return  # the project is done: the owner stops looking (no look after the release)
 
 
-def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
+def close_budget_gap(
+    m: Project, why: str, context: dict[str, Any], base: Outlook | None = None
+) -> Steps:
     """Apply the budget responses one by one until the plan fits the budget again.
 
     The options on offer are the reserve, the scope options that apply (cheapest first,
-    each sized to the gap) and accepting the overrun; each once per episode.
+    each sized to the gap) and accepting the overrun; each once per episode. ``base``:
+    the plan's :func:`outlook` now, when the caller has it already.
     """
     with m.budget_response():
-        yield from _close_gap(m, why, context)
+        yield from _close_gap(m, why, context, base)
 
 
-def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
+def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | None) -> Steps:
+    """The episode's loop; ``now``: the plan's outlook at this moment, if known.
+
+    Each answer is made at a later moment than the look that priced it (the decision
+    takes time), so the outlook is worked out again then; a scope cut's own outlook
+    (``ScopeOption.after``, priced at that later moment) is the plan's after the cut.
+    """
     used: set[str] = set()
-    while over_usd(gap := (base := outlook(m)).gap(m)):
+    while over_usd(gap := (base := outlook(m) if now is None else now).gap(m)):
         priced = [o for o in scope_options(m, gap, base) if o.response not in used]
         options = [o.response for o in priced]
         if over_usd(m.plan.reserve_left) and "use_reserve" not in used:
@@ -596,16 +611,19 @@ def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
         if choice == "accept_overrun":
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
             return
-        _respond(m, choice, why)
+        now = _respond(m, choice, why)
 
 
-def _respond(m: Project, choice: str, why: str) -> None:
+def _respond(m: Project, choice: str, why: str) -> Outlook:
+    """Carry out ``choice`` (the gap as it is when the answer arrives); the outlook after it."""
+    base = outlook(m)
     if choice == "use_reserve":
-        used = min(budget_gap(m), m.plan.reserve_left)  # the gap when the answer arrives
+        used = min(base.gap(m), m.plan.reserve_left)  # the gap when the answer arrives
         m.plan.use_reserve(used)
         m.recording.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
-        return
-    base = outlook(m)
+        return base  # the reserve moves the gap, not the forecast
     option = scope_option(m, choice, base.gap(m), base)
-    if option is not None:
-        apply_scope(m, option, why)
+    if option is None:
+        return base
+    apply_scope(m, option, why)
+    return option.after

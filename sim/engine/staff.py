@@ -79,10 +79,10 @@ class Staff:
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         self._work_days_at: Days = -1.0
-        #: The same for teams without newcomers, whose pace holds while their version does.
+        #: The same for teams with nobody ramping up, whose pace holds while their version does.
         self._steady_work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         #: Forecast days of a phase's work (sim/engine/forecast.py), by the phase, the plan's
-        #: evaluation scope and the versions of the teams that do it (none with newcomers).
+        #: evaluation scope and the versions of the teams that do it (none ramping up).
         self.phase_days: dict[tuple[str, float, tuple[int, ...]], Days] = {}
         #: The same while one of the teams ramps up, for the moment ``_phase_days_at``.
         self._phase_days_now: dict[tuple[str, float, tuple[int, ...]], Days] = {}
@@ -181,18 +181,20 @@ class Staff:
         return True
 
     def versions(self, team_ids: tuple[TeamId, ...]) -> tuple[tuple[int, ...], bool]:
-        """The teams' versions, and whether one of them has newcomers.
+        """The teams' versions, and whether a newcomer on one of them is still ramping up.
 
         A forecast that reads only these teams' paces holds while their versions do, or,
         while one ramps up (its pace moves day by day), for the moment only (as
-        :meth:`work_days`' answers do).
+        :meth:`work_days`' answers do). A newcomer whose ramp-up is over works at a full
+        head's pace from then on (``TeamState.productive_share``), so the pace holds again.
         """
         teams = self.teams
+        now = self._env.now
         ramping = False
         versions = []
         for tid in team_ids:
             team = teams[tid]
-            ramping = ramping or bool(team.newcomers)
+            ramping = ramping or team.ramping(now)
             versions.append(team.version)
         return tuple(versions), ramping
 
@@ -211,10 +213,11 @@ class Staff:
         team = self.teams[team_id]
         now = self._env.now
         # Forecasts price many plans at one moment: the same question, the same answer. A
-        # team without newcomers keeps its pace until its people change (its version), so
-        # the answer holds across moments; while one ramps up, only for the moment.
+        # team whose newcomers (if any) are done ramping up keeps its pace until its people
+        # change (its version), so the answer holds across moments; while one ramps up,
+        # only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if team.newcomers:
+        if team.ramping(now):
             if self._work_days_at != now:
                 self._work_days.clear()
                 self._work_days_at = now
