@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import simpy
 
@@ -193,12 +192,13 @@ def over_categories(m: Project, spend: dict[str, float] | None = None) -> set[st
     return {c for c, usd in spend.items() if over_usd(usd - allowed[c])}
 
 
-@dataclass(frozen=True)
-class Outlook:
+class Outlook(NamedTuple):
     """The current plan's forecast: spend by line and category, days left, quality.
 
     One forecast of days serves them all; every option priced at one moment is priced
-    against the same outlook (the plan is put back after each try).
+    against the same outlook (the plan is put back after each try). A named tuple, as
+    :class:`ScopeOption`: a play makes a few hundred of them, and a frozen dataclass
+    costs several times as much to make.
     """
 
     lines: dict[str, float]
@@ -228,8 +228,7 @@ def outlook(m: Project) -> Outlook:
 # --- scope options -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ScopeOption:
+class ScopeOption(NamedTuple):
     """A cut to the plan, sized to a gap and priced with the model's own forecasts."""
 
     response: str

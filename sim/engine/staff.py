@@ -84,6 +84,9 @@ class Staff:
         #: Forecast days of a phase's work (sim/engine/forecast.py), by the phase, the plan's
         #: evaluation scope and the versions of the teams that do it (none ramping up).
         self.phase_days: dict[tuple[str, float, tuple[int, ...]], Days] = {}
+        #: Forecast days of the phases from one on, in order (forecast.phases_work_days), by
+        #: the first, the plan's evaluation scope and :meth:`steady_version`.
+        self.phases_days: dict[tuple[int, float, int], tuple[Days, ...]] = {}
         #: The same while one of the teams ramps up, for the moment ``_phase_days_at``.
         self._phase_days_now: dict[tuple[str, float, tuple[int, ...]], Days] = {}
         self._phase_days_at: Days = -1.0
@@ -194,9 +197,24 @@ class Staff:
         versions = []
         for tid in team_ids:
             team = teams[tid]
-            ramping = ramping or team.ramping(now)
+            ramping = ramping or bool(team.newcomers and team.ramping(now))
             versions.append(team.version)
         return tuple(versions), ramping
+
+    def steady_version(self) -> int | None:
+        """The sum of every team's version, or None while a newcomer is ramping up.
+
+        A team's version only grows, so the sum moves whenever any team's people change:
+        a forecast that reads only the teams' paces (steady while nobody ramps up) holds
+        while it does not.
+        """
+        now = self._env.now
+        total = 0
+        for team in self.teams.values():
+            if team.newcomers and team.ramping(now):
+                return None
+            total += team.version
+        return total
 
     def phase_memo(self, ramping: bool) -> dict[tuple[str, float, tuple[int, ...]], Days]:
         """Where forecasts of a phase's days are kept: for good, or for this moment only."""
@@ -217,7 +235,7 @@ class Staff:
         # change (its version), so the answer holds across moments; while one ramps up,
         # only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if team.ramping(now):
+        if team.newcomers and team.ramping(now):
             if self._work_days_at != now:
                 self._work_days.clear()
                 self._work_days_at = now
