@@ -157,7 +157,12 @@ def projected_spend(m: Project) -> float:
 
 def budget_gap(m: Project) -> float:
     """Projected spend over the budget less the reserve still held."""
-    return projected_spend(m) - (m.ledger.budget_usd - m.plan.reserve_left)
+    return _gap(m, projected_lines(m))
+
+
+def _gap(m: Project, lines: dict[str, float]) -> float:
+    """Projected spend (``lines``: by budget line) over the budget less the reserve held."""
+    return sum(lines.values()) - (m.ledger.budget_usd - m.plan.reserve_left)
 
 
 def projected_by_category(m: Project) -> dict[str, float]:
@@ -209,13 +214,17 @@ class Outlook(NamedTuple):
 
     def gap(self, m: Project) -> float:
         """Projected spend over the budget less the reserve still held (:func:`budget_gap`)."""
-        return sum(self.lines.values()) - (m.ledger.budget_usd - m.plan.reserve_left)
+        return _gap(m, self.lines)
 
 
 def outlook(m: Project) -> Outlook:
     """The plan's :class:`Outlook` now."""
     by_phase = forecast.days_by_phase(m)
-    lines = projected_lines(m, by_phase)
+    return _outlook(m, by_phase, projected_lines(m, by_phase))
+
+
+def _outlook(m: Project, by_phase: dict[str, float], lines: dict[str, float]) -> Outlook:
+    """The :class:`Outlook` of the forecast ``by_phase`` and the spend ``lines`` it gives."""
     return Outlook(
         lines,
         _by_category(lines),
@@ -542,10 +551,12 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
 
 def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the forecast is compared with the budget."""
-    base = outlook(m)
-    if over_usd(base.gap(m)):
+    # Spend only (most looks find no gap); the episode's outlook from the same forecast.
+    by_phase = forecast.days_by_phase(m)
+    lines = projected_lines(m, by_phase)
+    if over_usd(_gap(m, lines)):
         m.recording.count_incident("budget_slip")
-        yield from close_budget_gap(m, ON_FORECAST, {}, base)
+        yield from close_budget_gap(m, ON_FORECAST, {}, _outlook(m, by_phase, lines))
 
 
 #: Days between the budget owner's looks at the forecast between phase boundaries: the
