@@ -56,17 +56,15 @@ def work_days(m: Project, phase: str) -> float:
 def phases_work_days(m: Project, first: int) -> tuple[float, ...]:
     """:func:`work_days` of every phase from ``FORECAST_ORDER[first]`` on, in order.
 
-    While nobody ramps up, kept by ``first``, the plan's evaluation scope and the staff's
-    version (``Staff.steady_version``): each phase's answer is kept by the versions of
-    its own teams already, and the staff's version moves whenever one of them does, so
-    the same key reads the same answers with one look at the teams instead of one per
-    phase. While someone ramps up, worked out phase by phase (each kept for the moment).
+    Kept by ``first``, the plan's evaluation scope and the staff's version
+    (``Staff.version``): each phase's answer is kept by the versions of its own teams
+    already, and the staff's version moves whenever one of them does, so the same key
+    reads the same answers with one look at the teams instead of one per phase. While
+    someone ramps up, kept for the moment only (the options priced at one moment share it).
     """
-    version = m.staff.steady_version()
-    if version is None:
-        return tuple(work_days(m, phase) for phase in FORECAST_ORDER[first:])
+    version, ramping = m.staff.version()
     key = (first, m.plan.eval_scope, version)
-    memo = m.staff.phases_days
+    memo = m.staff.phases_memo(ramping)
     days = memo.get(key)
     if days is None:
         days = memo[key] = tuple(work_days(m, phase) for phase in FORECAST_ORDER[first:])

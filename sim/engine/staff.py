@@ -85,10 +85,11 @@ class Staff:
         #: evaluation scope and the versions of the teams that do it (none ramping up).
         self.phase_days: dict[tuple[str, float, tuple[int, ...]], Days] = {}
         #: Forecast days of the phases from one on, in order (forecast.phases_work_days), by
-        #: the first, the plan's evaluation scope and :meth:`steady_version`.
+        #: the first, the plan's evaluation scope and the staff's :meth:`version`.
         self.phases_days: dict[tuple[int, float, int], tuple[Days, ...]] = {}
-        #: The same while one of the teams ramps up, for the moment ``_phase_days_at``.
+        #: The same two while one of the teams ramps up, for the moment ``_phase_days_at``.
         self._phase_days_now: dict[tuple[str, float, tuple[int, ...]], Days] = {}
+        self._phases_days_now: dict[tuple[int, float, int], tuple[Days, ...]] = {}
         self._phase_days_at: Days = -1.0
         #: Pieces of work each team has started (names the noise draw of unnamed work).
         self._work_count: dict[TeamId, int] = {}
@@ -201,30 +202,42 @@ class Staff:
             versions.append(team.version)
         return tuple(versions), ramping
 
-    def steady_version(self) -> int | None:
-        """The sum of every team's version, or None while a newcomer is ramping up.
+    def version(self) -> tuple[int, bool]:
+        """The sum of every team's version, and whether a newcomer is ramping up.
 
-        A team's version only grows, so the sum moves whenever any team's people change:
-        a forecast that reads only the teams' paces (steady while nobody ramps up) holds
-        while it does not.
+        A team's version only grows, so the sum moves whenever any team's people change: a
+        forecast that reads only the teams' paces holds while it does not, or, while one
+        ramps up, for the moment only (as :meth:`versions`' answers do).
         """
         now = self._env.now
         total = 0
+        ramping = False
         for team in self.teams.values():
-            if team.newcomers and team.ramping(now):
-                return None
+            ramping = ramping or bool(team.newcomers and team.ramping(now))
             total += team.version
-        return total
+        return total, ramping
 
     def phase_memo(self, ramping: bool) -> dict[tuple[str, float, tuple[int, ...]], Days]:
         """Where forecasts of a phase's days are kept: for good, or for this moment only."""
         if not ramping:
             return self.phase_days
+        self._new_moment()
+        return self._phase_days_now
+
+    def phases_memo(self, ramping: bool) -> dict[tuple[int, float, int], tuple[Days, ...]]:
+        """Where forecasts of the phases still to come are kept: for good, or for the moment."""
+        if not ramping:
+            return self.phases_days
+        self._new_moment()
+        return self._phases_days_now
+
+    def _new_moment(self) -> None:
+        """Forget the forecasts kept for an earlier moment (while someone ramps up)."""
         now = self._env.now
         if self._phase_days_at != now:
             self._phase_days_now.clear()
+            self._phases_days_now.clear()
             self._phase_days_at = now
-        return self._phase_days_now
 
     def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
