@@ -225,12 +225,9 @@ def outlook(m: Project) -> Outlook:
 
 def _outlook(m: Project, by_phase: dict[str, float], lines: dict[str, float]) -> Outlook:
     """The :class:`Outlook` of the forecast ``by_phase`` and the spend ``lines`` it gives."""
+    loss = forecast.planned_loss(m)  # the score at the planned loss: worked out once
     return Outlook(
-        lines,
-        _by_category(lines),
-        sum(by_phase.values()),
-        forecast.planned_loss(m),
-        forecast.planned_score(m),
+        lines, _by_category(lines), sum(by_phase.values()), loss, forecast.planned_score(m, loss)
     )
 
 
