@@ -8,13 +8,18 @@ checked against the fresh computation it stands for. A few seconds.
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
 import pytest
 
+from sim.engine import forecast
 from sim.engine.facts import scenario_facts
+from sim.engine.forecast import FORECAST_ORDER
 from sim.engine.model import ProjectModel
+from sim.engine.quality import QualityState, measure
+from sim.engine.review import REVIEW_CO_DESIGN
 from sim.engine.rng import (
     BLOCK_DRAWS,
     STREAM_KEYS,
@@ -156,3 +161,51 @@ def test_a_streams_generators_are_the_ones_numpys_seed_sequence_seeds() -> None:
     listed = Streams(np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9,)))
     child = np.random.SeedSequence(entropy=[3, 2**40], spawn_key=(9, STREAM_KEYS["budget"]))
     assert listed["budget"].random() == np.random.Generator(np.random.PCG64(child)).random()
+
+
+def _fresh_phase_days(m: ProjectModel, phase: str) -> float:
+    """A phase's forecast days worked out now, with no forecast kept anywhere."""
+    now, teams = m.env.now, m.staff.teams
+    days = 0.0
+    for w in m.facts.in_phase[phase]:
+        effort = m.planned_effort(w)
+        days = max(days, m.staff.solo_work_days(teams[w.owner], effort, w.co_design_need, now))
+    for _, effort_by_team in m.facts.gate_reviews[phase]:
+        for team, e in effort_by_team.items():
+            days = max(days, m.staff.solo_work_days(teams[team], e, REVIEW_CO_DESIGN, now))
+    return days
+
+
+def _fresh_planned_score(m: ProjectModel) -> float:
+    s = m.scenario
+    state = QualityState(
+        loss=forecast.planned_loss(m),
+        rounds=float(m.plan.rounds),
+        product_transfer=m.plan.product_transfer,
+        focus_capability=m.focus_capability,
+        decontaminate=s.levers.decontaminate,
+        contamination_defect=False,
+        domain_gaps=forecast.planned_domain_gaps(m),
+    )
+    scores = measure(s.objective.capabilities, s.objective.evals, state, None)
+    targets = s.objective.targets
+    return math.fsum(scores[t.eval].score for t in targets) / max(1, len(targets))
+
+
+def test_kept_forecasts_of_phases_and_scores_are_the_ones_worked_out_now() -> None:
+    """Phases' days kept by the staff's version (also after a newcomer's ramp-up is over,
+    while they are not yet counted as a veteran) and plans' scores kept by their fields."""
+    ramped_unpromoted = ramping = 0
+    for scenario, seed in (("frontier_405b", 5), ("assistant_7b", 2)):
+        m = ProjectModel(load_scenario(scenario), seed=seed, replication=1)
+        while not m.finished:
+            m.env.step()
+            now = m.env.now
+            for team in m.staff.teams.values():
+                ramped_unpromoted += bool(team.newcomers) and not team.ramping(now)
+                ramping += team.ramping(now)
+            for first in range(1, len(FORECAST_ORDER)):
+                fresh = tuple(_fresh_phase_days(m, p) for p in FORECAST_ORDER[first:])
+                assert forecast.phases_work_days(m, first) == fresh, (scenario, now, first)
+            assert forecast.planned_score(m) == _fresh_planned_score(m), (scenario, now)
+    assert ramped_unpromoted and ramping, "both kinds of team must occur, or nothing is tested"

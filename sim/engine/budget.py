@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import simpy
 
@@ -158,7 +157,12 @@ def projected_spend(m: Project) -> float:
 
 def budget_gap(m: Project) -> float:
     """Projected spend over the budget less the reserve still held."""
-    return projected_spend(m) - (m.ledger.budget_usd - m.plan.reserve_left)
+    return _gap(m, projected_lines(m))
+
+
+def _gap(m: Project, lines: dict[str, float]) -> float:
+    """Projected spend (``lines``: by budget line) over the budget less the reserve held."""
+    return sum(lines.values()) - (m.ledger.budget_usd - m.plan.reserve_left)
 
 
 def projected_by_category(m: Project) -> dict[str, float]:
@@ -193,12 +197,13 @@ def over_categories(m: Project, spend: dict[str, float] | None = None) -> set[st
     return {c for c, usd in spend.items() if over_usd(usd - allowed[c])}
 
 
-@dataclass(frozen=True)
-class Outlook:
+class Outlook(NamedTuple):
     """The current plan's forecast: spend by line and category, days left, quality.
 
     One forecast of days serves them all; every option priced at one moment is priced
-    against the same outlook (the plan is put back after each try).
+    against the same outlook (the plan is put back after each try). A named tuple, as
+    :class:`ScopeOption`: a play makes a few hundred of them, and a frozen dataclass
+    costs several times as much to make.
     """
 
     lines: dict[str, float]
@@ -209,27 +214,27 @@ class Outlook:
 
     def gap(self, m: Project) -> float:
         """Projected spend over the budget less the reserve still held (:func:`budget_gap`)."""
-        return sum(self.lines.values()) - (m.ledger.budget_usd - m.plan.reserve_left)
+        return _gap(m, self.lines)
 
 
 def outlook(m: Project) -> Outlook:
     """The plan's :class:`Outlook` now."""
     by_phase = forecast.days_by_phase(m)
-    lines = projected_lines(m, by_phase)
+    return _outlook(m, by_phase, projected_lines(m, by_phase))
+
+
+def _outlook(m: Project, by_phase: dict[str, float], lines: dict[str, float]) -> Outlook:
+    """The :class:`Outlook` of the forecast ``by_phase`` and the spend ``lines`` it gives."""
+    loss = forecast.planned_loss(m)  # the score at the planned loss: worked out once
     return Outlook(
-        lines,
-        _by_category(lines),
-        sum(by_phase.values()),
-        forecast.planned_loss(m),
-        forecast.planned_score(m),
+        lines, _by_category(lines), sum(by_phase.values()), loss, forecast.planned_score(m, loss)
     )
 
 
 # --- scope options -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ScopeOption:
+class ScopeOption(NamedTuple):
     """A cut to the plan, sized to a gap and priced with the model's own forecasts."""
 
     response: str
@@ -240,6 +245,10 @@ class ScopeOption:
     days: float
     at_risk: bool
     change: Callable[[], None]
+    #: The plan's :class:`Outlook` with the cut made, at the moment it was priced: the
+    #: outlook after :func:`apply_scope` while nothing else has moved (same moment, no
+    #: other change in between).
+    after: Outlook
 
     @property
     def saves_usd(self) -> float:
@@ -285,6 +294,7 @@ def _priced(
         after.days - base.days,
         risk is not None,
         change,
+        after,
     )
 
 
@@ -538,9 +548,12 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
 
 def budget_watch(m: Project) -> Steps:
     """At each phase boundary, the forecast is compared with the budget."""
-    if over_usd(budget_gap(m)):
+    # Spend only (most looks find no gap); the episode's outlook from the same forecast.
+    by_phase = forecast.days_by_phase(m)
+    lines = projected_lines(m, by_phase)
+    if over_usd(_gap(m, lines)):
         m.recording.count_incident("budget_slip")
-        yield from close_budget_gap(m, ON_FORECAST, {})
+        yield from close_budget_gap(m, ON_FORECAST, {}, _outlook(m, by_phase, lines))
 
 
 #: Days between the budget owner's looks at the forecast between phase boundaries: the
@@ -568,19 +581,28 @@ def owner_watch(m: Project) -> Steps:
         return  # the project is done: the owner stops looking (no look after the release)
 
 
-def close_budget_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
+def close_budget_gap(
+    m: Project, why: str, context: dict[str, Any], base: Outlook | None = None
+) -> Steps:
     """Apply the budget responses one by one until the plan fits the budget again.
 
     The options on offer are the reserve, the scope options that apply (cheapest first,
-    each sized to the gap) and accepting the overrun; each once per episode.
+    each sized to the gap) and accepting the overrun; each once per episode. ``base``:
+    the plan's :func:`outlook` now, when the caller has it already.
     """
     with m.budget_response():
-        yield from _close_gap(m, why, context)
+        yield from _close_gap(m, why, context, base)
 
 
-def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
+def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | None) -> Steps:
+    """The episode's loop; ``now``: the plan's outlook at this moment, if known.
+
+    Each answer is made at a later moment than the look that priced it (the decision
+    takes time), so the outlook is worked out again then; a scope cut's own outlook
+    (``ScopeOption.after``, priced at that later moment) is the plan's after the cut.
+    """
     used: set[str] = set()
-    while over_usd(gap := (base := outlook(m)).gap(m)):
+    while over_usd(gap := (base := outlook(m) if now is None else now).gap(m)):
         priced = [o for o in scope_options(m, gap, base) if o.response not in used]
         options = [o.response for o in priced]
         if over_usd(m.plan.reserve_left) and "use_reserve" not in used:
@@ -596,16 +618,19 @@ def _close_gap(m: Project, why: str, context: dict[str, Any]) -> Steps:
         if choice == "accept_overrun":
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
             return
-        _respond(m, choice, why)
+        now = _respond(m, choice, why)
 
 
-def _respond(m: Project, choice: str, why: str) -> None:
+def _respond(m: Project, choice: str, why: str) -> Outlook:
+    """Carry out ``choice`` (the gap as it is when the answer arrives); the outlook after it."""
+    base = outlook(m)
     if choice == "use_reserve":
-        used = min(budget_gap(m), m.plan.reserve_left)  # the gap when the answer arrives
+        used = min(base.gap(m), m.plan.reserve_left)  # the gap when the answer arrives
         m.plan.use_reserve(used)
         m.recording.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
-        return
-    base = outlook(m)
+        return base  # the reserve moves the gap, not the forecast
     option = scope_option(m, choice, base.gap(m), base)
-    if option is not None:
-        apply_scope(m, option, why)
+    if option is None:
+        return base
+    apply_scope(m, option, why)
+    return option.after

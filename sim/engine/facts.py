@@ -10,10 +10,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from sim.engine.compute import planned_run
 from sim.engine.org import OrgGraph
-from sim.engine.quality import QualityState
 from sim.engine.records import SetUpFit
 from sim.engine.review import legal_engaged, review_effort, reviewers
 from sim.engine.training import RunFacts
@@ -101,10 +101,11 @@ class ScenarioFacts:
             for phase in PHASES
         }
         self._runs: dict[tuple[float, int | None], RunFacts] = {}
-        #: Expected scores of plans, by the plan's quality state: a pure function of the
-        #: scenario's evals and the state, so every replication reads the same numbers
-        #: (sim/engine/forecast.py; cleared past PLANNED_SCORES_KEPT states).
-        self.planned_scores: dict[QualityState, dict[str, float]] = {}
+        #: Expected scores of plans, by the fields of the plan's quality state (loss,
+        #: rounds, product transfer, focus, decontamination, domain gaps; no defect): a
+        #: pure function of the scenario's evals and the state, so every replication reads
+        #: the same numbers (sim/engine/forecast.py; cleared past PLANNED_SCORES_KEPT states).
+        self.planned_scores: dict[tuple[Any, ...], dict[str, float]] = {}
         #: What fitting the plan to the budget at set-up did (the same for every replication:
         #: it reads no draw), made by the first replication (sim/engine/budget.py).
         self.set_up_fit: SetUpFit | None = None

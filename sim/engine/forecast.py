@@ -53,6 +53,24 @@ def work_days(m: Project, phase: str) -> float:
     return days
 
 
+def phases_work_days(m: Project, first: int) -> tuple[float, ...]:
+    """:func:`work_days` of every phase from ``FORECAST_ORDER[first]`` on, in order.
+
+    Kept by ``first``, the plan's evaluation scope and the staff's version
+    (``Staff.version``): each phase's answer is kept by the versions of its own teams
+    already, and the staff's version moves whenever one of them does, so the same key
+    reads the same answers with one look at the teams instead of one per phase. While
+    someone ramps up, kept for the moment only (the options priced at one moment share it).
+    """
+    version, ramping = m.staff.version()
+    key = (first, m.plan.eval_scope, version)
+    memo = m.staff.phases_memo(ramping)
+    days = memo.get(key)
+    if days is None:
+        days = memo[key] = tuple(work_days(m, phase) for phase in FORECAST_ORDER[first:])
+    return days
+
+
 def _work_days(m: Project, phase: str) -> float:
     """:func:`work_days` worked out afresh."""
     days = 0.0
@@ -84,9 +102,9 @@ def days_by_phase(m: Project) -> dict[str, float]:
     if now <= _ABLATIONS:
         out["ablations"] = ablation_days(m)
     # The phases still to come; evaluation and release also while they run.
-    for k in range(max(1, now + 1 if now < _EVALUATION else now), len(FORECAST_ORDER)):
-        phase = FORECAST_ORDER[k]
-        out[phase] += work_days(m, phase)
+    first = max(1, now + 1 if now < _EVALUATION else now)
+    for phase, days in zip(FORECAST_ORDER[first:], phases_work_days(m, first), strict=True):
+        out[phase] += days
     if m.recording.phase == "prepare":
         out["prepare"] += max(0.0, work_days(m, "prepare") - (m.env.now - m.recording.phase_start))
     return out
@@ -127,22 +145,33 @@ def planned_domain_gaps(m: Project) -> tuple[tuple[str, float], ...]:
 def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[str, float]:
     """Expected measured score of every eval for a plan (no noise, no defects)."""
     s = m.scenario
-    state = QualityState(
-        loss=planned_loss(m) if loss is None else loss,
-        rounds=float(m.plan.rounds if rounds is None else rounds),
-        product_transfer=m.plan.product_transfer,
-        focus_capability=m.focus_capability,
-        decontaminate=s.levers.decontaminate,
-        contamination_defect=False,
-        domain_gaps=planned_domain_gaps(m),
+    # The quality state's fields, as a plain tuple: the state itself is made only when
+    # the scores are not kept yet.
+    key = (
+        planned_loss(m) if loss is None else loss,
+        float(m.plan.rounds if rounds is None else rounds),
+        m.plan.product_transfer,
+        m.focus_capability,
+        s.levers.decontaminate,
+        planned_domain_gaps(m),
     )
     kept = m.facts.planned_scores
-    known = kept.get(state)
+    known = kept.get(key)
     if known is None:
         if len(kept) >= PLANNED_SCORES_KEPT:
             kept.clear()
+        loss_, rounds_, transfer, focus, decontaminate, gaps = key
+        state = QualityState(
+            loss=loss_,
+            rounds=rounds_,
+            product_transfer=transfer,
+            focus_capability=focus,
+            decontaminate=decontaminate,
+            contamination_defect=False,
+            domain_gaps=gaps,
+        )
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
-        known = kept[state] = {e: r.score for e, r in scores.items()}
+        known = kept[key] = {e: r.score for e, r in scores.items()}
     return known
 
 

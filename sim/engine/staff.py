@@ -79,13 +79,17 @@ class Staff:
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         self._work_days_at: Days = -1.0
-        #: The same for teams without newcomers, whose pace holds while their version does.
+        #: The same for teams with nobody ramping up, whose pace holds while their version does.
         self._steady_work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         #: Forecast days of a phase's work (sim/engine/forecast.py), by the phase, the plan's
-        #: evaluation scope and the versions of the teams that do it (none with newcomers).
+        #: evaluation scope and the versions of the teams that do it (none ramping up).
         self.phase_days: dict[tuple[str, float, tuple[int, ...]], Days] = {}
-        #: The same while one of the teams ramps up, for the moment ``_phase_days_at``.
+        #: Forecast days of the phases from one on, in order (forecast.phases_work_days), by
+        #: the first, the plan's evaluation scope and the staff's :meth:`version`.
+        self.phases_days: dict[tuple[int, float, int], tuple[Days, ...]] = {}
+        #: The same two while one of the teams ramps up, for the moment ``_phase_days_at``.
         self._phase_days_now: dict[tuple[str, float, tuple[int, ...]], Days] = {}
+        self._phases_days_now: dict[tuple[int, float, int], tuple[Days, ...]] = {}
         self._phase_days_at: Days = -1.0
         #: Pieces of work each team has started (names the noise draw of unnamed work).
         self._work_count: dict[TeamId, int] = {}
@@ -181,40 +185,70 @@ class Staff:
         return True
 
     def versions(self, team_ids: tuple[TeamId, ...]) -> tuple[tuple[int, ...], bool]:
-        """The teams' versions, and whether one of them has newcomers.
+        """The teams' versions, and whether a newcomer on one of them is still ramping up.
 
         A forecast that reads only these teams' paces holds while their versions do, or,
         while one ramps up (its pace moves day by day), for the moment only (as
-        :meth:`work_days`' answers do).
+        :meth:`work_days`' answers do). A newcomer whose ramp-up is over works at a full
+        head's pace from then on (``TeamState.productive_share``), so the pace holds again.
         """
         teams = self.teams
+        now = self._env.now
         ramping = False
         versions = []
         for tid in team_ids:
             team = teams[tid]
-            ramping = ramping or bool(team.newcomers)
+            ramping = ramping or bool(team.newcomers and team.ramping(now))
             versions.append(team.version)
         return tuple(versions), ramping
+
+    def version(self) -> tuple[int, bool]:
+        """The sum of every team's version, and whether a newcomer is ramping up.
+
+        A team's version only grows, so the sum moves whenever any team's people change: a
+        forecast that reads only the teams' paces holds while it does not, or, while one
+        ramps up, for the moment only (as :meth:`versions`' answers do).
+        """
+        now = self._env.now
+        total = 0
+        ramping = False
+        for team in self.teams.values():
+            ramping = ramping or bool(team.newcomers and team.ramping(now))
+            total += team.version
+        return total, ramping
 
     def phase_memo(self, ramping: bool) -> dict[tuple[str, float, tuple[int, ...]], Days]:
         """Where forecasts of a phase's days are kept: for good, or for this moment only."""
         if not ramping:
             return self.phase_days
+        self._new_moment()
+        return self._phase_days_now
+
+    def phases_memo(self, ramping: bool) -> dict[tuple[int, float, int], tuple[Days, ...]]:
+        """Where forecasts of the phases still to come are kept: for good, or for the moment."""
+        if not ramping:
+            return self.phases_days
+        self._new_moment()
+        return self._phases_days_now
+
+    def _new_moment(self) -> None:
+        """Forget the forecasts kept for an earlier moment (while someone ramps up)."""
         now = self._env.now
         if self._phase_days_at != now:
             self._phase_days_now.clear()
+            self._phases_days_now.clear()
             self._phase_days_at = now
-        return self._phase_days_now
 
     def work_days(self, team_id: TeamId, effort: PersonDays, co_design: float) -> Days:
         """Rough days for ``team_id`` to do ``effort`` of work alone at today's pace (forecasts)."""
         team = self.teams[team_id]
         now = self._env.now
         # Forecasts price many plans at one moment: the same question, the same answer. A
-        # team without newcomers keeps its pace until its people change (its version), so
-        # the answer holds across moments; while one ramps up, only for the moment.
+        # team whose newcomers (if any) are done ramping up keeps its pace until its people
+        # change (its version), so the answer holds across moments; while one ramps up,
+        # only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if team.newcomers:
+        if team.newcomers and team.ramping(now):
             if self._work_days_at != now:
                 self._work_days.clear()
                 self._work_days_at = now
