@@ -26,6 +26,12 @@ and orders more, named hazards most). ``--tune`` searches the grade's three cons
 on the tuning half's coach grades only and prints the best few with the other sets'
 figures beside, for the record; the held-out half never chooses.
 
+When tests/data/prose_corpus/heldout2.yaml is present (a second held-out set in
+corpus.yaml's format, written blind on 2026-12-05) with its coach grades in
+heldout2_grades.yaml (coach_grades.yaml's format), it is ranked as a set of its own, "held-out
+2, written blind 2026-12-05" (against its coach grades, with its protocol totals and
+fragment grades beside); when absent, nothing is printed for it.
+
 Usage: ``PYTHONPATH=. python benchmarks/rubric_ranking.py [--tune] [PATH.yaml]``
 """
 
@@ -53,6 +59,11 @@ COACH = ROOT / "tests" / "data" / "prose_corpus" / "coach_grades.yaml"
 GRADED = ROOT / "tests" / "data" / "rubric_graded" / "answers.yaml"
 #: Written blind and graded by a written protocol before anything was run on it (FRESH.md).
 FRESH = ROOT / "tests" / "data" / "rubric_graded" / "fresh.yaml"
+#: A second held-out set written blind (corpus.yaml's format) and its coach grades
+#: (coach_grades.yaml's format): measured only when both are present.
+HELDOUT2 = CORPUS.with_name("heldout2.yaml")
+HELDOUT2_GRADES = CORPUS.with_name("heldout2_grades.yaml")
+HELDOUT2_NAME = "held-out 2, written blind 2026-12-05"
 TARGET = 0.85
 
 
@@ -247,7 +258,7 @@ def tune(sets: dict[str, Scored]) -> None:
     for rho, combo in rows[:8]:
         others = "  ".join(
             f"{name} {spearman(s.grades, [_grade(r, *combo) for r in s.reports]):.3f}"
-            for name, s in sets.items() if name != "tuning"
+            for name, s in sets.items() if name not in ("tuning", HELDOUT2_NAME)
         )  # fmt: skip
         print(f"  {combo}: tuning {rho:.3f}  {others}")
 
@@ -267,9 +278,38 @@ def _fmt(x: float | None) -> str:
     return "    —" if x is None else f"{x:5.3f}"
 
 
-def measure(paths: Sequence[Path] = ()) -> dict[str, Scored]:
-    """Every set's answers judged, ranked against its coach's grades (``paths``: all)."""
+def heldout2_set(path: Path = HELDOUT2, grades: Path = HELDOUT2_GRADES) -> Scored | None:
+    """The second held-out set, ranked against its blind coach grades (None: absent).
+
+    Answers in corpus.yaml's format, grades in coach_grades.yaml's; the whole file is
+    held out (no half of it tunes anything).
+    """
+    if not (path.is_file() and grades.is_file()):
+        return None
+    _, answers = graded_set(path)
+    coach = coach_grades(grades)
+    missing = [str(a["id"]) for a in answers if str(a["id"]) not in coach]
+    if missing:
+        raise SystemExit(f"{grades}: no coach grade for {', '.join(missing)}")
+    ids = tuple(str(a["id"]) for a in answers)
+    return Scored(
+        HELDOUT2_NAME, ids, tuple(float(coach[i]["grade"]) for i in ids),
+        tuple(reports(answers)), tuple(protocol_total(coach[i]) for i in ids),
+        tuple(float(a["grade"]) for a in answers) if all("grade" in a for a in answers)
+        else None,
+    )  # fmt: skip
+
+
+def measure(
+    paths: Sequence[Path] = (), heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
+) -> dict[str, Scored]:
+    """Every set's answers judged, ranked against its coach's grades (``paths``: all).
+
+    With no ``paths``, the second held-out set too when it is present.
+    """
     sets: dict[str, Scored] = {}
+    if not paths and (h2 := heldout2_set(heldout2, heldout2_grades)) is not None:
+        sets[h2.name] = h2
     for path in paths or (CORPUS, GRADED, FRESH):
         _, answers = graded_set(path)
         reps = reports(answers)
@@ -280,28 +320,33 @@ def measure(paths: Sequence[Path] = ()) -> dict[str, Scored]:
             ids = tuple(str(a["id"]) for a in answers)
             sets[name] = Scored(name, ids, tuple(float(a["grade"]) for a in answers),
                                 tuple(reps))  # fmt: skip
+    if HELDOUT2_NAME in sets:  # its rows last
+        sets[HELDOUT2_NAME] = sets.pop(HELDOUT2_NAME)
     return sets
 
 
-def main(argv: list[str]) -> int:
+def main(
+    argv: list[str], heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
+) -> int:
     tuning = "--tune" in argv
-    sets = measure([Path(x) for x in argv if x != "--tune"])
+    sets = measure([Path(x) for x in argv if x != "--tune"], heldout2, heldout2_grades)
     for s in sets.values():
-        if "(first 85)" not in s.name:
+        # The second held-out set gives its figures only: it is the final measurement.
+        if "(first 85)" not in s.name and s.name != HELDOUT2_NAME:
             print(f"\n{s.name}: {len(s.ids)} answers (coach grade; frag: the corpus's fragment "
                   "grade)")  # fmt: skip
             _table(s.ids, s.grades, s.reports, s.fragment)
     print(f"\nThe rubric's grade against the coach's (target: Spearman >= {TARGET} on "
           "held-out).\nProtocol total: core + (strong + follow-ups) / 2, before hazards; "
           "fragment: the corpus's own grades.")  # fmt: skip
-    print(f"  {'set':<20}{'n':>4}  {'rho':>5}  {'tau-b':>5}  {'total rho':>9}  "
+    print(f"  {'set':<38}{'n':>4}  {'rho':>5}  {'tau-b':>5}  {'total rho':>9}  "
           f"{'total tau-b':>11}  {'fragment rho':>12}  {'coverage rho':>12}")  # fmt: skip
     for name, s in sets.items():
         f = s.figures()
         cells = (f"{_fmt(f['spearman'])}  {_fmt(f['tau_b'])}  {_fmt(f['total_spearman']):>9}  "
                  f"{_fmt(f['total_tau_b']):>11}  {_fmt(f['fragment_spearman']):>12}  "
                  f"{_fmt(f['coverage_spearman']):>12}")  # fmt: skip
-        print(f"  {name:<20}{len(s.ids):>4}  {cells}")
+        print(f"  {name:<38}{len(s.ids):>4}  {cells}")
     print(f"  constants: UNSOUND_PENALTY {rubric.UNSOUND_PENALTY}, CREDIT_HALF "
           f"{rubric.CREDIT_HALF}, COVERAGE_WEIGHT {rubric.COVERAGE_WEIGHT}")  # fmt: skip
     if tuning and "tuning" in sets:
