@@ -52,9 +52,27 @@ REFUSE = re.compile(
 #: What ends a negator's scope.
 BOUNDARY = re.compile(
     r"[,;:.!?()\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|instead|then|because|"
-    r"since|while|so\s+that|so\s+we|unless|otherwise|and\s+(?:we|i|they|the|our)|rather\s+than|"
+    r"since|while|so\s+that|so\s+(?=we\b)|unless|otherwise|and\s+(?=(?:we|i|they|the|our)\b)|rather\s+than|"
     r"instead\s+of)\b",
     re.I,
+)
+#: A clause with a subject of its own starting inside a sentence with no punctuation ("we
+#: would not roll back we just keep training"): a personal subject right after a word that
+#: does not take a clause as its object ("think", "that", "if" do: "I do not think we
+#: need …" keeps its negation over what follows).
+NEW_SUBJECT = re.compile(r"(?<=[a-z] )(?:i|we|they)(?= (?!(?:and|or|but)\b)[a-z])", re.I)
+#: "… and <a noun> <a finite verb>": a second clause with a subject of its own ("we do not
+#: start the big run and ablations get 7%"); its clause starts at the noun.
+AND_CLAUSE = re.compile(
+    r"\band\s+(?=(?:the\s+|our\s+|a\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|will|get|gets|"
+    r"goes|takes|has|have|owns?|decides?|runs|watches|keeps|needs|should|must|can)\b)",
+    re.I,
+)
+#: Words after which a subject continues the clause (a complement, a condition, a question).
+TAKES_CLAUSE = frozenset(
+    "that think thinks thought believe believes say says said guess suppose expect hope "
+    "if whether when once unless because since so where what how why who which as than "
+    "and or but do does did can could will would should must may might not never".split()
 )
 #: "rather than X", "instead of X": X is what is not done.
 PIVOT_NOT = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
@@ -102,10 +120,44 @@ def normalise(text: str) -> str:
 
 
 def clause_start(text: str, at: int) -> int:
+    """Where the clause holding character ``at`` starts: after the last boundary before it,
+    or at a subject that opens a clause of its own (:data:`NEW_SUBJECT`)."""
     start = 0
     for m in BOUNDARY.finditer(text, 0, at):
         start = m.end()
+    for m in AND_CLAUSE.finditer(text, start):
+        if m.end() >= at:
+            break
+        start = m.end()
+    for m in NEW_SUBJECT.finditer(text, start):
+        if m.start() >= at:
+            break
+        before = text[: m.start()].split()
+        if m.start() > start and before and before[-1].lower() not in TAKES_CLAUSE:
+            start = m.start()
     return start
+
+
+#: What ends a verb's object: a sentence stop, a turn, or a clause with its own subject.
+OBJECT_END = re.compile(r"[;.!?]|\b(?:but|because|since|whereas|although|though)\b", re.I)
+
+
+def clause_end(text: str, at: int) -> int:
+    """Where the clause holding character ``at`` ends, for reading a verb's object: at a
+    stop or a turn, or where a clause with a subject of its own starts (a list joined by
+    commas or "and" stays whole: "decides the budget, the schedule and the ship call")."""
+    end = len(text)
+    m = OBJECT_END.search(text, at)
+    if m is not None:
+        end = m.start()
+    a = AND_CLAUSE.search(text, at, end)
+    if a is not None:
+        end = a.start()
+    for m in NEW_SUBJECT.finditer(text, at, end):
+        before = text[: m.start()].split()
+        if before and before[-1].lower() not in TAKES_CLAUSE:
+            return m.start()
+    return end
 
 
 def negated(text: str, at: int, refusals: bool = True) -> bool:

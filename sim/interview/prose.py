@@ -39,6 +39,7 @@ from sim.interview.clauses import (
     REFUSE,
     bare_term,
     bind_numbers,
+    clause_end,
     clause_start,
     negated,
     ordered,
@@ -117,7 +118,11 @@ OWN_VERB = re.compile(
 DECIDE_VERB = re.compile(
     r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
     r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
-    r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
+    r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule)|"
+    # a list whose last item is a call: "I own the objective, the trade-offs and the ship call"
+    r"owns?\s+(?:the\s+[a-z'-]+(?:\s+[a-z'-]+){0,3}?(?:,\s+(?:and\s+)?|\s+and\s+))+"
+    r"the\s+(?:rollback|ship|launch|release|budget|"
+    r"schedule)\s+(?:calls?|decisions?))\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
@@ -441,6 +446,8 @@ class _Reader:
         self.playbook: dict[str, list[str]] = {}
         self.roles: dict[str, str] = {}
         self.tradeoffs: list[TradeOff] = []
+        #: The decisions a question asked the holder of ("Who decides the rollback?").
+        self.asked: str | None = None
         #: The risk of the challenge the sentence before named, if it named one.
         self.last_challenge: str | None = None
         said = sentences(text)
@@ -607,14 +614,30 @@ class _Reader:
             self._own(risk, team, s, rest, unsure=False)
 
     def _rights(self, s: str) -> None:
-        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what."""
+        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what.
+
+        Every deciding verb of a sentence gives its own subject the decisions of its own
+        object ("the training lead makes the call on a rollback leadership decides on the
+        budget and I decide the ship call" gives three holders); a question "Who decides
+        X?" is answered by a next sentence that opens with its holder ("The training lead.").
+        """
         low = _low(s)
+        asked, self.asked = self.asked, None
         if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together|group)\b", low):
             return
-        found = self._decider(low)
-        if found is None:
+        question = re.match(rf"^\W*who\s+(?:{DECIDE_VERB.pattern})(.*)\?\W*$", low)
+        if question is not None:
+            self.asked = question.group(question.lastindex or 0)
             return
-        subject, what = found
+        found = self._decider(low)
+        if not found and asked is not None:
+            holder = re.split(r"[,;(]|\s(?:on|with|after|within|based|by|fast)\b", low)[0]
+            if len(holder.split()) <= 4 and _team_in(holder, self.teams) is not None:
+                found = [(holder, asked)]
+        for subject, what in found:
+            self._right(subject, what, low, s)
+
+    def _right(self, subject: str, what: str, low: str, s: str) -> None:
         team = _team_in(subject, self.teams)
         if team is None:
             return
@@ -634,11 +657,11 @@ class _Reader:
                 self.rights[kind] = team
             self.note(f"decision right: {kind}", team, s, key, borrowed)
 
-    def _decider(self, low: str) -> tuple[str, str] | None:
-        """(who, on what) of a sentence that gives a decision right, if it gives one."""
+    def _decider(self, low: str) -> list[tuple[str, str]]:
+        """(who, on what) for each decision right a sentence gives."""
         colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
         if colon is not None:
-            return colon.group(2), colon.group(1)
+            return [(colon.group(2), colon.group(1))]
         # "Rollback and data fixes: the pretraining lead, within hours": the decisions, then
         # their holder, named first after the colon (what follows it qualifies the call).
         listed = re.match(r"^\W*([a-z\s,]+?)\s*:\s*(.+)$", low)
@@ -658,10 +681,15 @@ class _Reader:
                     holder,
                 )
             ):
-                return holder, listed.group(1)
+                return [(holder, listed.group(1))]
+        # "For the schedule, the decision is from leadership", "the ship call rests with me".
+        held = re.search(r"\b(?:decisions?|calls?|say)\s+(?:is|are|comes?|rests?|lies|sits?)\s+"
+                         r"(?:from|with|up\s+to)\s+(.+)$", low)  # fmt: skip
+        if held is not None and not negated(low, held.start(), refusals=False):
+            return [(held.group(1), low[: held.end(0) - len(held.group(1))])]
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
-            return passive.group(1), low[: passive.start()]
+            return [(passive.group(1), low[: passive.start()])]
         mine = re.search(
             r"\b(?:call|decision|say)\s+(?:is|are)\s+(mine|my\s+own)\b|\bmy\s+(?:call|decision)\b|"
             r"(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b",
@@ -669,15 +697,37 @@ class _Reader:
         )
         if mine is not None and not negated(low, mine.start(), refusals=False):
             who = mine.group(2) or "i"
-            return who, low[: mine.start()] + " " + low[mine.start() : mine.end()]
-        m = DECIDE_VERB.search(low)
-        if m is None or negated(low, m.start(), refusals=False):
-            return None
-        start = clause_start(low, m.start())
-        subject = low[start : m.start()]
-        head = re.match(r"^\W*([a-z\s]+?):", low)
-        what = low[m.start() :] + (" " + head.group(1) if head and head.end() <= start else "")
-        return subject, what
+            return [(who, low[: mine.start()] + " " + low[mine.start() : mine.end()])]
+        verbs = list(DECIDE_VERB.finditer(low))
+        out = []
+        for i, m in enumerate(verbs):
+            if negated(low, m.start(), refusals=False):
+                continue
+            start = clause_start(low, m.start())
+            subject = low[start : m.start()]
+            end = len(low)
+            if i + 1 < len(verbs):
+                # This verb's object ends where the next verb's subject begins.
+                nxt = verbs[i + 1].start()
+                between = low[m.end() : nxt]
+                end = max(clause_start(low, nxt), m.end() + self._subject_at(between))
+            end = min(end, clause_end(low, m.end()))
+            head = re.match(r"^\W*([a-z\s]+?):", low)
+            what = low[m.start() : end] + (
+                " " + head.group(1) if head and head.end() <= start else ""
+            )
+            out.append((subject, what))
+        return out
+
+    def _subject_at(self, between: str) -> int:
+        """Where the last team named in ``between`` starts (its length if none is named)."""
+        spots = [
+            at
+            for team in self.teams
+            for at in _spots(_low(between), (re.escape(w) for w in
+                                             TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)))
+        ] + [m.start() for m in ME.finditer(_low(between))]  # fmt: skip
+        return max(spots) if spots else len(between)
 
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
