@@ -34,7 +34,9 @@ from sim.interview.vocabulary import Number, numbers
 
 #: Grammatical negators. "no more than", "not only" and "go/no-go" are limits or names.
 NOT = re.compile(
-    r"\b(?:not|never|nor|neither|none|without|cannot)\b|n't\b|\bno\b(?![-\s/]go\b)",
+    r"\b(?:not|never|nor|neither|none|without|cannot)\b|n't\b|\bno\b(?![-\s/]go\b)|"
+    # the same spelled without the apostrophe, as transcripts do
+    r"\b(?:dont|doesnt|didnt|wont|wouldnt|shouldnt|isnt|arent|wasnt|werent|havent)\b",
     re.I,
 )
 NOT_EXCEPT = re.compile(
@@ -202,10 +204,14 @@ JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+|our\s+|a\s+)?$"
 #: What may stand between a list of nouns and its list of numbers, either way round.
 LIST_GAP = re.compile(
     r"^[\s:=~]*(?:(?:at|of|is|are|get|gets|go\s+to|set\s+to|take|will\s+be|would\s+be|"
-    r"should\s+be|come\s+to|about|around|roughly|approximately|for|to|the|our|"
+    r"should\s+be|come\s+to|about|around|roughly|approximately|for|to|towards?|on|into|the|our|"
     r"respectively|share|shares|each)[\s:=~,]+)*$",
     re.I,
 )
+
+
+#: A head noun after a noun used as a modifier: "ablation budget", "reserve pool".
+HEAD_NOUN = re.compile(r"\s+(?:budget|share|fraction|pool|line|allocation|spend|slice)\b", re.I)
 
 
 def _runs(items: Sequence[tuple[int, int, object]], text: str) -> list[list[int]]:
@@ -232,6 +238,9 @@ def _respectively(
             continue  # a shorter word inside one already taken ("ablation" in "ablations")
         while b < len(text) and text[b].isalpha():
             b += 1  # to the word's end ("ablation" in "ablations")
+        head = HEAD_NOUN.match(text, b)
+        if head is not None:
+            b = head.end()  # the phrase's head noun ("the ablation budget and the reserve")
         nouns.append((a, b, noun))
     figures: list[tuple[int, int, object]] = [(n.span[0], n.span[1], i) for i, n in enumerate(nums)]
     out: dict[int, str] = {}

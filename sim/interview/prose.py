@@ -470,8 +470,10 @@ class _Reader:
             return  # a list of terms binds nothing to anything: it states nothing
         risk = _risk_of(t)
         dims = find(t, ("time", "money", "quality")).found
-        self._late(s, t)
+        # A sentence that says why late discovery costs (the grounding) is read as that,
+        # not as one risk's challenge: "found late, a data defect means a restart".
         before = len(self.readings)
+        self._late(s, t)
         self._owners(s)
         self._rights(s)
         self._gate(s, t)
