@@ -75,8 +75,10 @@ def main(argv: list[str], heldout2: Path = HELDOUT2) -> int:
         print(f"\n{HELDOUT2_NAME}: {len(part)} answers, "
               f"{sum(len(a['statements']) for a in part)} statements\n")  # fmt: skip
         print(table(HELDOUT2_NAME, t))
-        print(f"  {HELDOUT2_NAME} without hazard and practice: "
-              + "precision {:.3f}, recall {:.3f}".format(*_without(t, SAID)))
+        print(
+            f"  {HELDOUT2_NAME} without hazard and practice: "
+            + "precision {:.3f}, recall {:.3f}".format(*_without(t, SAID))
+        )
     return 0
 
 

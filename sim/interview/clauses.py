@@ -122,8 +122,11 @@ def normalise(text: str) -> str:
 
 
 def clause_start(text: str, at: int) -> int:
-    """Where the clause holding character ``at`` starts: after the last boundary before it,
-    or at a subject that opens a clause of its own (:data:`NEW_SUBJECT`)."""
+    """Where the clause holding character ``at`` starts.
+
+    After the last boundary before it, or at a subject that opens a clause of its own
+    (:data:`NEW_SUBJECT`, :data:`AND_CLAUSE`).
+    """
     start = 0
     for m in BOUNDARY.finditer(text, 0, at):
         start = m.end()
@@ -145,9 +148,11 @@ OBJECT_END = re.compile(r"[;.!?]|\b(?:but|because|since|whereas|although|though)
 
 
 def clause_end(text: str, at: int) -> int:
-    """Where the clause holding character ``at`` ends, for reading a verb's object: at a
-    stop or a turn, or where a clause with a subject of its own starts (a list joined by
-    commas or "and" stays whole: "decides the budget, the schedule and the ship call")."""
+    """Where the clause holding character ``at`` ends, for reading a verb's object.
+
+    At a stop or a turn, or where a clause with a subject of its own starts; a list joined
+    by commas or "and" stays whole ("decides the budget, the schedule and the ship call").
+    """
     end = len(text)
     m = OBJECT_END.search(text, at)
     if m is not None:
