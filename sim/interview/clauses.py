@@ -247,6 +247,9 @@ def _respectively(
         if head is not None:
             b = head.end()  # the phrase's head noun ("the ablation budget and the reserve")
         nouns.append((a, b, noun))
+    # A noun right after its own number ("40% utilisation") is bound already: no list's.
+    ends = {n.span[1] for n in nums}
+    nouns = [x for x in nouns if not any(text[e : x[0]].strip() == "" for e in ends if e <= x[0])]
     figures: list[tuple[int, int, object]] = [(n.span[0], n.span[1], i) for i, n in enumerate(nums)]
     out: dict[int, str] = {}
     if _runs(nouns, text):
@@ -428,6 +431,11 @@ def term_list(sentence: str) -> bool:
         return False
     bare = [i for i in items if not _BOUND.search(i) and len(i.split()) <= TERM_WORDS]
     return len(bare) >= TERM_LIST_BARE * len(items)
+
+
+def has_clause(sentence: str) -> bool:
+    """Whether ``sentence`` has a subject or a finite verb (a fragment has neither)."""
+    return _CLAUSE_WORD.search(sentence) is not None
 
 
 def bare_term(sentence: str) -> bool:

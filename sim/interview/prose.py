@@ -41,6 +41,7 @@ from sim.interview.clauses import (
     bind_numbers,
     clause_end,
     clause_start,
+    has_clause,
     negated,
     ordered,
     sentences,
@@ -96,10 +97,15 @@ CAUSE = re.compile(
     r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
     r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?)\b"
 )
+#: The verbs of CAUSE that only ever state a cost ("makes", "gives", "so" do other work too).
+COST_VERB = re.compile(
+    r"\b(?:means?|meaning|costs?|lose|loses|losing|lost|spoils?|wastes?|forces?|"
+    r"leads?\s+to|result(?:s|ing)?\s+in)\b"
+)
 #: Where the object of an owning verb ends and what is watched begins.
 WATCH_AT = re.compile(
     r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
-    r"making|builds?|sampl\w*|look\w*)\b|[(:]|"
+    r"making|builds?|sampl\w*|look\w*)\b|[(:;]|"
     r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
 )
 #: A decontamination step (an overlap scan), as opposed to the leak it looks for.
@@ -116,7 +122,7 @@ OWN_VERB = re.compile(
     re.I,
 )
 DECIDE_VERB = re.compile(
-    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
+    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,4}?calls?|calls?\s+the|"
     r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
     r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule)|"
     # a list whose last item is a call: "I own the objective, the trade-offs and the ship call"
@@ -446,6 +452,11 @@ class _Reader:
         self.playbook: dict[str, list[str]] = {}
         self.roles: dict[str, str] = {}
         self.tradeoffs: list[TradeOff] = []
+        #: The clause before this one when a semicolon joined them ("When we slip we will not
+        #: add staff late; we cut …"), else "".
+        self.joined = ""
+        #: The risks the sentence before gave an owner without a warning.
+        self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
         self.asked: str | None = None
         #: The risk of the challenge the sentence before named, if it named one.
@@ -455,6 +466,8 @@ class _Reader:
         for s in said:
             if not (listed and bare_term(s)):
                 self.sentence(s, Text.of(s))
+            # A clause ending in ";" and the next are one sentence: context carries over.
+            self.joined = s if s.rstrip().endswith(";") else ""
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
@@ -468,7 +481,14 @@ class _Reader:
     def sentence(self, s: str, t: Text) -> None:
         if term_list(s):
             return  # a list of terms binds nothing to anything: it states nothing
+        self._elided_warning(s)
         risk = _risk_of(t)
+        if risk is None:
+            # A tie settled by the subject: what comes before the consequence is the risk,
+            # what follows says what it costs ("the GPUs fail … and each failure *costs* us
+            # hours" names hardware, not the budget).
+            cause = next((m for m in COST_VERB.finditer(_low(s)) if s[: m.start()].strip()), None)
+            risk = _risk_of(Text.of(s[: cause.start()])) if cause is not None else None
         dims = find(t, ("time", "money", "quality")).found
         # A sentence that says why late discovery costs (the grounding) is read as that,
         # not as one risk's challenge: "found late, a data defect means a restart".
@@ -510,6 +530,7 @@ class _Reader:
         if (
             risk
             and dims
+            and (_costs_beyond(s, risk) or not _vague(_low(s)))
             and risk not in self.challenges
             and not plan_sentence
             and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
@@ -531,6 +552,22 @@ class _Reader:
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
+
+    def _elided_warning(self, s: str) -> None:
+        """A fragment after a semicolon names the signal of the owner before it.
+
+        "Training lead owns loss spikes; loss and grad-norm alerts.": the second clause has
+        no subject or verb of its own, so it is the first one's object continued.
+        """
+        owned, self.owned = self.owned, []
+        if not self.joined or has_clause(s):
+            return
+        for risk in owned:
+            old = self.risks.get(risk)
+            if old is None or old.early_warning or not find(affirmed(s), SIGNALS[risk]).found:
+                continue
+            self.risks[risk] = old.model_copy(update={"early_warning": s[:TEXT_MAX]})
+            self.note(f"early warning for {risk}", s, self.joined + " " + s, f"warning:{risk}=yes")
 
     def _stated(self, s: str) -> None:
         """Hazards and practices said in words that no plan field holds.
@@ -562,6 +599,8 @@ class _Reader:
                   f"owner:{risk}={team}", unsure)  # fmt: skip
         if warning:
             self.note(f"early warning for {risk}", warning, s, f"warning:{risk}=yes", unsure)
+        elif not unsure:
+            self.owned.append(risk)
 
     def _owners(self, s: str) -> None:
         """Owners: the subject of each owning verb, the risks of its object."""
@@ -734,6 +773,11 @@ class _Reader:
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
             return
+        named = [w for w in GATE_WORDS if w != "before the main run"]
+        if ("%" in s or "$" in s) and not _has(t, named):
+            # "We spend 10% of the compute on ablations before the main run" allocates a
+            # share to a phase: when it happens, not a decision taken on what it finds.
+            return
         for clause in GATE_CLAUSE.split(s):
             self._gate_clause(clause, Text.of(clause), s)
 
@@ -815,7 +859,9 @@ class _Reader:
             blank = list(low)
             for a, b in spans:
                 blank[a:b] = " " * (b - a)
-            cue_at = cue.search("".join(blank))
+            cue_at = cue.search("".join(blank)) or (
+                cue.search(_low(self.joined)) if self.joined else None
+            )
             exclusive = {o for _, o in hits if _exclusive(kind, o)}
             if cue_at is None and not (
                 kind in ("budget", "schedule") and len(exclusive) >= 2 and SEQUENCE.search(low)
@@ -944,6 +990,28 @@ class _Reader:
             budget=budget, levers=levers, roles=RolesPlan(**self.roles),
             tradeoffs=self.tradeoffs, objective=objective, **rest,  # type: ignore[arg-type]
         ).model_copy(update={"prose": self.plan.prose})  # fmt: skip
+
+
+#: Consequence words that state no cost by themselves ("… would hurt").
+VAGUE_CAUSE = frozenset(("hurt", "hurts"))
+
+
+def _vague(low: str) -> bool:
+    """Whether every consequence a sentence states is a vague one ("would hurt")."""
+    return all(m.group(0) in VAGUE_CAUSE for m in CAUSE.finditer(low))
+
+
+def _costs_beyond(s: str, risk: str) -> bool:
+    """Whether ``s`` names a cost (time, money, quality) beyond the words naming ``risk``.
+
+    "A budget cut of 40% would hurt" names the budget and no cost of it: "budget" and
+    "cut" name the risk, so the money they also mean is no consequence, and "hurt" says
+    none either (:func:`_vague`).
+    """
+    low = _low(s)
+    for w in CONCEPTS[f"topic_{risk}"].phrases:
+        low = re.sub(rf"(?<![a-z]){re.escape(w.lstrip('='))}[a-z]*", " ", low)
+    return bool(find(Text.of(low), ("time", "money", "quality")).found)
 
 
 def _dim(part: str) -> str | None:
