@@ -174,7 +174,7 @@ ROWS = {"tuning": "corpus, tuning half", "held-out": "corpus, held-out half",
         "graded": "graded set", "fresh": "fresh set, written blind"}  # fmt: skip
 #: The table's figure columns, in order, after the set's name and its answers.
 COLUMNS = ("spearman", "tau_b", "total_spearman", "total_tau_b", "fragment_spearman",
-           "coverage_spearman")  # fmt: skip
+           "coverage_spearman", "protocol_spearman", "protocol_tau_b")  # fmt: skip
 
 
 def _quoted() -> dict[str, dict[str, float | None]]:
