@@ -6,6 +6,11 @@ readings, the sure readings right and wrong, precision and recall, and the unsur
 readings (asked, never guessed) right and wrong. Targets: precision >= 0.95 (a wrong
 reading is worse than a missed one), recall >= 0.85.
 
+When tests/data/prose_corpus/heldout2.yaml is present (a second held-out set in
+corpus.yaml's format, written blind on 2026-12-05 after the first held-out half had been
+looked at), its figures are printed as their own rows, "held-out 2, written blind
+2026-12-05"; when it is absent nothing is printed for it. Its errors are never listed.
+
 Usage: ``PYTHONPATH=. python benchmarks/prose_reader.py [--errors] [--ids]``
 (``--errors`` lists each wrong and missed reading of the tuning half only; ``--ids``
 prints which answers fall in each half).
@@ -14,8 +19,12 @@ prints which answers fall in each half).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from tests.prose_corpus import Tally, load, score, split_of
+from tests.prose_corpus import HELDOUT2, Tally, load, score, split_of
+
+#: The name of the second held-out set's rows.
+HELDOUT2_NAME = "held-out 2, written blind 2026-12-05"
 
 
 def table(name: str, t: Tally) -> str:
@@ -39,7 +48,7 @@ def table(name: str, t: Tally) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], heldout2: Path = HELDOUT2) -> int:
     answers = load()
     halves = {h: [a for a in answers if split_of(a["id"]) == h] for h in ("held-out", "tuning")}
     for h, part in halves.items():
@@ -59,6 +68,16 @@ def main(argv: list[str]) -> int:
             f"  {h:<9} first 85: precision {first.precision():.3f}, recall {first.recall():.3f}"
             f"; all answers without hazard and practice: "
             + "precision {:.3f}, recall {:.3f}".format(*_without(score(part), SAID))
+        )
+    if heldout2.is_file():
+        part = load(heldout2)
+        t = score(part)
+        print(f"\n{HELDOUT2_NAME}: {len(part)} answers, "
+              f"{sum(len(a['statements']) for a in part)} statements\n")  # fmt: skip
+        print(table(HELDOUT2_NAME, t))
+        print(
+            f"  {HELDOUT2_NAME} without hazard and practice: "
+            + "precision {:.3f}, recall {:.3f}".format(*_without(t, SAID))
         )
     return 0
 

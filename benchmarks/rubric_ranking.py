@@ -26,6 +26,12 @@ and orders more, named hazards most). ``--tune`` searches the grade's three cons
 on the tuning half's coach grades only and prints the best few with the other sets'
 figures beside, for the record; the held-out half never chooses.
 
+When tests/data/prose_corpus/heldout2.yaml is present (a second held-out set in
+corpus.yaml's format, written blind on 2026-12-05) with its coach grades in
+heldout2_grades.yaml (coach_grades.yaml's format), it is ranked as a set of its own, "held-out
+2, written blind 2026-12-05" (against its coach grades, with its protocol totals and
+fragment grades beside); when absent, nothing is printed for it.
+
 Usage: ``PYTHONPATH=. python benchmarks/rubric_ranking.py [--tune] [PATH.yaml]``
 """
 
@@ -43,7 +49,8 @@ from scipy.stats import kendalltau, spearmanr
 
 from sim.interview import rubric
 from sim.interview.plan import InterviewPlan
-from sim.interview.prose_followups import answer_in_words
+from sim.interview.prose_followups import WordsAnswer, answer_in_words
+from sim.interview.protocol import ProtocolCount, protocol_count
 from sim.interview.rubric import RubricReport, judge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +60,11 @@ COACH = ROOT / "tests" / "data" / "prose_corpus" / "coach_grades.yaml"
 GRADED = ROOT / "tests" / "data" / "rubric_graded" / "answers.yaml"
 #: Written blind and graded by a written protocol before anything was run on it (FRESH.md).
 FRESH = ROOT / "tests" / "data" / "rubric_graded" / "fresh.yaml"
+#: A second held-out set written blind (corpus.yaml's format) and its coach grades
+#: (coach_grades.yaml's format): measured only when both are present.
+HELDOUT2 = CORPUS.with_name("heldout2.yaml")
+HELDOUT2_GRADES = CORPUS.with_name("heldout2_grades.yaml")
+HELDOUT2_NAME = "held-out 2, written blind 2026-12-05"
 TARGET = 0.85
 
 
@@ -112,6 +124,26 @@ def gold_keys(answer: dict[str, Any]) -> frozenset[str]:
     return frozenset(k for part in parts for s in part for k in s.get("gold", ()))
 
 
+def words_of(answer: dict[str, Any]) -> WordsAnswer:
+    """The answer read and its follow-ups played, with the gold's unsure readings confirmed."""
+    followups = {
+        fid: text_of(answer, part) for fid, part in (answer.get("followups") or {}).items()
+    }
+    return answer_in_words(text_of(answer), followups, confirmed=gold_keys(answer))
+
+
+def counted(words: WordsAnswer) -> ProtocolCount:
+    """The coach's protocol counted from what was read (:mod:`sim.interview.protocol`):
+    the sure and confirmed readings, with the sentences that give a reason or a price."""
+    keys = [r.key for r in words.readings if not r.unsure or r.key in words.confirmed]
+    sentences: dict[str, str] = {}
+    for r in words.readings:
+        name = r.key.partition("=")[0]
+        if name.startswith("call:") or name in ("strategy", "tradeoff"):
+            sentences.setdefault(name, r.sentence)
+    return protocol_count(keys, sentences)
+
+
 def plan_of(answer: dict[str, Any]) -> InterviewPlan:
     """The plan the tool judges: the answer read as the page and ``sim rubric --prose`` read it.
 
@@ -121,15 +153,18 @@ def plan_of(answer: dict[str, Any]) -> InterviewPlan:
     meant (in the answer's gold) is confirmed, and every other is left out, as the page's
     *No, leave it out* does. Sure readings stand as read, right or wrong.
     """
-    followups = {
-        fid: text_of(answer, part) for fid, part in (answer.get("followups") or {}).items()
-    }
-    return answer_in_words(text_of(answer), followups, confirmed=gold_keys(answer)).plan
+    return words_of(answer).plan
 
 
 def reports(answers: Sequence[dict[str, Any]]) -> list[RubricReport]:
     """The rubric's report on each answer, read from its prose (no simulation item)."""
     return [judge(plan_of(a)) for a in answers]
+
+
+def judged(answers: Sequence[dict[str, Any]]) -> tuple[list[RubricReport], list[ProtocolCount]]:
+    """The rubric's report on each answer and the protocol's count of it, from one reading."""
+    words = [words_of(a) for a in answers]
+    return [judge(w.plan) for w in words], [counted(w) for w in words]
 
 
 def rubric_scores(answers: Sequence[dict[str, Any]]) -> list[float]:
@@ -162,11 +197,13 @@ class Scored(NamedTuple):
     reports: tuple[RubricReport, ...]
     totals: tuple[float, ...] | None = None
     fragment: tuple[float, ...] | None = None
+    #: The coach's protocol counted from the reader's readings (sim/interview/protocol.py).
+    counts: tuple[ProtocolCount, ...] | None = None
 
     def figures(self, scores: Sequence[float] | None = None) -> dict[str, float | None]:
         """Spearman and tau-b of ``scores`` (the rubric's grades) against each target."""
         s = [r.grade for r in self.reports] if scores is None else list(scores)
-        t, f = self.totals, self.fragment
+        t, f, c = self.totals, self.fragment, self.counts
         return {
             "spearman": spearman(self.grades, s),
             "tau_b": kendall(self.grades, s),
@@ -174,6 +211,8 @@ class Scored(NamedTuple):
             "total_tau_b": None if t is None else kendall(t, s),
             "fragment_spearman": None if f is None else spearman(f, s),
             "coverage_spearman": spearman(self.grades, [r.score for r in self.reports]),
+            "protocol_spearman": None if c is None else spearman(self.grades, [p.grade for p in c]),
+            "protocol_tau_b": None if c is None else kendall(self.grades, [p.grade for p in c]),
         }
 
 
@@ -181,6 +220,7 @@ def corpus_sets(
     answers: Sequence[dict[str, Any]],
     reps: Sequence[RubricReport],
     coach: dict[str, dict[str, Any]] | None = None,
+    counts: Sequence[ProtocolCount] | None = None,
 ) -> dict[str, Scored]:
     """The corpus's tuning and held-out halves, each also for its first 85 answers.
 
@@ -200,6 +240,7 @@ def corpus_sets(
                 tuple(reps[i] for i in chosen),
                 tuple(protocol_total(coach[i]) for i in ids),
                 tuple(float(answers[i]["grade"]) for i in chosen),
+                None if counts is None else tuple(counts[i] for i in chosen),
             )  # fmt: skip
     return out
 
@@ -247,7 +288,7 @@ def tune(sets: dict[str, Scored]) -> None:
     for rho, combo in rows[:8]:
         others = "  ".join(
             f"{name} {spearman(s.grades, [_grade(r, *combo) for r in s.reports]):.3f}"
-            for name, s in sets.items() if name != "tuning"
+            for name, s in sets.items() if name not in ("tuning", HELDOUT2_NAME)
         )  # fmt: skip
         print(f"  {combo}: tuning {rho:.3f}  {others}")
 
@@ -267,41 +308,80 @@ def _fmt(x: float | None) -> str:
     return "    —" if x is None else f"{x:5.3f}"
 
 
-def measure(paths: Sequence[Path] = ()) -> dict[str, Scored]:
-    """Every set's answers judged, ranked against its coach's grades (``paths``: all)."""
+def heldout2_set(path: Path = HELDOUT2, grades: Path = HELDOUT2_GRADES) -> Scored | None:
+    """The second held-out set, ranked against its blind coach grades (None: absent).
+
+    Answers in corpus.yaml's format, grades in coach_grades.yaml's; the whole file is
+    held out (no half of it tunes anything).
+    """
+    if not (path.is_file() and grades.is_file()):
+        return None
+    _, answers = graded_set(path)
+    coach = coach_grades(grades)
+    missing = [str(a["id"]) for a in answers if str(a["id"]) not in coach]
+    if missing:
+        raise SystemExit(f"{grades}: no coach grade for {', '.join(missing)}")
+    ids = tuple(str(a["id"]) for a in answers)
+    reps, counts = judged(answers)
+    return Scored(
+        HELDOUT2_NAME, ids, tuple(float(coach[i]["grade"]) for i in ids),
+        tuple(reps), tuple(protocol_total(coach[i]) for i in ids),
+        tuple(float(a["grade"]) for a in answers) if all("grade" in a for a in answers)
+        else None, tuple(counts),
+    )  # fmt: skip
+
+
+def measure(
+    paths: Sequence[Path] = (), heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
+) -> dict[str, Scored]:
+    """Every set's answers judged, ranked against its coach's grades (``paths``: all).
+
+    With no ``paths``, the second held-out set too when it is present.
+    """
     sets: dict[str, Scored] = {}
+    if not paths and (h2 := heldout2_set(heldout2, heldout2_grades)) is not None:
+        sets[h2.name] = h2
     for path in paths or (CORPUS, GRADED, FRESH):
         _, answers = graded_set(path)
-        reps = reports(answers)
+        reps, counts = judged(answers)
         if path == CORPUS:
-            sets.update(corpus_sets(answers, reps))
+            sets.update(corpus_sets(answers, reps, counts=counts))
         else:
             name = {GRADED: "graded", FRESH: "fresh"}.get(path, path.stem)
             ids = tuple(str(a["id"]) for a in answers)
             sets[name] = Scored(name, ids, tuple(float(a["grade"]) for a in answers),
-                                tuple(reps))  # fmt: skip
+                                tuple(reps), counts=tuple(counts))  # fmt: skip
+    if HELDOUT2_NAME in sets:  # its rows last
+        sets[HELDOUT2_NAME] = sets.pop(HELDOUT2_NAME)
     return sets
 
 
-def main(argv: list[str]) -> int:
+def main(
+    argv: list[str], heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
+) -> int:
     tuning = "--tune" in argv
-    sets = measure([Path(x) for x in argv if x != "--tune"])
+    sets = measure([Path(x) for x in argv if x != "--tune"], heldout2, heldout2_grades)
     for s in sets.values():
-        if "(first 85)" not in s.name:
+        # The second held-out set gives its figures only: it is the final measurement.
+        if "(first 85)" not in s.name and s.name != HELDOUT2_NAME:
             print(f"\n{s.name}: {len(s.ids)} answers (coach grade; frag: the corpus's fragment "
                   "grade)")  # fmt: skip
             _table(s.ids, s.grades, s.reports, s.fragment)
     print(f"\nThe rubric's grade against the coach's (target: Spearman >= {TARGET} on "
           "held-out).\nProtocol total: core + (strong + follow-ups) / 2, before hazards; "
           "fragment: the corpus's own grades.")  # fmt: skip
-    print(f"  {'set':<20}{'n':>4}  {'rho':>5}  {'tau-b':>5}  {'total rho':>9}  "
-          f"{'total tau-b':>11}  {'fragment rho':>12}  {'coverage rho':>12}")  # fmt: skip
+    print(f"  {'set':<38}{'n':>4}  {'rho':>5}  {'tau-b':>5}  {'total rho':>9}  "
+          f"{'total tau-b':>11}  {'fragment rho':>12}  {'coverage rho':>12}  "
+          f"{'protocol rho':>12}  {'protocol tau-b':>14}")  # fmt: skip
     for name, s in sets.items():
         f = s.figures()
         cells = (f"{_fmt(f['spearman'])}  {_fmt(f['tau_b'])}  {_fmt(f['total_spearman']):>9}  "
                  f"{_fmt(f['total_tau_b']):>11}  {_fmt(f['fragment_spearman']):>12}  "
-                 f"{_fmt(f['coverage_spearman']):>12}")  # fmt: skip
-        print(f"  {name:<20}{len(s.ids):>4}  {cells}")
+                 f"{_fmt(f['coverage_spearman']):>12}  {_fmt(f['protocol_spearman']):>12}  "
+                 f"{_fmt(f['protocol_tau_b']):>14}")  # fmt: skip
+        print(f"  {name:<38}{len(s.ids):>4}  {cells}")
+    print("  protocol: the coach's protocol counted from the readings (sim/interview/protocol.py)"
+          ", a measurement beside the rubric's grade")  # fmt: skip
     print(f"  constants: UNSOUND_PENALTY {rubric.UNSOUND_PENALTY}, CREDIT_HALF "
           f"{rubric.CREDIT_HALF}, COVERAGE_WEIGHT {rubric.COVERAGE_WEIGHT}")  # fmt: skip
     if tuning and "tuning" in sets:

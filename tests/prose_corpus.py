@@ -19,11 +19,15 @@ from sim.interview.prose import read_answer
 from sim.interview.prose_followups import read_followup
 
 CORPUS = Path(__file__).parent / "data" / "prose_corpus" / "corpus.yaml"
+#: A second held-out set, written blind after the first half had been looked at (same
+#: format as corpus.yaml); optional: measured only when present.
+HELDOUT2 = CORPUS.with_name("heldout2.yaml")
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 
 
-def load() -> list[dict[str, Any]]:
-    return list(yaml.safe_load(CORPUS.read_text(encoding="utf-8")))
+def load(path: Path = CORPUS) -> list[dict[str, Any]]:
+    """The answers of a corpus file (``corpus.yaml`` unless ``path`` says another)."""
+    return list(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
 
 
 def split_of(answer_id: str) -> str:

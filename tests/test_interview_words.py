@@ -269,10 +269,17 @@ def test_two_nouns_and_two_numbers_bind_in_order(text: str, want: set[str]) -> N
 
 
 def test_a_list_the_reader_cannot_pair_is_asked_not_guessed() -> None:
-    """Two numbers beside two nouns it cannot pair: no sure share is read."""
-    read = read_answer("so we would put 5% and 10% toward ablations and the reserve")
+    """Three numbers beside two nouns cannot be paired: no sure share is read. ("5% and 10%
+    toward ablations and the reserve" was asked until 2026-12-05; "toward" now joins a list
+    to its numbers as "for" does, and "the ablation budget and the reserve are 6% and 12%"
+    reads the head noun "budget" as part of its phrase.)"""
+    read = read_answer("so we would put 5% and 10% and 3% toward ablations and the reserve")
     assert not [r for r in read.readings if not r.unsure and r.key.split("=")[0]
                 in ("reserve", "ablation")]  # fmt: skip
+    paired = read_answer("so we would put 5% and 10% toward ablations and the reserve")
+    assert {r.key for r in paired.readings if not r.unsure} == {"ablation=0.05", "reserve=0.1"}
+    headed = read_answer("The ablation budget and the reserve are 6% and 12% respectively.")
+    assert {r.key for r in headed.readings if not r.unsure} == {"ablation=0.06", "reserve=0.12"}
 
 
 HARD_TEXTS = {

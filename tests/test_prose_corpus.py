@@ -43,25 +43,24 @@ def test_the_split_is_fixed_by_id_and_even() -> None:
 
 
 def test_the_reader_meets_its_targets_on_the_held_out_half() -> None:
-    """Precision >= 0.95 and recall >= 0.85 on the held-out half of the first 85 answers
-    (the corpus the targets were set on), with every field; precision >= 0.95 on the whole
-    held-out half too. The whole half's recall is 0.836, under the target: the answers
-    added on 2026-12-04 (``batch``) are dense with hazards said in words, which the reader
-    finds 8 times in 20 on the held-out half, and where a challenge first shows (0 in 1)
-    (docs/interview.md, "The corpus and the figures"). It is held at 0.80 here so that the
-    shortfall cannot grow unseen."""
+    """Precision >= 0.95 and recall >= 0.85 on the held-out half, of the first 85 answers
+    and of all of them. Until 2026-12-04 the whole half's recall was 0.836 (held at 0.80);
+    the rules of 2026-12-05 raise it to 0.985 (docs/interview.md, "The corpus and the
+    figures"). Those rules were drawn from this half's misses, so it is development data
+    now; the honest held-out figure is the second held-out set's (benchmarks only)."""
     part = [a for a in load() if split_of(a["id"]) == "held-out"]
     first: Tally = score([a for a in part if not a.get("batch")])
     assert first.precision() >= 0.95
     assert first.recall() >= 0.85
     whole: Tally = score(part)
     assert whole.precision() >= 0.95
-    assert whole.recall() >= 0.80
+    assert whole.recall() >= 0.85
 
 
 def test_what_is_said_in_words_is_read_without_false_alarms() -> None:
     """A hazard read where none was said is a wrong unsound claim: on the held-out half the
-    said-in-words readings are right at least four times in five (8 right, 2 wrong)."""
+    said-in-words readings are right at least four times in five (21 right, 0 wrong on
+    2026-12-05; 8 right, 2 wrong before)."""
     t = score([a for a in load() if split_of(a["id"]) == "held-out"])
     right, wrong = sum(t.right[f] for f in SAID), sum(t.wrong[f] for f in SAID)
     assert right >= 4 * wrong and right > 0

@@ -34,7 +34,9 @@ from sim.interview.vocabulary import Number, numbers
 
 #: Grammatical negators. "no more than", "not only" and "go/no-go" are limits or names.
 NOT = re.compile(
-    r"\b(?:not|never|nor|neither|none|without|cannot)\b|n't\b|\bno\b(?![-\s/]go\b)",
+    r"\b(?:not|never|nor|neither|none|without|cannot)\b|n't\b|\bno\b(?![-\s/]go\b)|"
+    # the same spelled without the apostrophe, as transcripts do
+    r"\b(?:dont|doesnt|didnt|wont|wouldnt|shouldnt|isnt|arent|wasnt|werent|havent)\b",
     re.I,
 )
 NOT_EXCEPT = re.compile(
@@ -52,9 +54,27 @@ REFUSE = re.compile(
 #: What ends a negator's scope.
 BOUNDARY = re.compile(
     r"[,;:.!?()\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|instead|then|because|"
-    r"since|while|so\s+that|so\s+we|unless|otherwise|and\s+(?:we|i|they|the|our)|rather\s+than|"
+    r"since|while|so\s+that|so\s+(?=we\b)|unless|otherwise|and\s+(?=(?:we|i|they|the|our)\b)|rather\s+than|"
     r"instead\s+of)\b",
     re.I,
+)
+#: A clause with a subject of its own starting inside a sentence with no punctuation ("we
+#: would not roll back we just keep training"): a personal subject right after a word that
+#: does not take a clause as its object ("think", "that", "if" do: "I do not think we
+#: need …" keeps its negation over what follows).
+NEW_SUBJECT = re.compile(r"(?<=[a-z] )(?:i|we|they)(?= (?!(?:and|or|but)\b)[a-z])", re.I)
+#: "… and <a noun> <a finite verb>": a second clause with a subject of its own ("we do not
+#: start the big run and ablations get 7%"); its clause starts at the noun.
+AND_CLAUSE = re.compile(
+    r"\band\s+(?=(?:the\s+|our\s+|a\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|will|get|gets|"
+    r"goes|takes|has|have|owns?|decides?|runs|watches|keeps|needs|should|must|can)\b)",
+    re.I,
+)
+#: Words after which a subject continues the clause (a complement, a condition, a question).
+TAKES_CLAUSE = frozenset(
+    "that think thinks thought believe believes say says said guess suppose expect hope "
+    "if whether when once unless because since so where what how why who which as than "
+    "and or but do does did can could will would should must may might not never".split()
 )
 #: "rather than X", "instead of X": X is what is not done.
 PIVOT_NOT = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
@@ -102,10 +122,49 @@ def normalise(text: str) -> str:
 
 
 def clause_start(text: str, at: int) -> int:
+    """Where the clause holding character ``at`` starts.
+
+    After the last boundary before it, or at a subject that opens a clause of its own
+    (:data:`NEW_SUBJECT`, :data:`AND_CLAUSE`).
+    """
     start = 0
     for m in BOUNDARY.finditer(text, 0, at):
         start = m.end()
+    for m in AND_CLAUSE.finditer(text, start):
+        if m.end() >= at:
+            break
+        start = m.end()
+    for m in NEW_SUBJECT.finditer(text, start):
+        if m.start() >= at:
+            break
+        before = text[: m.start()].split()
+        if m.start() > start and before and before[-1].lower() not in TAKES_CLAUSE:
+            start = m.start()
     return start
+
+
+#: What ends a verb's object: a sentence stop, a turn, or a clause with its own subject.
+OBJECT_END = re.compile(r"[;.!?]|\b(?:but|because|since|whereas|although|though)\b", re.I)
+
+
+def clause_end(text: str, at: int) -> int:
+    """Where the clause holding character ``at`` ends, for reading a verb's object.
+
+    At a stop or a turn, or where a clause with a subject of its own starts; a list joined
+    by commas or "and" stays whole ("decides the budget, the schedule and the ship call").
+    """
+    end = len(text)
+    m = OBJECT_END.search(text, at)
+    if m is not None:
+        end = m.start()
+    a = AND_CLAUSE.search(text, at, end)
+    if a is not None:
+        end = a.start()
+    for m in NEW_SUBJECT.finditer(text, at, end):
+        before = text[: m.start()].split()
+        if before and before[-1].lower() not in TAKES_CLAUSE:
+            return m.start()
+    return end
 
 
 def negated(text: str, at: int, refusals: bool = True) -> bool:
@@ -150,10 +209,14 @@ JOIN = re.compile(r"^\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)(?:the\s+|our\s+|a\s+)?$"
 #: What may stand between a list of nouns and its list of numbers, either way round.
 LIST_GAP = re.compile(
     r"^[\s:=~]*(?:(?:at|of|is|are|get|gets|go\s+to|set\s+to|take|will\s+be|would\s+be|"
-    r"should\s+be|come\s+to|about|around|roughly|approximately|for|to|the|our|"
+    r"should\s+be|come\s+to|about|around|roughly|approximately|for|to|towards?|on|into|the|our|"
     r"respectively|share|shares|each)[\s:=~,]+)*$",
     re.I,
 )
+
+
+#: A head noun after a noun used as a modifier: "ablation budget", "reserve pool".
+HEAD_NOUN = re.compile(r"\s+(?:budget|share|fraction|pool|line|allocation|spend|slice)\b", re.I)
 
 
 def _runs(items: Sequence[tuple[int, int, object]], text: str) -> list[list[int]]:
@@ -180,7 +243,13 @@ def _respectively(
             continue  # a shorter word inside one already taken ("ablation" in "ablations")
         while b < len(text) and text[b].isalpha():
             b += 1  # to the word's end ("ablation" in "ablations")
+        head = HEAD_NOUN.match(text, b)
+        if head is not None:
+            b = head.end()  # the phrase's head noun ("the ablation budget and the reserve")
         nouns.append((a, b, noun))
+    # A noun right after its own number ("40% utilisation") is bound already: no list's.
+    ends = {n.span[1] for n in nums}
+    nouns = [x for x in nouns if not any(text[e : x[0]].strip() == "" for e in ends if e <= x[0])]
     figures: list[tuple[int, int, object]] = [(n.span[0], n.span[1], i) for i, n in enumerate(nums)]
     out: dict[int, str] = {}
     if _runs(nouns, text):
@@ -362,6 +431,11 @@ def term_list(sentence: str) -> bool:
         return False
     bare = [i for i in items if not _BOUND.search(i) and len(i.split()) <= TERM_WORDS]
     return len(bare) >= TERM_LIST_BARE * len(items)
+
+
+def has_clause(sentence: str) -> bool:
+    """Whether ``sentence`` has a subject or a finite verb (a fragment has neither)."""
+    return _CLAUSE_WORD.search(sentence) is not None
 
 
 def bare_term(sentence: str) -> bool:

@@ -39,7 +39,9 @@ from sim.interview.clauses import (
     REFUSE,
     bare_term,
     bind_numbers,
+    clause_end,
     clause_start,
+    has_clause,
     negated,
     ordered,
     sentences,
@@ -95,10 +97,15 @@ CAUSE = re.compile(
     r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
     r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?)\b"
 )
+#: The verbs of CAUSE that only ever state a cost ("makes", "gives", "so" do other work too).
+COST_VERB = re.compile(
+    r"\b(?:means?|meaning|costs?|lose|loses|losing|lost|spoils?|wastes?|forces?|"
+    r"leads?\s+to|result(?:s|ing)?\s+in)\b"
+)
 #: Where the object of an owning verb ends and what is watched begins.
 WATCH_AT = re.compile(
     r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
-    r"making|builds?|sampl\w*|look\w*)\b|[(:]|"
+    r"making|builds?|sampl\w*|look\w*)\b|[(:;]|"
     r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
 )
 #: A decontamination step (an overlap scan), as opposed to the leak it looks for.
@@ -115,9 +122,13 @@ OWN_VERB = re.compile(
     re.I,
 )
 DECIDE_VERB = re.compile(
-    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,2}?calls?|calls?\s+the|"
+    r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,4}?calls?|calls?\s+the|"
     r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
-    r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule))\b",
+    r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule)|"
+    # a list whose last item is a call: "I own the objective, the trade-offs and the ship call"
+    r"owns?\s+(?:the\s+[a-z'-]+(?:\s+[a-z'-]+){0,3}?(?:,\s+(?:and\s+)?|\s+and\s+))+"
+    r"the\s+(?:rollback|ship|launch|release|budget|"
+    r"schedule)\s+(?:calls?|decisions?))\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
@@ -441,6 +452,13 @@ class _Reader:
         self.playbook: dict[str, list[str]] = {}
         self.roles: dict[str, str] = {}
         self.tradeoffs: list[TradeOff] = []
+        #: The clause before this one when a semicolon joined them ("When we slip we will not
+        #: add staff late; we cut …"), else "".
+        self.joined = ""
+        #: The risks the sentence before gave an owner without a warning.
+        self.owned: list[str] = []
+        #: The decisions a question asked the holder of ("Who decides the rollback?").
+        self.asked: str | None = None
         #: The risk of the challenge the sentence before named, if it named one.
         self.last_challenge: str | None = None
         said = sentences(text)
@@ -448,6 +466,8 @@ class _Reader:
         for s in said:
             if not (listed and bare_term(s)):
                 self.sentence(s, Text.of(s))
+            # A clause ending in ";" and the next are one sentence: context carries over.
+            self.joined = s if s.rstrip().endswith(";") else ""
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
@@ -461,10 +481,19 @@ class _Reader:
     def sentence(self, s: str, t: Text) -> None:
         if term_list(s):
             return  # a list of terms binds nothing to anything: it states nothing
+        self._elided_warning(s)
         risk = _risk_of(t)
+        if risk is None:
+            # A tie settled by the subject: what comes before the consequence is the risk,
+            # what follows says what it costs ("the GPUs fail … and each failure *costs* us
+            # hours" names hardware, not the budget).
+            cause = next((m for m in COST_VERB.finditer(_low(s)) if s[: m.start()].strip()), None)
+            risk = _risk_of(Text.of(s[: cause.start()])) if cause is not None else None
         dims = find(t, ("time", "money", "quality")).found
-        self._late(s, t)
+        # A sentence that says why late discovery costs (the grounding) is read as that,
+        # not as one risk's challenge: "found late, a data defect means a restart".
         before = len(self.readings)
+        self._late(s, t)
         self._owners(s)
         self._rights(s)
         self._gate(s, t)
@@ -501,6 +530,7 @@ class _Reader:
         if (
             risk
             and dims
+            and (_costs_beyond(s, risk) or not _vague(_low(s)))
             and risk not in self.challenges
             and not plan_sentence
             and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
@@ -522,6 +552,22 @@ class _Reader:
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
+
+    def _elided_warning(self, s: str) -> None:
+        """A fragment after a semicolon names the signal of the owner before it.
+
+        "Training lead owns loss spikes; loss and grad-norm alerts.": the second clause has
+        no subject or verb of its own, so it is the first one's object continued.
+        """
+        owned, self.owned = self.owned, []
+        if not self.joined or has_clause(s):
+            return
+        for risk in owned:
+            old = self.risks.get(risk)
+            if old is None or old.early_warning or not find(affirmed(s), SIGNALS[risk]).found:
+                continue
+            self.risks[risk] = old.model_copy(update={"early_warning": s[:TEXT_MAX]})
+            self.note(f"early warning for {risk}", s, self.joined + " " + s, f"warning:{risk}=yes")
 
     def _stated(self, s: str) -> None:
         """Hazards and practices said in words that no plan field holds.
@@ -553,6 +599,8 @@ class _Reader:
                   f"owner:{risk}={team}", unsure)  # fmt: skip
         if warning:
             self.note(f"early warning for {risk}", warning, s, f"warning:{risk}=yes", unsure)
+        elif not unsure:
+            self.owned.append(risk)
 
     def _owners(self, s: str) -> None:
         """Owners: the subject of each owning verb, the risks of its object."""
@@ -607,14 +655,30 @@ class _Reader:
             self._own(risk, team, s, rest, unsure=False)
 
     def _rights(self, s: str) -> None:
-        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what."""
+        """Decision rights: who decides (a subject, "by X", "X's call", "mine") and on what.
+
+        Every deciding verb of a sentence gives its own subject the decisions of its own
+        object ("the training lead makes the call on a rollback leadership decides on the
+        budget and I decide the ship call" gives three holders); a question "Who decides
+        X?" is answered by a next sentence that opens with its holder ("The training lead.").
+        """
         low = _low(s)
+        asked, self.asked = self.asked, None
         if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together|group)\b", low):
             return
-        found = self._decider(low)
-        if found is None:
+        question = re.match(rf"^\W*who\s+(?:{DECIDE_VERB.pattern})(.*)\?\W*$", low)
+        if question is not None:
+            self.asked = question.group(question.lastindex or 0)
             return
-        subject, what = found
+        found = self._decider(low)
+        if not found and asked is not None:
+            holder = re.split(r"[,;(]|\s(?:on|with|after|within|based|by|fast)\b", low)[0]
+            if len(holder.split()) <= 4 and _team_in(holder, self.teams) is not None:
+                found = [(holder, asked)]
+        for subject, what in found:
+            self._right(subject, what, low, s)
+
+    def _right(self, subject: str, what: str, low: str, s: str) -> None:
         team = _team_in(subject, self.teams)
         if team is None:
             return
@@ -634,11 +698,11 @@ class _Reader:
                 self.rights[kind] = team
             self.note(f"decision right: {kind}", team, s, key, borrowed)
 
-    def _decider(self, low: str) -> tuple[str, str] | None:
-        """(who, on what) of a sentence that gives a decision right, if it gives one."""
+    def _decider(self, low: str) -> list[tuple[str, str]]:
+        """(who, on what) for each decision right a sentence gives."""
         colon = re.match(r"^\W*([a-z\s]+?)\s*(?:call|decision)s?\s*:\s*(.+)$", low)
         if colon is not None:
-            return colon.group(2), colon.group(1)
+            return [(colon.group(2), colon.group(1))]
         # "Rollback and data fixes: the pretraining lead, within hours": the decisions, then
         # their holder, named first after the colon (what follows it qualifies the call).
         listed = re.match(r"^\W*([a-z\s,]+?)\s*:\s*(.+)$", low)
@@ -658,10 +722,15 @@ class _Reader:
                     holder,
                 )
             ):
-                return holder, listed.group(1)
+                return [(holder, listed.group(1))]
+        # "For the schedule, the decision is from leadership", "the ship call rests with me".
+        held = re.search(r"\b(?:decisions?|calls?|say)\s+(?:is|are|comes?|rests?|lies|sits?)\s+"
+                         r"(?:from|with|up\s+to)\s+(.+)$", low)  # fmt: skip
+        if held is not None and not negated(low, held.start(), refusals=False):
+            return [(held.group(1), low[: held.end(0) - len(held.group(1))])]
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
-            return passive.group(1), low[: passive.start()]
+            return [(passive.group(1), low[: passive.start()])]
         mine = re.search(
             r"\b(?:call|decision|say)\s+(?:is|are)\s+(mine|my\s+own)\b|\bmy\s+(?:call|decision)\b|"
             r"(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b",
@@ -669,18 +738,45 @@ class _Reader:
         )
         if mine is not None and not negated(low, mine.start(), refusals=False):
             who = mine.group(2) or "i"
-            return who, low[: mine.start()] + " " + low[mine.start() : mine.end()]
-        m = DECIDE_VERB.search(low)
-        if m is None or negated(low, m.start(), refusals=False):
-            return None
-        start = clause_start(low, m.start())
-        subject = low[start : m.start()]
-        head = re.match(r"^\W*([a-z\s]+?):", low)
-        what = low[m.start() :] + (" " + head.group(1) if head and head.end() <= start else "")
-        return subject, what
+            return [(who, low[: mine.start()] + " " + low[mine.start() : mine.end()])]
+        verbs = list(DECIDE_VERB.finditer(low))
+        out = []
+        for i, m in enumerate(verbs):
+            if negated(low, m.start(), refusals=False):
+                continue
+            start = clause_start(low, m.start())
+            subject = low[start : m.start()]
+            end = len(low)
+            if i + 1 < len(verbs):
+                # This verb's object ends where the next verb's subject begins.
+                nxt = verbs[i + 1].start()
+                between = low[m.end() : nxt]
+                end = max(clause_start(low, nxt), m.end() + self._subject_at(between))
+            end = min(end, clause_end(low, m.end()))
+            head = re.match(r"^\W*([a-z\s]+?):", low)
+            what = low[m.start() : end] + (
+                " " + head.group(1) if head and head.end() <= start else ""
+            )
+            out.append((subject, what))
+        return out
+
+    def _subject_at(self, between: str) -> int:
+        """Where the last team named in ``between`` starts (its length if none is named)."""
+        spots = [
+            at
+            for team in self.teams
+            for at in _spots(_low(between), (re.escape(w) for w in
+                                             TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)))
+        ] + [m.start() for m in ME.finditer(_low(between))]  # fmt: skip
+        return max(spots) if spots else len(between)
 
     def _gate(self, s: str, t: Text) -> None:
         if not _has(t, GATE_WORDS):
+            return
+        named = [w for w in GATE_WORDS if w != "before the main run"]
+        if ("%" in s or "$" in s) and not _has(t, named):
+            # "We spend 10% of the compute on ablations before the main run" allocates a
+            # share to a phase: when it happens, not a decision taken on what it finds.
             return
         for clause in GATE_CLAUSE.split(s):
             self._gate_clause(clause, Text.of(clause), s)
@@ -763,7 +859,9 @@ class _Reader:
             blank = list(low)
             for a, b in spans:
                 blank[a:b] = " " * (b - a)
-            cue_at = cue.search("".join(blank))
+            cue_at = cue.search("".join(blank)) or (
+                cue.search(_low(self.joined)) if self.joined else None
+            )
             exclusive = {o for _, o in hits if _exclusive(kind, o)}
             if cue_at is None and not (
                 kind in ("budget", "schedule") and len(exclusive) >= 2 and SEQUENCE.search(low)
@@ -892,6 +990,28 @@ class _Reader:
             budget=budget, levers=levers, roles=RolesPlan(**self.roles),
             tradeoffs=self.tradeoffs, objective=objective, **rest,  # type: ignore[arg-type]
         ).model_copy(update={"prose": self.plan.prose})  # fmt: skip
+
+
+#: Consequence words that state no cost by themselves ("… would hurt").
+VAGUE_CAUSE = frozenset(("hurt", "hurts"))
+
+
+def _vague(low: str) -> bool:
+    """Whether every consequence a sentence states is a vague one ("would hurt")."""
+    return all(m.group(0) in VAGUE_CAUSE for m in CAUSE.finditer(low))
+
+
+def _costs_beyond(s: str, risk: str) -> bool:
+    """Whether ``s`` names a cost (time, money, quality) beyond the words naming ``risk``.
+
+    "A budget cut of 40% would hurt" names the budget and no cost of it: "budget" and
+    "cut" name the risk, so the money they also mean is no consequence, and "hurt" says
+    none either (:func:`_vague`).
+    """
+    low = _low(s)
+    for w in CONCEPTS[f"topic_{risk}"].phrases:
+        low = re.sub(rf"(?<![a-z]){re.escape(w.lstrip('='))}[a-z]*", " ", low)
+    return bool(find(Text.of(low), ("time", "money", "quality")).found)
 
 
 def _dim(part: str) -> str | None:

@@ -77,7 +77,7 @@ _ANYONE = (
 )
 _OWN = (
     r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?ownership|(?:is|are)\s+(?:responsible|"
-    r"accountable)|in\s+charge)"
+    r"accountable)|in\s+charge|decides?|makes?\s+the\s+(?:\w+\s+)?calls?)"
 )
 #: What may stand between "everyone" and its owning verb ("everyone on the team really owns").
 _FILL = (
@@ -106,18 +106,20 @@ STATED: dict[str, Stated] = {
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
                            r"\beveryone'?s\s+(?:job|responsibility|problem)\b"),
                 re.compile(r"\bwhoever\b[^.;]{0,40}\b(?:fix|deal|handle|own|pick|take|look|watch|"
-                           r"catch)\w*|\banyone\s+(?:can|could|will|may)\s+(?:pick|take|own|handle|"
+                           r"catch|free|available|around|on\s+call)\w*|\banyone\s+(?:can|could|will|may)\s+(?:pick|take|own|handle|"
                            r"fix|deal)\w*"),
-                re.compile(r"\b(?:ownership|responsibilit\w*|accountabilit\w*)\b[^.;]{0,30}\b(?:is|are)\s+"
+                re.compile(r"\b(?:ownership|responsibilit\w*|accountabilit\w*)\b[^.;]{0,30}\b(?:is|are|be)\s+"
                            r"(?:fluid|shared|collective|joint|everyone'?s|flexible)\b"),
                 re.compile(r"\b(?:assign|name|pick|choose|appoint)\w*\s+(?:the\s+)?owners?\s+later\b|"
                            r"\bwe\s+all\s+(?:\w+\s+){0,2}?(?:own|watch|keep\s+an\s+eye|look\s+after|"
                            r"monitor|take\s+care)\b|"
                            r"\b(?:take\s+care\s+of|handle|look\s+after|watch)\w*\s+(?:\w+\s+){0,2}?"
                            r"together\b"),
-                re.compile(r"\b(?:someone|somebody)\s+(?:on\s+the\s+team\s+)?(?:could|will|can|"
-                           r"should|would|might)\s+(?:own|look\s+after|handle|take\s+care\s+of|"
-                           r"track)\b"),
+                re.compile(r"\b(?:someone|somebody)\s+(?:\w+\s+)?(?:on\s+the\s+team\s+)?(?:could|will|"
+                           r"can|should|would|might)\s+(?:own|look\s+after|handle|take\s+care\s+of|"
+                           r"track|decide|make\s+the\s+(?:\w+\s+)?call)\b"),
+                # held by all: "responsibility sits with everybody who touches the data"
+                re.compile(rf"\b(?:sits?|lies|rests?|is|are)\s+with\s+{_ANYONE}\b"),
             ),
             self_negating=(
                 re.compile(r"\bnot\s+sure\s+who\b|\bowners?\b[^.;]{0,40}\b(?:we\s+(?:will|'ll)\s+see|"
@@ -130,14 +132,17 @@ STATED: dict[str, Stated] = {
         Stated(
             "ad_hoc", "levers", False, "nothing agreed in advance: decided as things come",
             self_negating=(
-                re.compile(r"(?:n't|\bnot|\bnever)\s+plan\s+(?:for|ahead)\b|"
+                re.compile(r"(?:n't|\bnot|\bnever|\bdont)\s+(?:\w+\s+)?plan\s+(?:\w+\s+){0,2}?"
+                           r"(?:for|ahead|in\s+advance)\b|"
                            r"\b(?:no|without\s+a)\s+playbook\b"),
             ),
             said=(
                 re.compile(rf"\b(?:decide|figure|work|sort|fix|handle|deal|react|improvise|"
                            rf"adjust|adapt|discuss|talk|think)\w*\b[^.;]{{0,40}}\b{_COMES}"),
-                re.compile(r"\b(?:handle|deal\s+with|decide|fix|sort)\w*\s+(?:\w+\s+){0,2}?(?:if|when)\s+"
+                re.compile(r"\b(?:handle|deal\s+with|decide|fix|sort|discuss|talk\s+about|react)\w*\s+"
+                           r"(?:\w+\s+){0,4}?(?:if|when)\s+"
                            r"(?:they|it|things)\s+(?:happen|happens|come|comes|arise|arises)\b|"
+                           r"\bcross\s+that\s+bridge\b|\bsee\s+what\s+happens\b|"
                            r"\btake\s+(?:things|it|them)\s+as\s+(?:they|it)\s+comes?\b|\bimprovis\w*|"
                            r"\bon\s+the\s+fly\b"),
                 re.compile(r"\b(?:handle|deal\s+with|fix|tackle)\w*\s+whatever\s+(?:comes|"
@@ -167,11 +172,14 @@ STATED: dict[str, Stated] = {
                            rf"[^.;]{{0,15}}(?:\b{_SHIP}|\b(?:it'?s|it\s+is|we'?re|we\s+are)\s+ready\b)"),
                 re.compile(rf"\b(?:ship|launch|release)\w*\s+(?:criteri\w+|gate|signal|bar|decision)\b"
                            rf"[^.;]{{0,50}}?\b{_BENCH}|"
-                           rf"\b{_BENCH}\s+(?:\w+\s+){{0,3}}?(?:is|are)\s+(?:the|our)\s+(?:\w+\s+){{0,2}}?"
+                           rf"\b{_BENCH}[\s,]+(?:\w+[\s,]+){{0,3}}?(?:is|are)\s+(?:the|our)\s+(?:\w+\s+){{0,2}}?"
                            rf"(?:criteri\w+|gate|signal|bar)\s+(?:for|to|of)\s+(?:{_SHIP}|the\s+(?:ship|"
                            r"launch|release))"),
                 re.compile(rf"\b(?:lean|rel[yi]\w*|go)\w*\s+(?:on|by)\s+(?:the\s+)?{_BENCH}\s+"
                            r"to\s+decide\b"),
+            ),
+            # the product evals set aside: seen before concessives are blanked
+            self_negating=(
                 re.compile(r"\bwhatever\s+the\s+product\s+evals?\s+(?:say|show|tell)\b|"
                            r"\bproduct\s+evals?\s+(?:will\s+)?(?:catch\s+up|always\s+lag|"
                            r"are\s+(?:useful\s+)?colou?r|are\s+(?:a\s+)?nice\s+to\s+have)\b"),
@@ -188,6 +196,8 @@ STATED: dict[str, Stated] = {
                            r"(?:right\s+away|immediately|straight\s+away|at\s+once|directly)\b|"
                            r"\b(?:just|simply)\s+(?:start|begin|kick\s+off)\s+(?:training|the\s+(?:main\s+|"
                            r"big\s+)?run)\b|"
+                           r"\b(?:start|begin|kick\w*\s+off)\w*\s+(?:pre)?training\s+(?:right\s+away|"
+                           r"immediately|straight\s+away|at\s+once)\b|"
                            r"\bgates?\s+(?:would\s+)?slow\s+(?:us|the\s+project|things)\s+down\b"),
             ),
             self_negating=(
@@ -195,7 +205,12 @@ STATED: dict[str, Stated] = {
                            r"no\s*go)s?\b(?![-\s]*(?:keeper|way))"),
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|have|hold|run|do)\s+(?:any\s+)?"
                            r"(?:\w+\s+){0,3}?(?:gates?|reviews?)\b"),
-                re.compile(r"\bno\s+(?:\w+\s+)?reviews?(?:\s+meetings?)?\b(?!\s+of\s+(?:the\s+)?(?:budget|"
+                # "Gates: none", "Gate: n/a"
+                re.compile(r"^\W*(?:\w+\s+)?gates?\s*:\s*(?:none|nothing|n/?a|no)\b"),
+                # "rather than formal gates, we trust …" (and no gate kept before it)
+                re.compile(r"^(?:(?!\bgate|\breview|\bgo\s*/?\s*no).)*?\b(?:rather\s+than|instead\s+of)\s+"
+                           r"(?:\w+\s+){0,2}?(?:gates?|reviews?|go\s*/?\s*no\s*gos?)\b"),
+                re.compile(r"\bno\s+(?!go\b)(?:\w+\s+)?reviews?(?:\s+meetings?)?\b(?!\s+of\s+(?:the\s+)?(?:budget|"
                            r"spend|cost|burn))|\bno\s+go[\s/]+no\s+go\b|"
                            r"\brather\s+not\s+slow\w*[^.;]{0,30}\b(?:gates?|reviews?)\b"),
             ),
@@ -230,11 +245,22 @@ def _low(s: str) -> str:
     return s.lower().replace("-", " ").replace("’", "'")
 
 
+#: A concessive names what a decision does not rest on ("launch when the product evals say
+#: it is ready, whatever the public benchmarks say"): blanked before a ``said`` pattern is
+#: looked for (the self-negating patterns see it: "whatever the product evals say" is one).
+CONCESSIVE = re.compile(
+    r"\b(?:whatever|regardless\s+of|irrespective\s+of|no\s+matter\s+(?:what|how))\s+"
+    r"(?:\w+\s+){0,4}?(?:says?|said|shows?|tells?|looks?|do|does)\b|"
+    r"\b(?:regardless|irrespective)\s+of\s+(?:the\s+)?(?:\w+\s+){0,3}\w+"
+)
+
+
 def _said(low: str, h: Stated) -> re.Match[str] | None:
     for p in h.self_negating:
         m = p.search(low)
         if m is not None and not negated(low, m.start(), refusals=False):
             return m
+    low = CONCESSIVE.sub(lambda m: " " * len(m.group(0)), low)
     for p in h.said:
         for m in p.finditer(low):
             if not negated(low, m.start(), refusals=False):
