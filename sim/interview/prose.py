@@ -115,8 +115,10 @@ SCAN = re.compile(
 )
 #: "I" (the candidate) as a subject.
 ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
+#: "our own", "on their own": the adjective, no owning verb.
+POSSESSIVE = r"(?<!\bour\s)(?<!\btheir\s)(?<!\bmy\s)(?<!\byour\s)(?<!\bits\s)(?<!\bhis\s)(?<!\bher\s)"
 OWN_VERB = re.compile(
-    r"\b(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    rf"\b{POSSESSIVE}(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
     r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of)\b",
     re.I,
@@ -140,16 +142,22 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 }
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "budget": {"use_reserve": ("reserve", "contingency"), "cut_ablations": ("ablation",),
+    "budget": {"use_reserve": ("reserve", "contingency"),
+               "cut_ablations": ("ablation", "proxies", "proxy run", "sweeps", "small runs"),
                "reduce_tokens": ("fewer tokens", "reduce tokens", "cut tokens", "token"),
-               "fewer_post_training_rounds": ("post training round", "fewer round"),
+               "fewer_post_training_rounds": ("post training round", "fewer round",
+                                              "tuning round", "preference round", "rlhf round"),
                "accept_overrun": ("overrun",)},
     "schedule": {"cut_post_training_rounds": ("post training round", "cut round",
-                                              "fewer round"),
+                                              "fewer round", "tuning round", "preference round",
+                                              "rlhf round"),
                  "add_core_staff": ("add staff", "add people", "add core", "hire",
-                                    "more staff", "add more people"),
+                                    "more staff", "add more people", "core engineer",
+                                    "more engineers", "add engineers", "extra engineers"),
                  "accept_slip": ("accept the slip", "move the date", "accept a slip",
-                                 "accept the delay", "slip the date")},
+                                 "accept the delay", "slip the date", "accept slip",
+                                 "take the slip", "push the date", "move the launch",
+                                 "then the date")},
     "rollback": {"rollback_skip": ("roll back", "rollback", "skip the batch",
                                    "last good checkpoint"),
                  "pause_investigate": ("pause", "investigate"),
@@ -192,7 +200,45 @@ SILO = re.compile(
     r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
     r"\bover\s+the\s+wall\b"
 )
+#: What tracking spend does to it: "tracks burn against the forecast", "reviews spend monthly".
+TRACK_VERB = re.compile(
+    r"\b(?:track\w*|review\w*|report\w*|compar\w*|monitor\w*|watch\w*|against|reconcil\w*|"
+    r"check\w*\s+(?:in\s+)?on|flag\w*)\b"
+)
 SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
+
+
+#: A decision named as what someone decides, not done: "decides rollbacks", "rollback calls".
+DECIDED = re.compile(
+    r"\b(?:decides?|deciding|calls?|approves?|owns?)\s+(?:on\s+)?(?:the\s+|any\s+|every\s+|each\s+)?"
+    r"(?:rollbacks?|roll\s+backs?)\b|\b(?:rollback|roll\s+back)\s+(?:calls?|decisions?|rights?)\b"
+)
+#: The words that open a step of a sequence ("first …, then …", "… > …").
+STEP = re.compile(r"\b(?:first|then|next|after\s+that|finally|lastly)\b|>|→")
+#: Words a step may hold besides its option ("then, if we are still late, …").
+STEP_FILLER = frozenset(
+    "a an the and if we are is still late only then first next finally lastly after that "
+    "goes go it its our of to as needed at all last resort".split()
+)
+
+
+def _unknown_step(low: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether a step of a sequence holds no option the reader knows.
+
+    "First add two core engineers, then cut a round, then move the date": a step the
+    reader cannot read would be dropped silently, so the whole order is asked instead.
+    """
+    marks = [m for m in STEP.finditer(low)]
+    for m, nxt in zip(marks, marks[1:] + [None], strict=False):
+        end = nxt.start() if nxt is not None else len(low)
+        stop = re.search(r"[;:.!?]", low[m.end() : end])
+        end = m.end() + stop.start() if stop else end
+        if any(m.end() <= a < end for a, _ in spans):
+            continue
+        words = [w for w in re.findall(r"[a-z]+", low[m.end() : end]) if w not in STEP_FILLER]
+        if len(words) >= 2:
+            return True
+    return False
 
 
 def _exclusive(kind: str, option: str) -> bool:
@@ -323,6 +369,18 @@ SCRATCH = re.compile(
     r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
 )
 ADAPT = re.compile(r"\badapt(?:s|ing)?\b|\bfine\s+tun(?:e|ing)\b|\bcontinued\s+pretraining\b")
+#: The two strategies weighed as a question, no choice made ("build or adapt", "do we
+#: pretrain or not").
+WEIGHED = re.compile(
+    r"\b(?:build|pretrain\w*|train\s+from\s+scratch)\s+or\s+(?:adapt|fine\s+tun\w*|not)\b|"
+    r"\badapt\w*\s+or\s+(?:build|pretrain\w*)\b"
+)
+#: A strategy named to be set aside ("… would be vanity here", "… is overkill").
+DISMISSED = re.compile(
+    r"[^.;,]{0,40}?\b(?:would|will|is|'s|seems?)\s+(?:be\s+)?(?:\w+\s+)?(?:vanity|overkill|a\s+waste|"
+    r"wasteful|pointless|unnecessary|madness|a\s+mistake|a\s+luxury|out\s+of\s+the\s+question|"
+    r"not\s+worth|too\s+(?:expensive|slow|costly|risky))\b"
+)
 #: The strategy a sentence concludes with ("…, so pretrain", "which is why we adapt").
 CHOSEN = re.compile(
     r"\b(?:so|therefore|thus|hence|which\s+is\s+why|that\s+is\s+why)\s+(?:we\s+|i\s+)?"
@@ -365,13 +423,19 @@ def _has(t: Text, words: Iterable[str]) -> bool:
     return any(t.has(w) for w in words)
 
 
+#: A holder set aside: from a negator to the end of its stretch ("not by me", "nor the VP").
+NOT_ALTERNATIVE = re.compile(r"\b(?:not|never|nor)\b[^,;:.]*")
+
+
 def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | None:
     """The team a stretch of text names, or the candidate for "I".
 
     ``nearest``: the last named (a subject is the team right before its verb: "so the way
     I see it the data team owns …"); otherwise the first.
     """
-    low = _low(part)
+    # "by the training lead, not by me and not by the director": who is named only to be
+    # set aside holds nothing.
+    low = NOT_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), _low(part))
     found = []
     for team in teams:
         words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
@@ -532,6 +596,7 @@ class _Reader:
             and dims
             and (_costs_beyond(s, risk) or not _vague(_low(s)))
             and risk not in self.challenges
+            and _named_apart_from_cost(s, risk)
             and not plan_sentence
             and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
             and _consequence(_low(s))
@@ -820,8 +885,12 @@ class _Reader:
         if "%" not in low:
             for field, refused in REFUSED_SHARE.items():
                 store = self.budget if field == "reserve_fraction" else self.levers
-                if field in store or not refused.search(low):
+                said = refused.search(low)
+                if field in store or said is None:
                     continue
+                if len(NOT.findall(NOT_EXCEPT.sub(" ", low[clause_start(low, said.start()) :
+                                                        said.start()]))) % 2:
+                    continue  # "I would never plan without a reserve": two negations cancel
                 store[field] = 0.0
                 noun = "reserve" if field == "reserve_fraction" else "ablation"
                 self.note(f"{noun} refused", "none", s, f"{noun}=0")
@@ -838,6 +907,7 @@ class _Reader:
         if (
             find(t, ("burn_forecast",)).found
             and find(t, ("cadence", "owner_role")).found
+            and TRACK_VERB.search(low)
             and "tracking" not in self.budget
             and not negated(low, max(0, _concept_at(s, "burn_forecast")))
         ):
@@ -846,13 +916,15 @@ class _Reader:
 
     def _playbook(self, s: str) -> None:
         low = _low(s)
+        # "she decides rollbacks", "the rollback call": a decision named, not a response.
+        low = DECIDED.sub(lambda m: " " * len(m.group(0)), low)
         for kind, cue in PLAYBOOK_CUES.items():
             if kind in self.playbook:
                 continue
             hits, spans = [], []
             for option, words in OPTION_WORDS[kind].items():
                 for w in words:
-                    for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
+                    for m in re.finditer(rf"(?<![a-z]){re.escape(w)}(?:s|es)?(?![a-z])", low):
                         spans.append(m.span())
                         if not negated(low, m.start(), refusals=False):
                             hits.append((m.start(), option))
@@ -862,18 +934,25 @@ class _Reader:
             cue_at = cue.search("".join(blank)) or (
                 cue.search(_low(self.joined)) if self.joined else None
             )
-            exclusive = {o for _, o in hits if _exclusive(kind, o)}
+            exclusive = sorted((a, o) for a, o in hits if _exclusive(kind, o))
             if cue_at is None and not (
-                kind in ("budget", "schedule") and len(exclusive) >= 2 and SEQUENCE.search(low)
+                kind in ("budget", "schedule")
+                and len({o for _, o in exclusive}) >= 2
+                and SEQUENCE.search(low, exclusive[0][0], exclusive[-1][0])
             ):
-                continue
+                continue  # no cue: the options must stand in a sequence of their own
+            # Refused when every mention is negated: "we won't cut tokens first …, and fewer
+            # tokens only after that" refuses the order, not the option.
+            said = {o for _, o in hits}
             refused = {
                 o
                 for o, ws in OPTION_WORDS[kind].items()
-                if any(negated(low, a, False) for a in _spots(low, map(re.escape, ws)))
+                if o not in said
+                and any(negated(low, a, False) for a in _spots(low, map(re.escape, ws)))
             }
             hits = [(a, o) for a, o in hits if o not in refused]
             options, sure = ordered(low, hits)
+            sure = sure and not _unknown_step(low, spans)
             if len(options) >= (1 if kind in ("rollback", "ship") else 2):
                 if self.sure(f"playbook:{kind}={'>'.join(options)}", sure):
                     self.playbook[kind] = options
@@ -954,8 +1033,14 @@ class _Reader:
         low = _low(s)
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
             return None
+        if WEIGHED.search(low):
+            return None  # "Build or adapt.", "do we pretrain or not": the choice asked, not made
         scratch = SCRATCH.search(low)
+        if scratch and DISMISSED.match(low, scratch.end()):
+            scratch = None  # "pretraining from scratch would be vanity here": set aside
         adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
+        if adapt and DISMISSED.match(low, adapt.end()):
+            adapt = None
         chosen = CHOSEN.search(low)
         if chosen is not None and not negated(low, chosen.start(1), refusals=False):
             # "Adapting the open base model caps a target, so pretrain": what the sentence
@@ -1012,6 +1097,19 @@ def _costs_beyond(s: str, risk: str) -> bool:
     for w in CONCEPTS[f"topic_{risk}"].phrases:
         low = re.sub(rf"(?<![a-z]){re.escape(w.lstrip('='))}[a-z]*", " ", low)
     return bool(find(Text.of(low), ("time", "money", "quality")).found)
+
+
+def _named_apart_from_cost(s: str, risk: str) -> bool:
+    """Whether ``s`` names ``risk`` by more than the word "cost".
+
+    "Risks and what they cost", "so it is double cost": a cost says what a risk does, and
+    names the budget as a risk only beside a word of its own (budget, estimate, overrun);
+    "cut" alone is a response ("cut tuning rounds"), not the risk.
+    """
+    low = re.sub(r"\b(?:cost|cut)\w*", " ", _low(s))
+    return _risk_of(Text.of(low)) == risk or any(
+        phrases_named(Text.of(low), c) for c in topic(risk)
+    )
 
 
 def _dim(part: str) -> str | None:

@@ -35,7 +35,8 @@ from sim.interview.prose import Reading, read_answer, sentences
 #: The words for each call a follow-up asks for, by the follow-up's decision kind.
 CALL_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "rollback": {
-        "rollback_skip": ("roll back", "rollback", "rolling back", "revert", "restore the last",
+        "rollback_skip": ("roll back", "rollback", "rolling back", "rolls back", "rolled back",
+                          "go back to the", "go back or", "revert", "restore the last",
                           "last good checkpoint", "skip the batch", "skip those batch",
                           "skip the bad batch", "go back to the checkpoint"),
         "pause_investigate": ("pause", "investigate", "stop the run", "halt", "diagnose",
@@ -105,6 +106,31 @@ def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
     return out
 
 
+#: Two calls offered as alternatives, not chosen ("… if we go back or continue").
+ALTERNATIVE = re.compile(r"\bor\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def _resumed(kind: str, said: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``said`` without a "keep going" that resumes after a rollback or a pause.
+
+    "The training lead rolls back to the last good one and we keep going": the run goes on
+    after the call; carrying on is no call of its own.
+    """
+    if kind != "rollback":
+        return said
+    first = min((at for at, c in said if c in ("rollback_skip", "pause_investigate")), default=None)
+    return [(at, c) for at, c in said if not (c == "continue" and first is not None and at > first)]
+
+
+def _alternatives(low: str, said: list[tuple[int, str]]) -> bool:
+    """Whether two calls of a sentence are offered as alternatives joined by "or"."""
+    spots = sorted(said)
+    return any(
+        a[1] != b[1] and ALTERNATIVE.search(low[a[0] : b[0]])
+        for a, b in zip(spots, spots[1:], strict=False)
+    )
+
+
 def read_followup(fid: str, text: str) -> FollowupReading:
     """The calls a prose answer to follow-up ``fid`` makes, in order (negated calls left out)."""
     kind = FOLLOWUPS[fid].asks
@@ -115,7 +141,10 @@ def read_followup(fid: str, text: str) -> FollowupReading:
         said = [(at, c) for at, c, neg in hits if not neg and c not in calls]
         refused = {c for _, c, neg in hits if neg}
         said = [(at, c) for at, c in said if c not in refused]
+        offered = _alternatives(normalise(s).lower().replace("-", " "), said)
+        said = _resumed(kind, said)
         order, sure = ordered(s.lower(), said)
+        sure = sure and not offered
         if kind == "ship" and not order and HOLD.search(s) and "ship" in refused | {"ship"}:
             order, sure = ["extra_round"], False
         for c in order:

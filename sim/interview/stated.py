@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sim.interview.clauses import negated, sentences
+from sim.interview.clauses import NOT, NOT_EXCEPT, negated, sentences
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,8 @@ STATED: dict[str, Stated] = {
             "nobody owns the risks: ownership shared by all or left unnamed",
             said=(
                 re.compile(rf"\b{_ANYONE}\s+(?:{_FILL}\s+){{0,4}}?{_OWN}\b"),
-                re.compile(r"\b(?:owns?|owners?|responsib\w*|accountab\w*)\b[^.;]{0,40}"
-                           r"\btogether\b"),
+                re.compile(r"\b(?<!\bour\s)(?<!\btheir\s)(?<!\bmy\s)(?:owns?|owners?|responsib\w*|"
+                           r"accountab\w*)\b[^.;]{0,40}\btogether\b"),
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
                            r"\bshar(?:e|es|ing)\s+(?:the\s+)?ownership\b|"
                            r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
@@ -255,6 +255,15 @@ CONCESSIVE = re.compile(
 )
 
 
+def _denied_within(said: str) -> bool:
+    """Whether a stretch a ``said`` pattern found holds a negation of its own.
+
+    "The ship decision is mine, and I do not take it on the leaderboard", "the benchmark
+    is not telling if …": the claim the pattern spans is denied inside it.
+    """
+    return len(NOT.findall(NOT_EXCEPT.sub(" ", said))) % 2 == 1
+
+
 def _said(low: str, h: Stated) -> re.Match[str] | None:
     for p in h.self_negating:
         m = p.search(low)
@@ -263,7 +272,7 @@ def _said(low: str, h: Stated) -> re.Match[str] | None:
     low = CONCESSIVE.sub(lambda m: " " * len(m.group(0)), low)
     for p in h.said:
         for m in p.finditer(low):
-            if not negated(low, m.start(), refusals=False):
+            if not negated(low, m.start(), refusals=False) and not _denied_within(m.group(0)):
                 return m
     return None
 

@@ -194,7 +194,7 @@ CONCEPTS: dict[str, Concept] = {
            "safety eval", "safety evaluation", "jailbreak", "harmful", "toxicity",
            "safety review", "policy review", "adversarial test"),
         _c("burn_forecast", "burn against the forecast", "burn", "burn rate", "spend",
-           "forecast", "actuals", "gpu hours", "cost per", "variance", "invoice",
+           "forecast", "=actuals", "gpu hours", "cost per", "variance", "invoice",
            "budget review", "cost report"),
         _c("attrition", "attrition and cover for key people", "attrition", "bus factor",
            "hiring", "hire", "headcount", "key person", "succession", "backup", "cover",
