@@ -79,13 +79,14 @@ CANDIDATE_TEAM = "product"
 #: How people name each team of the shipped scenarios, as the subject of a sentence.
 TEAM_WORDS: dict[str, tuple[str, ...]] = {
     "leadership": ("leadership", "exec", "executive", "vp", "cto", "ceo", "sponsor",
-                   "steering"),
+                   "steering", "director", "board", "leadership group"),
     "product": ("product team", "product manager", "pm", "product lead"),
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
                     "research lead", "pretraining lead", "pretraining team"),
     "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
     "data": ("data team", "data engineer", "data lead", "data people", "data folks"),
-    "post_training": ("post training", "alignment team", "fine tuning team", "alignment"),
+    "post_training": ("post training", "alignment team", "fine tuning team", "alignment",
+                      "tuning lead", "tuning team", "fine tuning lead", "alignment lead"),
     "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
               "eval lead", "evaluation"),
     "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel",
@@ -102,9 +103,15 @@ COST_VERB = re.compile(
     r"\b(?:means?|meaning|costs?|lose|loses|losing|lost|spoils?|wastes?|forces?|"
     r"leads?\s+to|result(?:s|ing)?\s+in)\b"
 )
+#: The object of an owning verb that is a decision ("rollback calls", "budget changes").
+DECISION_OWNED = re.compile(
+    r"\s*(?:the\s+|all\s+|every\s+|each\s+)?(?:(?:rollback|ship|launch|release|budget|schedule|"
+    r"data\s+fix)\w*\s+(?:calls?|decisions?|changes?)|go\s+live)\b"
+)
 #: Where the object of an owning verb ends and what is watched begins.
 WATCH_AT = re.compile(
     r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
+    r"reports?|reporting|flags?|alerts?|pages?|"
     r"making|builds?|sampl\w*|look\w*)\b|[(:;]|"
     r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
 )
@@ -127,6 +134,9 @@ DECIDE_VERB = re.compile(
     r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,4}?calls?|calls?\s+the|"
     r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
     r"owns?\s+(?:every|each|the)\s+(?:rollback|ship|launch|release|budget|schedule)|"
+    # "owns rollback calls end to end", "owns budget changes", "owns go-live"
+    r"owns?\s+(?:all\s+)?(?:rollback|ship|launch|release|budget|schedule|data\s+fix)\w*\s+"
+    r"(?:calls?|decisions?|changes?)|owns?\s+(?:the\s+)?go\s+live|"
     # a list whose last item is a call: "I own the objective, the trade-offs and the ship call"
     r"owns?\s+(?:the\s+[a-z'-]+(?:\s+[a-z'-]+){0,3}?(?:,\s+(?:and\s+)?|\s+and\s+))+"
     r"the\s+(?:rollback|ship|launch|release|budget|"
@@ -138,7 +148,7 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
     "data_fix": ("data fix", "data defect", "fix the data"),
     "budget": ("budget", "spend"),
     "schedule": ("schedule", "deadline", "slip", "date"),
-    "ship": ("ship", "launch", "release"),
+    "ship": ("ship", "launch", "release", "go live"),
 }
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -195,6 +205,12 @@ REFUSED_SHARE: dict[str, re.Pattern[str]] = {
         r"\bablations?\s+are\s+(?:a\s+luxury|a\s+waste|pointless)"
     ),
 }
+#: A share changed to a figure ("ablations down to 3%"): a response to a cut, not the plan's
+#: share; asked.
+CHANGED_TO = re.compile(
+    r"\b(?:down|cut|drop\w*|reduc\w*|trim\w*|lower\w*)\s+(?:it\s+)?to\s*$|"
+    r"\b(?:cut|reduc\w*|drop\w*|grow\w*|increas\w*|rais\w*|overrun\w*)\s+(?:\w+\s+)?by\s*$"
+)
 #: Engineering kept apart from training: a ticket queue, a team separate from research.
 SILO = re.compile(
     r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
@@ -345,10 +361,10 @@ DOLLAR_KEY = {
 #: Words that mark each dimension of a trade-off.
 DIM_WORDS: dict[str, tuple[str, ...]] = {
     "schedule": ("slip", "late", "week", "day", "month", "date", "deadline", "schedule",
-                 "delay", "launch", "sooner", "time", "speed"),
-    "cost": ("spend", "cost", "budget", "$", "money", "reserve", "dollar", "overrun", "cheap"),
+                 "delay", "sooner", "time", "speed"),
+    "cost": ("spend", "cost", "budget", "\\$", "money", "reserve", "dollar", "overrun", "cheap"),
     "quality": ("quality", "worse", "bar\\b", "score", "capabilit", "accuracy", "weaker",
-                "below"),
+                "below", "lower"),
 }  # fmt: skip
 #: A side of a trade-off phrased as a loss ("slip two weeks", "spend the reserve").
 LOSS = re.compile(
@@ -363,6 +379,13 @@ GIVE = re.compile(r"\b(?:give\s+up|sacrific\w*|trade\s+away|let\s+go|can\s+lose)
 RATHER_THAN = re.compile(r"\brather\s+than\b|\binstead\s+of\b")
 RATHER_X_THAN = re.compile(r"\brather\s+(?!than\b)(.+?)\bthan\b(.+)")
 OVER = re.compile(r"(?<!\bgo\s)(?<!\bgoes\s)(?<!\bwent\s)(?<!\bbe\s)(?<!\bis\s)\bover\b")
+#: "over" a stretch of time or a thing's life, or at a clause's end ("a tenth over."): no side.
+SPAN = re.compile(
+    r"\s*(?:[,;:.!?]|$)|\s+(?:the\s+|a\s+|an\s+|its\s+|our\s+|\d+\s*|one\s+|two\s+|three\s+|"
+    r"four\s+|five\s+|six\s+|seven\s+|eight\s+|nine\s+|ten\s+|twelve\s+|several\s+|"
+    r"a\s+few\s+)?(?:\w+\s+)?(?:days?|weeks?|months?|quarters?|years?|run|project|period|"
+    r"life(?:time)?|course|fleet|budget|plan|forecast)\b"
+)
 COST_OF = re.compile(r"\bat\s+the\s+(?:cost|expense|price)\s+of\b")
 SCRATCH = re.compile(
     r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b[^.;]{0,30}\bfrom\s+scratch\b|"
@@ -689,6 +712,8 @@ class _Reader:
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            if DECISION_OWNED.match(obj):
+                continue  # "owns rollback calls": a decision right (:meth:`_rights`), no risk
             if _team_in(subject, self.teams) is None:
                 by = re.search(r"\b(?:is|are)\s+(?:the\s+)?(.+)$|\bby\s+(.+)$", obj)
                 inverted = (by.group(1) or by.group(2)) if by else None
@@ -878,10 +903,11 @@ class _Reader:
             if field in store:
                 continue
             value = min(0.5, b.number.value)
-            if self.sure(f"{b.noun}={_fraction(value)}", b.sure):
+            sure = b.sure and not CHANGED_TO.search(low[: b.number.span[0]])
+            if self.sure(f"{b.noun}={_fraction(value)}", sure):
                 store[field] = value
             name = "reserve" if field == "reserve_fraction" else "ablation budget"
-            self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not b.sure)
+            self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not sure)
         if "%" not in low:
             for field, refused in REFUSED_SHARE.items():
                 store = self.budget if field == "reserve_fraction" else self.levers
@@ -1112,10 +1138,13 @@ def _named_apart_from_cost(s: str, risk: str) -> bool:
     )
 
 
-def _dim(part: str) -> str | None:
-    """The dimension a side of a trade-off names (the first named), if one."""
-    spots = [(at[0], d) for d, ws in DIM_WORDS.items() if (at := _spots(part, ws))]
-    return min(spots)[1] if spots else None
+def _dim(part: str, last: bool = False) -> str | None:
+    """The dimension a side of a trade-off names (the first named, or the last), if one."""
+    spots = [(at[-1] if last else at[0], d) for d, ws in DIM_WORDS.items()
+             if (at := _spots(part, ws))]  # fmt: skip
+    if not spots:
+        return None
+    return (max(spots) if last else min(spots))[1]
 
 
 def _sides(a: str, b: str, a_is_chosen: bool) -> tuple[str, str] | None:
@@ -1138,7 +1167,8 @@ def _direction(low: str) -> tuple[str, str] | None:
     """(protect, give up) of a trade-off sentence, or None if it states none clearly."""
     m = RATHER_X_THAN.search(low)
     if m is not None:
-        return _sides(m.group(1), m.group(2), a_is_chosen=True)
+        # The avoided side ends with its clause ("rather slip than cut the evals, and …").
+        return _sides(m.group(1), re.split(r"[,;:]|\band\b", m.group(2))[0], a_is_chosen=True)
     m = RATHER_THAN.search(low)
     if m is not None:
         before = low[: m.start()]
@@ -1153,8 +1183,10 @@ def _direction(low: str) -> tuple[str, str] | None:
         return (da, db) if da and db and da != db else None
     for m in OVER.finditer(low):
         before, after = low[: m.start()], low[m.end() :]
+        if SPAN.match(after):
+            continue  # "$3.5M over nine months", "1.5 days over the run": a span, no choice
         head = before[clause_start(before, len(before)) :]
-        da, db = _dim(head), _dim(re.split(r"[,;:]", after)[0][:30])
+        da, db = _dim(head, last=True), _dim(re.split(r"[,;:]", after)[0][:30])
         if da and db and da != db and not re.search(r"\b(?:go|goes|went|run|running)\s*$", head):
             return da, db
     parts = re.split(r"[,;:]", low)
