@@ -96,7 +96,11 @@ TEAM_WORDS: dict[str, tuple[str, ...]] = {
 CAUSE = re.compile(
     r"\s>|->|→|=>|\b(?:so|means?|meaning|costs?|lose|loses|losing|lost|falls?\s+short|spoils?|"
     r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
-    r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?)\b"
+    r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?|"
+    # what a risk does to the run, the model or the launch
+    r"fails?|misses|underperforms?|caps?|capped|burns?|burning|eats?|halts?|blocks?|pulled|"
+    r"retrain\w*|overstat\w*|stalls?|dilutes?|run\s+out|runs\s+out|wasted|"
+    r"billed|lie|lies|degrad\w*|undertrained|drifts?|abandons?|turns?\s+\w+\s+into)\b"
 )
 #: The verbs of CAUSE that only ever state a cost ("makes", "gives", "so" do other work too).
 COST_VERB = re.compile(
@@ -123,7 +127,10 @@ SCAN = re.compile(
 #: "I" (the candidate) as a subject.
 ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
 #: "our own", "on their own": the adjective, no owning verb.
-POSSESSIVE = r"(?<!\bour\s)(?<!\btheir\s)(?<!\bmy\s)(?<!\byour\s)(?<!\bits\s)(?<!\bhis\s)(?<!\bher\s)"
+POSSESSIVE = (
+    r"(?<!\bour\s)(?<!\btheir\s)(?<!\bmy\s)(?<!\byour\s)(?<!\bits\s)(?<!\bhis\s)"
+    r"(?<!\bher\s)"
+)
 OWN_VERB = re.compile(
     rf"\b{POSSESSIVE}(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
@@ -483,10 +490,23 @@ def _consequence(low: str) -> bool:
     return len(NOT.findall(head)) % 2 == 0
 
 
+#: Risks whose words name the medium other risks live in (data, evals, users).
+GENERIC_RISKS = frozenset(("data_quality", "eval_gap"))
+#: Risks that are something found in the data or the eval sets.
+LIVES_IN_DATA = frozenset(("contamination", "licensing"))
+
+
 def _risk_of(t: Text) -> str | None:
     scores = {r: sum(phrases_named(t, c) for c in topic(r)) for r in RISK_KINDS}
     best = max(scores, key=lambda r: scores[r])
-    if scores[best] <= 0 or sum(v == scores[best] for v in scores.values()) > 1:
+    tied = [r for r, v in scores.items() if v == scores[best]]
+    if scores[best] > 0 and len(tied) == 2 and len(set(tied) & GENERIC_RISKS) == 1:
+        # "the benchmarks leaked into the web data": the data and the evals are where a
+        # leak or an unlicensed source lives, so a tie with one of those names it.
+        other = next(r for r in tied if r not in GENERIC_RISKS)
+        if other in LIVES_IN_DATA:
+            return other
+    if scores[best] <= 0 or len(tied) > 1:
         return None  # nothing, or a tie: no risk can be trusted
     return best
 
@@ -576,7 +596,7 @@ class _Reader:
             # hours" names hardware, not the budget).
             cause = next((m for m in COST_VERB.finditer(_low(s)) if s[: m.start()].strip()), None)
             risk = _risk_of(Text.of(s[: cause.start()])) if cause is not None else None
-        dims = find(t, ("time", "money", "quality")).found
+        dims = _costs(t)
         # A sentence that says why late discovery costs (the grounding) is read as that,
         # not as one risk's challenge: "found late, a data defect means a restart".
         before = len(self.readings)
@@ -697,7 +717,8 @@ class _Reader:
         colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
         # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
         # items inflate the scores, so …" names a stage and what its risk costs.
-        if (not verbs and colon is not None and _team_in(colon.group(1), self.teams)
+        if (not verbs and colon is not None and len(colon.group(1).split()) <= 4
+                and _team_in(colon.group(1), self.teams)
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
         for i, m in enumerate(verbs):
@@ -780,13 +801,19 @@ class _Reader:
             before = low[: max(0, low.find(subject))] if subject else ""
             kinds = [k for k, words in DECISION_WORDS.items() if _first_at(before, words) >= 0]
             kinds, borrowed = (kinds, True) if len(kinds) == 1 else ([], False)
+        # "… the tuning lead is deciding alone, the data fix the data lead": another holder
+        # named inside the object may hold what follows it; asked, not guessed. What the call
+        # rests on ("… based on the product evals") names no holder.
+        basis = re.sub(r"\b(?:based\s+on|on|with|against|using|from)\b[^,;]*", " ", what)
+        other = _team_in(basis, self.teams, nearest=False)
+        shared = other is not None and other != team
         for kind in kinds:
             if kind in self.rights:
                 continue
             key = f"right:{kind}={team}"
-            if self.sure(key, not borrowed):
+            if self.sure(key, not borrowed and not shared):
                 self.rights[kind] = team
-            self.note(f"decision right: {kind}", team, s, key, borrowed)
+            self.note(f"decision right: {kind}", team, s, key, borrowed or shared)
 
     def _decider(self, low: str) -> list[tuple[str, str]]:
         """(who, on what) for each decision right a sentence gives."""
@@ -914,8 +941,14 @@ class _Reader:
                 said = refused.search(low)
                 if field in store or said is None:
                     continue
-                if len(NOT.findall(NOT_EXCEPT.sub(" ", low[clause_start(low, said.start()) :
-                                                        said.start()]))) % 2:
+                if (
+                    len(
+                        NOT.findall(
+                            NOT_EXCEPT.sub(" ", low[clause_start(low, said.start()) : said.start()])
+                        )
+                    )
+                    % 2
+                ):
                     continue  # "I would never plan without a reserve": two negations cancel
                 store[field] = 0.0
                 noun = "reserve" if field == "reserve_fraction" else "ablation"
@@ -1122,7 +1155,25 @@ def _costs_beyond(s: str, risk: str) -> bool:
     low = _low(s)
     for w in CONCEPTS[f"topic_{risk}"].phrases:
         low = re.sub(rf"(?<![a-z]){re.escape(w.lstrip('='))}[a-z]*", " ", low)
-    return bool(find(Text.of(low), ("time", "money", "quality")).found)
+    return bool(_costs(Text.of(low)))
+
+
+#: What a risk costs said as what it does to the run, the bill or the model, beside the
+#: rubric's own words for time, money and quality (the rubric's concepts stay as they are:
+#: these words read a challenge's consequence, not an answer's).
+RISK_COSTS: dict[str, tuple[str, ...]] = {
+    "time": ("=hours", "=overnight", "=quarter", "=years", "retrain"),
+    "money": ("=billed", "=burns", "=burning", "wasted", "run out of money", "compute bill"),
+    "quality": ("underperform", "=fails", "=fail", "junk", "=wrong", "overstate", "=stalls",
+                "undertrained", "=bland", "look better"),
+}  # fmt: skip
+
+
+def _costs(t: Text) -> tuple[str, ...]:
+    """The dimensions (time, money, quality) a sentence says a risk costs."""
+    found = set(find(t, ("time", "money", "quality")).found)
+    found |= {d for d, words in RISK_COSTS.items() if any(t.has(w) for w in words)}
+    return tuple(d for d in ("time", "money", "quality") if d in found)
 
 
 def _named_apart_from_cost(s: str, risk: str) -> bool:

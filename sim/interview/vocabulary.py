@@ -271,7 +271,7 @@ CONCEPTS: dict[str, Concept] = {
            "duplicate", "low quality", "crawl", "data mix"),
         _c("topic_contamination", "contamination", "contamination", "contaminated", "leak",
            "benchmark items", "test set", "overlap", "memorise", "memorize",
-           "benchmark questions", "test questions", "eval items", "saw the benchmark"),
+           "benchmark questions", "eval items", "saw the benchmark"),
         _c("topic_licensing", "licensing and privacy", "licence", "license", "copyright",
            "unlicensed", "unlicenced",
            "legal", "privacy", "personal", "lawsuit", "takedown", "consent"),
