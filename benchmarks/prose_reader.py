@@ -6,10 +6,9 @@ readings, the sure readings right and wrong, precision and recall, and the unsur
 readings (asked, never guessed) right and wrong. Targets: precision >= 0.95 (a wrong
 reading is worse than a missed one), recall >= 0.85.
 
-When tests/data/prose_corpus/heldout2.yaml is present (a second held-out set in
-corpus.yaml's format, written blind on 2026-12-05 after the first held-out half had been
-looked at), its figures are printed as their own rows, "held-out 2, written blind
-2026-12-05"; when it is absent nothing is printed for it. Its errors are never listed.
+Then every set written blind that is present (``tests.prose_corpus.BLIND_SETS``:
+heldout2.yaml, heldout3.yaml, corpus.yaml's format), each as rows of its own; a set that
+is absent prints nothing. A set still held out never has its errors listed.
 
 Usage: ``PYTHONPATH=. python benchmarks/prose_reader.py [--errors] [--ids]``
 (``--errors`` lists each wrong and missed reading of the tuning half only; ``--ids``
@@ -19,12 +18,9 @@ prints which answers fall in each half).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 
-from tests.prose_corpus import HELDOUT2, Tally, load, score, split_of
-
-#: The name of the second held-out set's rows.
-HELDOUT2_NAME = "held-out 2, written blind 2026-12-05"
+from tests.prose_corpus import BLIND_SETS, BlindSet, Tally, load, score, split_of
 
 
 def table(name: str, t: Tally) -> str:
@@ -48,7 +44,7 @@ def table(name: str, t: Tally) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str], heldout2: Path = HELDOUT2) -> int:
+def main(argv: list[str], blind: Sequence[BlindSet] = BLIND_SETS) -> int:
     answers = load()
     halves = {h: [a for a in answers if split_of(a["id"]) == h] for h in ("held-out", "tuning")}
     for h, part in halves.items():
@@ -69,14 +65,17 @@ def main(argv: list[str], heldout2: Path = HELDOUT2) -> int:
             f"; all answers without hazard and practice: "
             + "precision {:.3f}, recall {:.3f}".format(*_without(score(part), SAID))
         )
-    if heldout2.is_file():
-        part = load(heldout2)
+    for bs in blind:
+        if not bs.answers.is_file():
+            continue
+        part = load(bs.answers)
         t = score(part)
-        print(f"\n{HELDOUT2_NAME}: {len(part)} answers, "
-              f"{sum(len(a['statements']) for a in part)} statements\n")  # fmt: skip
-        print(table(HELDOUT2_NAME, t))
+        print(f"\n{bs.name}: {len(part)} answers, "
+              f"{sum(len(a['statements']) for a in part)} statements"
+              + ("" if bs.held_out else " (looked at: development data)") + "\n")  # fmt: skip
+        print(table(bs.name, t))
         print(
-            f"  {HELDOUT2_NAME} without hazard and practice: "
+            f"  {bs.name} without hazard and practice: "
             + "precision {:.3f}, recall {:.3f}".format(*_without(t, SAID))
         )
     return 0

@@ -26,11 +26,11 @@ and orders more, named hazards most). ``--tune`` searches the grade's three cons
 on the tuning half's coach grades only and prints the best few with the other sets'
 figures beside, for the record; the held-out half never chooses.
 
-When tests/data/prose_corpus/heldout2.yaml is present (a second held-out set in
-corpus.yaml's format, written blind on 2026-12-05) with its coach grades in
-heldout2_grades.yaml (coach_grades.yaml's format), it is ranked as a set of its own, "held-out
-2, written blind 2026-12-05" (against its coach grades, with its protocol totals and
-fragment grades beside); when absent, nothing is printed for it.
+Every set written blind that is present with its coach grades (``tests.prose_corpus.
+BLIND_SETS``: heldout2.yaml and heldout3.yaml in corpus.yaml's format, their grades in
+coach_grades.yaml's) is ranked as a set of its own (against its coach grades, with its
+protocol totals and fragment grades beside); an absent one prints nothing. A set still held
+out gives its figures only, never its answers one by one, and never takes part in --tune.
 
 Usage: ``PYTHONPATH=. python benchmarks/rubric_ranking.py [--tune] [PATH.yaml]``
 """
@@ -52,6 +52,7 @@ from sim.interview.plan import InterviewPlan
 from sim.interview.prose_followups import WordsAnswer, answer_in_words
 from sim.interview.protocol import ProtocolCount, protocol_count
 from sim.interview.rubric import RubricReport, judge
+from tests.prose_corpus import BLIND_SETS, BlindSet
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "prose_corpus" / "corpus.yaml"
@@ -60,11 +61,8 @@ COACH = ROOT / "tests" / "data" / "prose_corpus" / "coach_grades.yaml"
 GRADED = ROOT / "tests" / "data" / "rubric_graded" / "answers.yaml"
 #: Written blind and graded by a written protocol before anything was run on it (FRESH.md).
 FRESH = ROOT / "tests" / "data" / "rubric_graded" / "fresh.yaml"
-#: A second held-out set written blind (corpus.yaml's format) and its coach grades
-#: (coach_grades.yaml's format): measured only when both are present.
-HELDOUT2 = CORPUS.with_name("heldout2.yaml")
-HELDOUT2_GRADES = CORPUS.with_name("heldout2_grades.yaml")
-HELDOUT2_NAME = "held-out 2, written blind 2026-12-05"
+#: The sets written blind (corpus.yaml's format, coach grades beside): each measured when present.
+BLIND_NAMES = frozenset(bs.name for bs in BLIND_SETS)
 TARGET = 0.85
 
 
@@ -288,7 +286,7 @@ def tune(sets: dict[str, Scored]) -> None:
     for rho, combo in rows[:8]:
         others = "  ".join(
             f"{name} {spearman(s.grades, [_grade(r, *combo) for r in s.reports]):.3f}"
-            for name, s in sets.items() if name not in ("tuning", HELDOUT2_NAME)
+            for name, s in sets.items() if name != "tuning" and name not in BLIND_NAMES
         )  # fmt: skip
         print(f"  {combo}: tuning {rho:.3f}  {others}")
 
@@ -308,23 +306,23 @@ def _fmt(x: float | None) -> str:
     return "    —" if x is None else f"{x:5.3f}"
 
 
-def heldout2_set(path: Path = HELDOUT2, grades: Path = HELDOUT2_GRADES) -> Scored | None:
-    """The second held-out set, ranked against its blind coach grades (None: absent).
+def blind_set(bs: BlindSet) -> Scored | None:
+    """A set written blind, ranked against its blind coach grades (None: absent).
 
     Answers in corpus.yaml's format, grades in coach_grades.yaml's; the whole file is
     held out (no half of it tunes anything).
     """
-    if not (path.is_file() and grades.is_file()):
+    if not (bs.answers.is_file() and bs.grades.is_file()):
         return None
-    _, answers = graded_set(path)
-    coach = coach_grades(grades)
+    _, answers = graded_set(bs.answers)
+    coach = coach_grades(bs.grades)
     missing = [str(a["id"]) for a in answers if str(a["id"]) not in coach]
     if missing:
-        raise SystemExit(f"{grades}: no coach grade for {', '.join(missing)}")
+        raise SystemExit(f"{bs.grades}: no coach grade for {', '.join(missing)}")
     ids = tuple(str(a["id"]) for a in answers)
     reps, counts = judged(answers)
     return Scored(
-        HELDOUT2_NAME, ids, tuple(float(coach[i]["grade"]) for i in ids),
+        bs.name, ids, tuple(float(coach[i]["grade"]) for i in ids),
         tuple(reps), tuple(protocol_total(coach[i]) for i in ids),
         tuple(float(a["grade"]) for a in answers) if all("grade" in a for a in answers)
         else None, tuple(counts),
@@ -332,15 +330,13 @@ def heldout2_set(path: Path = HELDOUT2, grades: Path = HELDOUT2_GRADES) -> Score
 
 
 def measure(
-    paths: Sequence[Path] = (), heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
+    paths: Sequence[Path] = (), blind: Sequence[BlindSet] = BLIND_SETS
 ) -> dict[str, Scored]:
     """Every set's answers judged, ranked against its coach's grades (``paths``: all).
 
-    With no ``paths``, the second held-out set too when it is present.
+    With no ``paths``, every set written blind that is present too, its rows last.
     """
     sets: dict[str, Scored] = {}
-    if not paths and (h2 := heldout2_set(heldout2, heldout2_grades)) is not None:
-        sets[h2.name] = h2
     for path in paths or (CORPUS, GRADED, FRESH):
         _, answers = graded_set(path)
         reps, counts = judged(answers)
@@ -351,19 +347,19 @@ def measure(
             ids = tuple(str(a["id"]) for a in answers)
             sets[name] = Scored(name, ids, tuple(float(a["grade"]) for a in answers),
                                 tuple(reps), counts=tuple(counts))  # fmt: skip
-    if HELDOUT2_NAME in sets:  # its rows last
-        sets[HELDOUT2_NAME] = sets.pop(HELDOUT2_NAME)
+    for bs in blind if not paths else ():
+        if (scored := blind_set(bs)) is not None:
+            sets[scored.name] = scored
     return sets
 
 
-def main(
-    argv: list[str], heldout2: Path = HELDOUT2, heldout2_grades: Path = HELDOUT2_GRADES
-) -> int:
+def main(argv: list[str], blind: Sequence[BlindSet] = BLIND_SETS) -> int:
     tuning = "--tune" in argv
-    sets = measure([Path(x) for x in argv if x != "--tune"], heldout2, heldout2_grades)
+    sets = measure([Path(x) for x in argv if x != "--tune"], blind)
+    held_out = {bs.name for bs in blind if bs.held_out}
     for s in sets.values():
-        # The second held-out set gives its figures only: it is the final measurement.
-        if "(first 85)" not in s.name and s.name != HELDOUT2_NAME:
+        # A set still held out gives its figures only: it is the final measurement.
+        if "(first 85)" not in s.name and s.name not in held_out:
             print(f"\n{s.name}: {len(s.ids)} answers (coach grade; frag: the corpus's fragment "
                   "grade)")  # fmt: skip
             _table(s.ids, s.grades, s.reports, s.fragment)

@@ -11,7 +11,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -22,6 +22,27 @@ CORPUS = Path(__file__).parent / "data" / "prose_corpus" / "corpus.yaml"
 #: A second held-out set, written blind after the first half had been looked at (same
 #: format as corpus.yaml); optional: measured only when present.
 HELDOUT2 = CORPUS.with_name("heldout2.yaml")
+
+
+class BlindSet(NamedTuple):
+    """A set written and graded blind (corpus.yaml's format, grades in coach_grades.yaml's)."""
+
+    name: str
+    answers: Path
+    grades: Path
+    #: Still held out: nobody has looked at its readings while changing the reader or the
+    #: rubric. The benchmarks never list its errors or its answers one by one.
+    held_out: bool
+
+
+#: Every set written blind, in the order written; a benchmark measures each one present.
+BLIND_SETS = (
+    # Measured once on 2026-12-05, then looked at (its misses drove that day's rules).
+    BlindSet("held-out 2, written blind 2026-12-05", HELDOUT2,
+             CORPUS.with_name("heldout2_grades.yaml"), held_out=False),
+    BlindSet("held-out 3, written blind 2026-12-05", CORPUS.with_name("heldout3.yaml"),
+             CORPUS.with_name("heldout3_grades.yaml"), held_out=True),
+)  # fmt: skip
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 
 
