@@ -25,6 +25,7 @@ from sim.interview.plan import BudgetPlan, InterviewPlan
 from sim.interview.prose import read_answer
 from sim.interview.rubric import RubricReport, judge
 from tests import interview_plans as plans
+from tests.prose_corpus import BLIND_SETS
 from tests.test_prose_robust import FILLER, NEGATORS, STATEMENTS
 
 DATA = Path(__file__).parent / "data"
@@ -219,7 +220,12 @@ def test_the_benchmark_ranks_every_set_the_coachs_way_round() -> None:
     the score ranks answers", quotes every figure; tests/test_rubric_weights.py holds them).
     """
     bench = _bench()
+    # A set still held out is measured by the benchmark alone: no test holds it to a figure
+    # (a test failing on it would be a reason to fit the rules to it).
+    held_out = {bs.name for bs in BLIND_SETS if bs.held_out}
     for name, scored in bench.measure().items():
+        if name in held_out:
+            continue
         f = scored.figures()
         assert f["spearman"] > f["coverage_spearman"] + 0.05, name
         assert f["spearman"] > (0.7 if "first 85" in name else 0.75), name
