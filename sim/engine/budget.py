@@ -546,12 +546,19 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
     yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
 
 
-def budget_watch(m: Project) -> Steps:
-    """At each phase boundary, the forecast is compared with the budget."""
+def budget_watch(m: Project, tolerance: float = 0.0) -> Steps:
+    """The forecast is compared with the budget (at each phase boundary, and on a new bill).
+
+    An episode opens when the gap exceeds what the last episode left decided
+    (``Project.budget_decided_usd``: nothing once it closed the gap, the overrun it
+    accepted) by more than ``tolerance`` dollars: nothing at a phase boundary or on a
+    new bill, :data:`BUDGET_TOLERANCE_SHARE` of the budget at the owner's weekly look.
+    """
     # Spend only (most looks find no gap); the episode's outlook from the same forecast.
     by_phase = forecast.days_by_phase(m)
     lines = projected_lines(m, by_phase)
-    if over_usd(_gap(m, lines)):
+    gap = _gap(m, lines)
+    if over_usd(gap - m.budget_decided_usd - tolerance):
         m.recording.count_incident("budget_slip")
         yield from close_budget_gap(m, ON_FORECAST, {}, _outlook(m, by_phase, lines))
 
@@ -559,6 +566,12 @@ def budget_watch(m: Project) -> Steps:
 #: Days between the budget owner's looks at the forecast between phase boundaries: the
 #: weekly status review (docs/model.md, "Budget responses and the budget watch").
 BUDGET_LOOK_DAYS = 7.0
+#: Between phase boundaries the owner manages by exception: a weekly look opens a budget
+#: episode only when the gap has grown past what was last decided by more than this
+#: share of the budget (a cost tolerance, as PRINCE2's; set to the reserve lever's step
+#: of 1% of the budget; an assumption, docs/model.md, "Budget responses and the budget
+#: watch").
+BUDGET_TOLERANCE_SHARE = 0.01
 
 
 def owner_watch(m: Project) -> Steps:
@@ -567,7 +580,8 @@ def owner_watch(m: Project) -> Steps:
     Nobody owning the budget, the forecast is read only at the phase boundaries, so a slip
     that grows inside a phase (interruptions, a slow team) is met later, with fewer and
     dearer options left. A look while another decision waits, or while a budget response
-    is under way, is skipped.
+    is under way, is skipped; a look opens an episode only for a material growth of the
+    gap (:data:`BUDGET_TOLERANCE_SHARE`).
     """
     if m.org.owner("budget") is None:
         return
@@ -576,7 +590,7 @@ def owner_watch(m: Project) -> Steps:
             yield m.env.timeout(BUDGET_LOOK_DAYS)
             if m.finished or m.pending is not None or m.budget_open:
                 continue
-            yield from budget_watch(m)
+            yield from budget_watch(m, BUDGET_TOLERANCE_SHARE * m.ledger.budget_usd)
     except simpy.Interrupt:
         return  # the project is done: the owner stops looking (no look after the release)
 
@@ -617,8 +631,10 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
         used.add(choice)
         if choice == "accept_overrun":
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
+            m.budget_decided_usd = gap  # decided: a look reopens it only once it grows
             return
         now = _respond(m, choice, why)
+    m.budget_decided_usd = 0.0  # the gap is closed
 
 
 def _respond(m: Project, choice: str, why: str) -> Outlook:
