@@ -612,8 +612,8 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
     """The episode's loop; ``now``: the plan's outlook at this moment, if known.
 
     Each answer is made at a later moment than the look that priced it (the decision
-    takes time), so the outlook is worked out again then; a scope cut's own outlook
-    (``ScopeOption.after``, priced at that later moment) is the plan's after the cut.
+    takes time) and is carried out as the look priced it (:func:`_respond`); when the
+    gap is still open after it, the next round starts from a fresh forecast.
     """
     used: set[str] = set()
     while over_usd(gap := (base := outlook(m) if now is None else now).gap(m)):
@@ -621,6 +621,7 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
         options = [o.response for o in priced]
         if over_usd(m.plan.reserve_left) and "use_reserve" not in used:
             options.insert(0, "use_reserve")
+        looked = _priced_on(m)
         choice = yield from m.decide(
             "budget",
             detected_by=m.org.owner("budget") or m.org.decider("budget"),
@@ -633,20 +634,45 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
             m.budget_decided_usd = gap  # decided: a look reopens it only once it grows
             return
-        now = _respond(m, choice, why)
+        as_priced = {o.response: o for o in priced} if _priced_on(m) == looked else {}
+        now, current = _respond(m, choice, why, base, as_priced)
+        if not current and over_usd(now.gap(m)):
+            now = None  # still over after the look's answer: the next round looks again
     m.budget_decided_usd = 0.0  # the gap is closed
 
 
-def _respond(m: Project, choice: str, why: str) -> Outlook:
-    """Carry out ``choice`` (the gap as it is when the answer arrives); the outlook after it."""
-    base = outlook(m)
+def _priced_on(m: Project) -> tuple[Any, ...]:
+    """What a look's pricing of a cut rests on: the phase, the plan's scope and its progress.
+
+    While none of it has moved, a cut priced at the look is carried out as priced when the
+    answer arrives; otherwise it is priced again then.
+    """
+    run = m.run
+    return (m.recording.phase, m.plan.state(), m.plan.rounds_done, run and run.tokens)
+
+
+def _respond(
+    m: Project, choice: str, why: str, look: Outlook, as_priced: dict[str, ScopeOption]
+) -> tuple[Outlook, bool]:
+    """Carry out ``choice`` as the look (``look``, its outlook) priced it.
+
+    The reserve released is the gap the look found (the reserve moves the gap, not the
+    forecast); a cut is the look's, when nothing it was priced on has moved
+    (``as_priced`` holds it), else priced again now. Returns the outlook with the answer
+    made, and whether it is of this moment (``False``: the look's).
+    """
     if choice == "use_reserve":
-        used = min(base.gap(m), m.plan.reserve_left)  # the gap when the answer arrives
+        used = min(look.gap(m), m.plan.reserve_left)  # what the look asked for
         m.plan.use_reserve(used)
         m.recording.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
-        return base  # the reserve moves the gap, not the forecast
+        return look, False
+    option = as_priced.get(choice)
+    if option is not None:
+        apply_scope(m, option, why)
+        return option.after, False
+    base = outlook(m)
     option = scope_option(m, choice, base.gap(m), base)
     if option is None:
-        return base
+        return base, True
     apply_scope(m, option, why)
-    return option.after
+    return option.after, True
