@@ -550,7 +550,7 @@ def budget_watch(m: Project, tolerance: float = 0.0) -> Steps:
     """The forecast is compared with the budget (at each phase boundary, and on a new bill).
 
     An episode opens when the gap exceeds what the last episode left decided
-    (``Project.budget_decided_usd``: nothing once it closed the gap, the overrun it
+    (``Plan.gap_decided``: nothing once it closed the gap, the overrun it
     accepted) by more than ``tolerance`` dollars: nothing at a phase boundary or on a
     new bill, :data:`BUDGET_TOLERANCE_SHARE` of the budget at the owner's weekly look.
     """
@@ -558,7 +558,7 @@ def budget_watch(m: Project, tolerance: float = 0.0) -> Steps:
     by_phase = forecast.days_by_phase(m)
     lines = projected_lines(m, by_phase)
     gap = _gap(m, lines)
-    if over_usd(gap - m.budget_decided_usd - tolerance):
+    if over_usd(gap - m.plan.gap_decided - tolerance):
         m.recording.count_incident("budget_slip")
         yield from close_budget_gap(m, ON_FORECAST, {}, _outlook(m, by_phase, lines))
 
@@ -632,13 +632,13 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
         used.add(choice)
         if choice == "accept_overrun":
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
-            m.budget_decided_usd = gap  # decided: a look reopens it only once it grows
+            m.plan.decide_gap(gap)  # decided: a look reopens it only once it grows
             return
         as_priced = {o.response: o for o in priced} if _priced_on(m) == looked else {}
         now, current = _respond(m, choice, why, base, as_priced)
         if not current and over_usd(now.gap(m)):
             now = None  # still over after the look's answer: the next round looks again
-    m.budget_decided_usd = 0.0  # the gap is closed
+    m.plan.decide_gap(0.0)  # the gap is closed
 
 
 def _priced_on(m: Project) -> tuple[Any, ...]:

@@ -107,10 +107,6 @@ class Project(ABC):
         self._pending_event: simpy.Event | None = None
         #: Budget responses under way (the budget owner's weekly look waits for them).
         self.budget_open = 0
-        #: The gap the last budget episode left, in dollars: 0 once it closed the gap, the
-        #: overrun it accepted otherwise. A later look opens a new episode only when the
-        #: gap has grown past it (docs/model.md, "Budget responses and the budget watch").
-        self.budget_decided_usd = 0.0
         total = s.objective.budget.total_usd
         self.ledger = Ledger(total, lev.reserve_fraction * total, keep_entries=observed)
         self.recording = Recording(self.env)
