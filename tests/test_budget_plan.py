@@ -184,3 +184,65 @@ def test_a_budget_cut_mid_play_is_answered_with_priced_options() -> None:
     assert priced and all(p["saves_usd"] > 0 for p in priced)
     after = [c for c in game.model.plan.scope_cuts if c.when.startswith("after a $")]
     assert all(c.saves_usd > 0 for c in after)
+
+
+def _opens(m: Project, tolerance: float) -> bool:
+    """Whether a look at the forecast with ``tolerance`` opens a budget episode now."""
+    look = budget.budget_watch(m, tolerance)
+    opened = next(look, None) is not None  # an episode waits for its decision
+    look.close()
+    return opened
+
+
+def test_a_weekly_look_opens_an_episode_past_the_tolerance_an_accepted_overrun_stays_decided(
+    base: Scenario,
+) -> None:
+    """Management by exception (engine 19): the weekly look ignores a gap within 1% of the
+    budget that a phase boundary acts on; an accepted overrun is reopened by a boundary
+    only once it grows, and by a weekly look only once it grows past the tolerance."""
+    m = ProjectModel(base, seed=0, replication=0, decider="playbook")
+    tol = budget.BUDGET_TOLERANCE_SHARE * m.ledger.budget_usd
+    assert tol == pytest.approx(0.01 * base.objective.budget.total_usd)
+
+    def set_gap(usd: float) -> None:
+        m.ledger.cut_budget(usd - budget.budget_gap(m))
+        assert budget.budget_gap(m) == pytest.approx(usd)
+
+    set_gap(0.5 * tol)
+    assert _opens(m, 0.0) and not _opens(m, tol)
+    set_gap(1.5 * tol)
+    assert _opens(m, tol)
+    m.plan.decide_gap(1.5 * tol)  # the owner accepts the overrun
+    assert not _opens(m, 0.0) and not _opens(m, tol)
+    set_gap(2.0 * tol)
+    assert _opens(m, 0.0) and not _opens(m, tol)
+    set_gap(2.6 * tol)
+    assert _opens(m, tol)
+    assert m.budget_open == 0
+
+
+def test_a_reserve_release_is_the_gap_the_look_found() -> None:
+    """An answer is carried out as the look priced it (engine 19): each release of the
+    reserve is the gap in the decision's context, less only what another episode released
+    while the answer came, or when the reserve runs out (the last release)."""
+    s = load_scenario("frontier_405b")
+    exact = 0
+    for rep in range(3):
+        m = ProjectModel(s, seed=0, replication=rep, decider="playbook")
+        m.env.run()
+        looks = [d for d in m.recording.decisions if d.choice == "use_reserve"]
+        releases = [
+            (e.day, float(e.summary.split("$")[1].split(" ")[0].replace(",", "")))
+            for e in m.recording.trace
+            if e.summary.endswith("of the reserve released")
+        ]
+        assert len(looks) == len(releases)
+        for k, (look, (day, usd)) in enumerate(zip(looks, releases, strict=True)):
+            assert day == look.day
+            assert usd <= look.context["gap_usd"] + 1.0
+            raised = look.day - look.latency_days
+            overlapped = any(raised <= d < day for d, _ in releases[:k])
+            if not overlapped and k < len(looks) - 1:
+                assert usd == pytest.approx(look.context["gap_usd"], abs=1.0)
+                exact += 1
+    assert exact >= 10

@@ -51,20 +51,26 @@ def test_the_read_calls_are_played_as_the_candidates() -> None:
 
 
 def test_the_budget_cut_asks_at_the_cut_not_at_an_earlier_weekly_look() -> None:
-    """The budget owner's weekly look may meet a small slip before the cut (engine 17);
-    that call is the playbook's, and the candidate is asked at the cut itself.
+    """The budget owner's weekly look may meet a slip before the cut (engine 17); that
+    call is the playbook's, and the candidate is asked at the cut itself.
 
     Before this rule the first budget decision of every world was the weekly look's, so
-    the cut's situation "arose" in none of the worlds searched on the strong design.
+    the cut's situation "arose" in none of the worlds searched on the strong design. Since
+    engine 19 a weekly look opens an episode only for a slip past the owner's tolerance,
+    in some worlds only: the test plays the first world where one comes before the cut.
     """
     scenario = followup_scenario(plans.strong(), "budget_cut")
-    seed, count = find_world(scenario, "budget_cut", seeds=5)
-    assert seed is not None and count >= 1
+    first, count = find_world(scenario, "budget_cut", seeds=5)
+    assert first is not None and count >= 1
     auto = reference_decider(scenario.levers.playbook)
-    game = Game(scenario, seed, then=auto)
-    game.play_to_end(auto)
-    budget = [d for d in game.model.recording.decisions if d.kind == "budget"]
-    assert "cut_usd" not in budget[0].context, "a weekly look's slip comes first in this world"
+    for seed in range(first, first + 20):
+        game = Game(scenario, seed, then=auto)
+        game.play_to_end(auto)
+        budget = [d for d in game.model.recording.decisions if d.kind == "budget"]
+        if budget and "cut_usd" not in budget[0].context:
+            break  # a weekly look's slip comes first in this world
+    else:
+        pytest.fail("no world of 20 where a weekly look's slip comes before the cut")
     live = start_followup(scenario, "budget_cut", seed)
     assert live.pending is not None and live.pending.kind == "budget"
     assert "cut_usd" in live.pending.context, "the candidate's first call is the cut's"

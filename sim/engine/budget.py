@@ -546,12 +546,19 @@ def budget_cut(m: Project, fraction: float | None = None) -> Steps:
     yield from close_budget_gap(m, f"after a ${amount:,.0f} cut", {"cut_usd": amount})
 
 
-def budget_watch(m: Project) -> Steps:
-    """At each phase boundary, the forecast is compared with the budget."""
+def budget_watch(m: Project, tolerance: float = 0.0) -> Steps:
+    """The forecast is compared with the budget (at each phase boundary, and on a new bill).
+
+    An episode opens when the gap exceeds what the last episode left decided
+    (``Plan.gap_decided``: nothing once it closed the gap, the overrun it
+    accepted) by more than ``tolerance`` dollars: nothing at a phase boundary or on a
+    new bill, :data:`BUDGET_TOLERANCE_SHARE` of the budget at the owner's weekly look.
+    """
     # Spend only (most looks find no gap); the episode's outlook from the same forecast.
     by_phase = forecast.days_by_phase(m)
     lines = projected_lines(m, by_phase)
-    if over_usd(_gap(m, lines)):
+    gap = _gap(m, lines)
+    if over_usd(gap - m.plan.gap_decided - tolerance):
         m.recording.count_incident("budget_slip")
         yield from close_budget_gap(m, ON_FORECAST, {}, _outlook(m, by_phase, lines))
 
@@ -559,6 +566,12 @@ def budget_watch(m: Project) -> Steps:
 #: Days between the budget owner's looks at the forecast between phase boundaries: the
 #: weekly status review (docs/model.md, "Budget responses and the budget watch").
 BUDGET_LOOK_DAYS = 7.0
+#: Between phase boundaries the owner manages by exception: a weekly look opens a budget
+#: episode only when the gap has grown past what was last decided by more than this
+#: share of the budget (a cost tolerance, as PRINCE2's; set to the reserve lever's step
+#: of 1% of the budget; an assumption, docs/model.md, "Budget responses and the budget
+#: watch").
+BUDGET_TOLERANCE_SHARE = 0.01
 
 
 def owner_watch(m: Project) -> Steps:
@@ -567,7 +580,8 @@ def owner_watch(m: Project) -> Steps:
     Nobody owning the budget, the forecast is read only at the phase boundaries, so a slip
     that grows inside a phase (interruptions, a slow team) is met later, with fewer and
     dearer options left. A look while another decision waits, or while a budget response
-    is under way, is skipped.
+    is under way, is skipped; a look opens an episode only for a material growth of the
+    gap (:data:`BUDGET_TOLERANCE_SHARE`).
     """
     if m.org.owner("budget") is None:
         return
@@ -576,7 +590,7 @@ def owner_watch(m: Project) -> Steps:
             yield m.env.timeout(BUDGET_LOOK_DAYS)
             if m.finished or m.pending is not None or m.budget_open:
                 continue
-            yield from budget_watch(m)
+            yield from budget_watch(m, BUDGET_TOLERANCE_SHARE * m.ledger.budget_usd)
     except simpy.Interrupt:
         return  # the project is done: the owner stops looking (no look after the release)
 
@@ -598,8 +612,8 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
     """The episode's loop; ``now``: the plan's outlook at this moment, if known.
 
     Each answer is made at a later moment than the look that priced it (the decision
-    takes time), so the outlook is worked out again then; a scope cut's own outlook
-    (``ScopeOption.after``, priced at that later moment) is the plan's after the cut.
+    takes time) and is carried out as the look priced it (:func:`_respond`); when the
+    gap is still open after it, the next round starts from a fresh forecast.
     """
     used: set[str] = set()
     while over_usd(gap := (base := outlook(m) if now is None else now).gap(m)):
@@ -607,6 +621,7 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
         options = [o.response for o in priced]
         if over_usd(m.plan.reserve_left) and "use_reserve" not in used:
             options.insert(0, "use_reserve")
+        looked = _priced_on(m)
         choice = yield from m.decide(
             "budget",
             detected_by=m.org.owner("budget") or m.org.decider("budget"),
@@ -617,20 +632,47 @@ def _close_gap(m: Project, why: str, context: dict[str, Any], now: Outlook | Non
         used.add(choice)
         if choice == "accept_overrun":
             m.recording.trace_event("budget", f"Budget response: accept an overrun of ${gap:,.0f}")
+            m.plan.decide_gap(gap)  # decided: a look reopens it only once it grows
             return
-        now = _respond(m, choice, why)
+        as_priced = {o.response: o for o in priced} if _priced_on(m) == looked else {}
+        now, current = _respond(m, choice, why, base, as_priced)
+        if not current and over_usd(now.gap(m)):
+            now = None  # still over after the look's answer: the next round looks again
+    m.plan.decide_gap(0.0)  # the gap is closed
 
 
-def _respond(m: Project, choice: str, why: str) -> Outlook:
-    """Carry out ``choice`` (the gap as it is when the answer arrives); the outlook after it."""
-    base = outlook(m)
+def _priced_on(m: Project) -> tuple[Any, ...]:
+    """What a look's pricing of a cut rests on: the phase, the plan's scope and its progress.
+
+    While none of it has moved, a cut priced at the look is carried out as priced when the
+    answer arrives; otherwise it is priced again then.
+    """
+    run = m.run
+    return (m.recording.phase, m.plan.state(), m.plan.rounds_done, run and run.tokens)
+
+
+def _respond(
+    m: Project, choice: str, why: str, look: Outlook, as_priced: dict[str, ScopeOption]
+) -> tuple[Outlook, bool]:
+    """Carry out ``choice`` as the look (``look``, its outlook) priced it.
+
+    The reserve released is the gap the look found (the reserve moves the gap, not the
+    forecast); a cut is the look's, when nothing it was priced on has moved
+    (``as_priced`` holds it), else priced again now. Returns the outlook with the answer
+    made, and whether it is of this moment (``False``: the look's).
+    """
     if choice == "use_reserve":
-        used = min(base.gap(m), m.plan.reserve_left)  # the gap when the answer arrives
+        used = min(look.gap(m), m.plan.reserve_left)  # what the look asked for
         m.plan.use_reserve(used)
         m.recording.trace_event("budget", f"Budget response: ${used:,.0f} of the reserve released")
-        return base  # the reserve moves the gap, not the forecast
+        return look, False
+    option = as_priced.get(choice)
+    if option is not None:
+        apply_scope(m, option, why)
+        return option.after, False
+    base = outlook(m)
     option = scope_option(m, choice, base.gap(m), base)
     if option is None:
-        return base
+        return base, True
     apply_scope(m, option, why)
-    return option.after
+    return option.after, True

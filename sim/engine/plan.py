@@ -35,6 +35,7 @@ class Plan:
         "data_multiplier",
         "eval_scope",
         "extra_rounds",
+        "gap_decided",
         "gpus",
         "hires",
         "params",
@@ -82,6 +83,11 @@ class Plan:
         self.product_transfer = 1.0 if lev.product_evals_early else PRODUCT_TRANSFER_LATE
         #: The budget's reserve still held.
         self.reserve_left = reserve_usd
+        #: The budget gap the last budget episode left, in dollars: 0 once it closed the
+        #: gap, the overrun it accepted otherwise. A later look opens a new episode only
+        #: when the gap has grown past it (docs/model.md, "Budget responses and the budget
+        #: watch").
+        self.gap_decided = 0.0
         #: Every scope cut made to fit the budget, priced (docs/model.md, "Budget as a plan").
         self.scope_cuts: list[ScopeCut] = []
         #: The plan once fitted to the budget at set-up (what the outcome calls planned).
@@ -154,6 +160,10 @@ class Plan:
 
     def use_reserve(self, usd: Usd) -> None:
         self.reserve_left = max(0.0, self.reserve_left - usd)
+
+    def decide_gap(self, usd: Usd) -> None:
+        """A budget episode ended leaving a gap of ``usd`` (0: closed; else accepted)."""
+        self.gap_decided = usd
 
     # --- post-training rounds -------------------------------------------------------------------
 
