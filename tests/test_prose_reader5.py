@@ -197,3 +197,38 @@ def test_a_call_under_a_condition_contrary_to_fact_is_not_the_call() -> None:
     ]
     plain = read_followup("benchmarks_vs_product", "The gap is inside the noise, so we ship.")
     assert "call:benchmarks_vs_product=ship" in {r.key for r in plain.readings if not r.unsure}
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "not_read"),
+    [
+        (
+            "Owners: data lead (duplicate rate), infra (node health checks).",
+            {"owner:data_quality=data", "warning:data_quality=yes", "owner:hardware=infra"},
+            set(),
+        ),
+        (
+            "Owners and signals: hardware, infra, node health; contamination, the evals lead, "
+            "overlap scans.",
+            {"owner:hardware=infra", "owner:contamination=evals"},
+            set(),
+        ),
+        # an item naming two risks gives no owner; a team set aside owns nothing
+        (
+            "Owners: data lead (duplicate and toxicity rates).",
+            set(),
+            {"owner:data_quality=data", "owner:safety=data"},
+        ),
+        ("Owners: not the data lead (duplicate rate).", set(), {"owner:data_quality=data"}),
+        # no head, no list: a sentence of teams and signals owns nothing
+        (
+            "Data lead (duplicate rate), infra (node health checks).",
+            set(),
+            {"owner:data_quality=data", "owner:hardware=infra"},
+        ),
+    ],
+)
+def test_a_list_of_owners_under_its_head(text: str, read: set[str], not_read: set[str]) -> None:
+    sure = _sure(text)
+    assert read <= sure, (text, sure)
+    assert not (not_read & sure), (text, sure)

@@ -132,6 +132,8 @@ TEAM_NAME = re.compile(
     r"\b(?:post\s+training|fine\s+tuning|pre\s?training|training|tuning|data|evals?|"
     r"alignment|infra)\s+(?:lead|team|folks|people|owner|engineer)s?\b"
 )
+#: A list of owners under a head: "Owners: …", "3. Owners and first signals: …".
+OWNER_LIST = re.compile(r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?owners?\b[^:]{0,60}:\s*(.+)$")
 #: "I" (the candidate) as a subject.
 ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
 #: "our own", "on their own": the adjective, no owning verb.
@@ -653,6 +655,8 @@ class _Reader:
         #: The clause before this one when a semicolon joined them ("When we slip we will not
         #: add staff late; we cut …"), else "".
         self.joined = ""
+        #: A list of owners under its head ("Owners: …;") goes on after a semicolon.
+        self.listing = False
         #: The risks the sentence before gave an owner without a warning.
         self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
@@ -816,6 +820,12 @@ class _Reader:
                 and _team_in(colon.group(1), self.teams)
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
+        # A list of owners under its head; a clause after its ";" goes on with the list.
+        listed = OWNER_LIST.match(low)
+        items = listed.group(1) if listed else low if self.listing and not verbs else None
+        self.listing = items is not None and s.rstrip().endswith(";")
+        if not verbs and items is not None:
+            self._owner_list(items, s)
         for i, m in enumerate(verbs):
             if negated(low, m.start(), refusals=False):
                 continue
@@ -854,6 +864,32 @@ class _Reader:
                 if by and inverted and _team_in(inverted, self.teams):
                     subject, obj = inverted, obj[: by.start()]
             self._owner_of(subject, obj, s)
+
+    def _owner_list(self, items: str, s: str) -> None:
+        """A list of owners under an "Owners:" head, each a team and what it owns or watches.
+
+        "Owners: data lead (dedup rate), infra (node health)", "Owners and signals: data,
+        the data lead, dedup rates; hardware, infra, node health": each item names one
+        team, and one risk by its name or by its signal once the team's words are set aside
+        ("data lead" names the data team, not the data's quality). An item naming two teams
+        or two risks (a tie) gives nothing.
+        """
+        one = len({t for t in self.teams if _team_in(items, (t,)) is not None}) == 1
+        parts = [items] if one else re.split(r",\s*(?![^()]*\))", items)
+        for part in parts:
+            teams = {t for t in self.teams if _team_in(part, (t,)) is not None}
+            if len(teams) != 1:
+                continue
+            team = teams.pop()
+            words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
+            rest = _low(part)
+            for w in sorted(words, key=len, reverse=True):
+                rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])", " ", rest)
+            t = Text.of(ME.sub(" ", rest))
+            named = [r for r in RISK_KINDS if any(phrases_named(t, c) for c in topic(r))]
+            risk = named[0] if len(named) == 1 else None  # two risks named: whose is it?
+            if risk is not None and not negated(rest, 0):
+                self._own(risk, team, part.strip(), part, unsure=False)
 
     def _owner_of(self, subject: str, obj: str, s: str) -> None:
         who = re.search(r"((?:\S+\s+){0,4}\S+)\s+(?:who|that)\s*$", subject)
