@@ -232,3 +232,32 @@ def test_a_list_of_owners_under_its_head(text: str, read: set[str], not_read: se
     sure = _sure(text)
     assert read <= sure, (text, sure)
     assert not (not_read & sure), (text, sure)
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "not_read"),
+    [
+        (
+            "The infra lead is accountable for hardware, with node health alerts.",
+            {"owner:hardware=infra"},
+            set(),
+        ),
+        ("The evals lead answers for contamination.", {"owner:contamination=evals"}, set()),
+        ("Data quality sits with the data lead.", {"owner:data_quality=data"}, set()),
+        (
+            "The evals lead is not accountable for contamination.",
+            set(),
+            {"owner:contamination=evals"},
+        ),
+        # a clause of its own after ", and her …" names no second risk owned
+        (
+            "The data lead answers for data quality, and her signal is the toxicity rate.",
+            {"owner:data_quality=data"},
+            {"owner:safety=data"},
+        ),
+    ],
+)
+def test_more_owning_verbs(text: str, read: set[str], not_read: set[str]) -> None:
+    sure = _sure(text)
+    assert read <= sure, (text, sure)
+    assert not (not_read & sure), (text, sure)

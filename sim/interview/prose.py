@@ -144,7 +144,10 @@ POSSESSIVE = (
 OWN_VERB = re.compile(
     rf"\b{POSSESSIVE}(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
-    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves)))\b",
+    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
+    # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
+    r"(?:is\s+|are\s+)?(?:accountable|answerable)\s+for|answers\s+for|"
+    r"(?:sits?|rests?|lies)\s+with)\b",
     re.I,
 )
 DECIDE_VERB = re.compile(
@@ -852,10 +855,12 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith("owned by"):
+            if m.group(0).startswith(("owned by", "sit", "rest", "lies")):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            # "…, and her early signal is dedup and toxicity rates": a clause of its own.
+            obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
                 continue  # "owns rollback calls": a decision right (:meth:`_rights`), no risk
             if _team_in(subject, self.teams) is None:
