@@ -12,14 +12,13 @@ import pytest
 
 from sim.interview.prose import read_answer
 from sim.interview.prose_followups import read_followup
+from tests.test_prose_reader4 import _sure, _unsure
 
 
-def _sure(text: str) -> set[str]:
-    return {r.key for r in read_answer(text).readings if not r.unsure}
-
-
-def _unsure(text: str) -> set[str]:
-    return {r.key for r in read_answer(text).readings if r.unsure}
+def _check(text: str, read: set[str], not_read: set[str]) -> None:
+    sure = _sure(text)
+    assert read <= sure, (text, sure)
+    assert not (not_read & sure), (text, sure)
 
 
 @pytest.mark.parametrize(
@@ -136,9 +135,7 @@ def _unsure(text: str) -> set[str]:
     ],
 )
 def test_a_rule_reads_what_the_sentence_says(text: str, read: set[str], not_read: set[str]) -> None:
-    sure = _sure(text)
-    assert read <= sure, (text, sure)
-    assert not (not_read & sure), (text, sure)
+    _check(text, read, not_read)
 
 
 @pytest.mark.parametrize(
@@ -229,9 +226,7 @@ def test_a_call_under_a_condition_contrary_to_fact_is_not_the_call() -> None:
     ],
 )
 def test_a_list_of_owners_under_its_head(text: str, read: set[str], not_read: set[str]) -> None:
-    sure = _sure(text)
-    assert read <= sure, (text, sure)
-    assert not (not_read & sure), (text, sure)
+    _check(text, read, not_read)
 
 
 @pytest.mark.parametrize(
@@ -258,6 +253,4 @@ def test_a_list_of_owners_under_its_head(text: str, read: set[str], not_read: se
     ],
 )
 def test_more_owning_verbs(text: str, read: set[str], not_read: set[str]) -> None:
-    sure = _sure(text)
-    assert read <= sure, (text, sure)
-    assert not (not_read & sure), (text, sure)
+    _check(text, read, not_read)
