@@ -84,7 +84,8 @@ TEAM_WORDS: dict[str, tuple[str, ...]] = {
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
                     "research lead", "pretraining lead", "pretraining team"),
     "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
-    "data": ("data team", "data engineer", "data lead", "data people", "data folks"),
+    "data": ("data team", "data engineer", "data lead", "data people", "data folks",
+             "data person"),
     "post_training": ("post training", "alignment team", "fine tuning team", "alignment",
                       "tuning lead", "tuning team", "fine tuning lead", "alignment lead"),
     "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
@@ -124,6 +125,15 @@ SCAN = re.compile(
     r"\b(?:overlap|n\s?grams?|\d+\s?grams?|decontaminat\w*|canar\w*|contamination\s+"
     r"(?:scan|check)\w*|exact\s+match\w*)\b"
 )
+#: An owning verb that says how a risk is watched, when its subject is the verb's before.
+WATCHING = re.compile(r"(?:watch|monitor|runs|tracks|covers|run\b)")
+#: A team named by its stage and a head noun ("the post-training lead", "fine-tuning team").
+TEAM_NAME = re.compile(
+    r"\b(?:post\s+training|fine\s+tuning|pre\s?training|training|tuning|data|evals?|"
+    r"alignment|infra)\s+(?:lead|team|folks|people|owner|engineer)s?\b"
+)
+#: A list of owners under a head: "Owners: …", "3. Owners and first signals: …".
+OWNER_LIST = re.compile(r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?owners?\b[^:]{0,60}:\s*(.+)$")
 #: "I" (the candidate) as a subject.
 ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
 #: "our own", "on their own": the adjective, no owning verb.
@@ -134,7 +144,10 @@ POSSESSIVE = (
 OWN_VERB = re.compile(
     rf"\b{POSSESSIVE}(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
-    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of)\b",
+    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
+    # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
+    r"(?:is\s+|are\s+)?(?:accountable|answerable)\s+for|answers\s+for|"
+    r"(?:sits?|rests?|lies)\s+with)\b",
     re.I,
 )
 DECIDE_VERB = re.compile(
@@ -174,7 +187,8 @@ OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
                  "accept_slip": ("accept the slip", "move the date", "accept a slip",
                                  "accept the delay", "slip the date", "accept slip",
                                  "take the slip", "push the date", "move the launch",
-                                 "then the date")},
+                                 "then the date", "moving the date", "pushing the date",
+                                 "slipping the date")},
     "rollback": {"rollback_skip": ("roll back", "rollback", "skip the batch",
                                    "last good checkpoint"),
                  "pause_investigate": ("pause", "investigate"),
@@ -218,6 +232,10 @@ CHANGED_TO = re.compile(
     r"\b(?:down|cut|drop\w*|reduc\w*|trim\w*|lower\w*)\s+(?:it\s+)?to\s*$|"
     r"\b(?:cut|reduc\w*|drop\w*|grow\w*|increas\w*|rais\w*|overrun\w*)\s+(?:\w+\s+)?by\s*$"
 )
+#: A number given as one of two ("10 or 15%", "10 to 15%", "10-15%").
+NUMBER_CHOICE = re.compile(r"\d\s*%?\s*(?:or|to|-|–)\s*$")
+#: A hedge: the speaker is not committing ("maybe", "I think", "not sure").
+HEDGE = re.compile(r"\b(?:maybe|perhaps|not\s+sure)\b")
 #: Engineering kept apart from training: a ticket queue, a team separate from research.
 SILO = re.compile(
     r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
@@ -231,10 +249,13 @@ TRACK_VERB = re.compile(
 SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
 
 
-#: A decision named as what someone decides, not done: "decides rollbacks", "rollback calls".
+#: A decision named as what someone decides, not done: "decides rollbacks", "rollback calls",
+#: "decides to roll back", "is empowered to roll back" (who may, not what is done).
 DECIDED = re.compile(
     r"\b(?:decides?|deciding|calls?|approves?|owns?)\s+(?:on\s+)?(?:the\s+|any\s+|every\s+|each\s+)?"
-    r"(?:rollbacks?|roll\s+backs?)\b|\b(?:rollback|roll\s+back)\s+(?:calls?|decisions?|rights?)\b"
+    r"(?:rollbacks?|roll\s+backs?)\b|\b(?:rollback|roll\s+back)\s+(?:calls?|decisions?|rights?)\b|"
+    r"\b(?:decides?|deciding|decision|call|empowered|authori[sz]ed|allowed|free|entitled|"
+    r"right|power|authority|say)\s+(?:on\s+)?(?:whether\s+|when\s+)?(?:to\s+)?(?:roll\s+back|rollback)\b"
 )
 #: The words that open a step of a sequence ("first …, then …", "… > …").
 STEP = re.compile(r"\b(?:first|then|next|after\s+that|finally|lastly)\b|>|→")
@@ -260,6 +281,40 @@ def _unknown_step(low: str, spans: list[tuple[int, int]]) -> bool:
             continue
         words = [w for w in re.findall(r"[a-z]+", low[m.end() : end]) if w not in STEP_FILLER]
         if len(words) >= 2:
+            return True
+    return False
+
+
+#: A word that ranks an item of a sequence, before or after it ("second, fewer ablations",
+#: "experiments second", "the date is the last resort").
+ORDINAL = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|next|then|finally|last(?:ly)?|last\s+resort)\b"
+)
+#: Where one item of a listed sequence ends and the next begins.
+ITEM_SPLIT = re.compile(r"[,;:.!?]|\bthen\b|\band\b")
+
+
+#: A possibility, not a plan: "could", "might", "may" just before an option.
+MAYBE = re.compile(r"\b(?:could|might|may)\s+(?:\w+\s+)?$")
+
+
+def _unknown_item(low: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether a ranked item after the first option read holds no option the reader knows.
+
+    "Contingency first, experiments second, a tuning round third": "experiments second" is
+    ranked but read as no option, so the order read would drop a step; asked instead.
+    """
+    if not spans:
+        return False
+    start = min(a for a, _ in spans)
+    bounds = [start] + [m.end() for m in ITEM_SPLIT.finditer(low, start)] + [len(low)]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        piece = low[a:b]
+        if not ORDINAL.search(piece) or any(a <= x < b for x, _ in spans):
+            continue
+        words = [w for w in re.findall(r"[a-z]+", ORDINAL.sub(" ", piece))
+                 if w not in STEP_FILLER and w not in ("thing", "step", "one")]  # fmt: skip
+        if words:
             return True
     return False
 
@@ -293,6 +348,8 @@ GATE_PHASES: dict[str, tuple[str, ...]] = {
                 "after the data prep", "data preparation"),
     "ablations": ("ablation", "proxy run", "scaling law", "before the main run"),
 }  # fmt: skip
+#: A review of spend, not a gate ("weekly burn review", "monthly budget review").
+SPEND_REVIEW = re.compile(r"\b(?:burn|spend|budget|cost|finance|financial)\s+reviews?\b", re.I)
 GATE_WORDS = (
     "gate",
     "go no go",
@@ -398,7 +455,13 @@ SCRATCH = re.compile(
     r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b[^.;]{0,30}\bfrom\s+scratch\b|"
     r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
 )
-ADAPT = re.compile(r"\badapt(?:s|ing)?\b|\bfine\s+tun(?:e|ing)\b|\bcontinued\s+pretraining\b")
+#: Adapting a base model chosen; fine-tuning named as a phase or its rounds ("fewer
+#: fine-tuning rounds", "from fine-tuning to evals", "the fine-tuning team") chooses nothing.
+ADAPT = re.compile(
+    r"\badapt(?:s|ing)?\b|(?<!\bfrom\s)\bfine\s+tun(?:e|ing)\b(?!\s+(?:rounds?|runs?|steps?|"
+    r"stages?|phases?|data|sets?|team|lead|work|jobs?|passe?s?|budget|to\b))|"
+    r"\bcontinued\s+pretraining\b"
+)
 #: The two strategies weighed as a question, no choice made ("build or adapt", "do we
 #: pretrain or not").
 WEIGHED = re.compile(
@@ -411,10 +474,24 @@ DISMISSED = re.compile(
     r"wasteful|pointless|unnecessary|madness|a\s+mistake|a\s+luxury|out\s+of\s+the\s+question|"
     r"not\s+worth|too\s+(?:expensive|slow|costly|risky))\b"
 )
+
+
+def _both_strategies(low: str) -> bool:
+    """Whether a sentence names both strategies, neither concluded by a "so …" (CHOSEN)."""
+    if CHOSEN.search(low):
+        return False
+    scratch = SCRATCH.search(low)
+    adapt = ADAPT.search(low)
+    if adapt and re.match(r"\s+(?:nothing|no\b)", low[adapt.end() :]):
+        return False  # "we adapt nothing, we train from scratch"
+    return bool(scratch and adapt and not negated(low, scratch.start(), refusals=False)
+                and not negated(low, adapt.start(), refusals=False))  # fmt: skip
+
+
 #: The strategy a sentence concludes with ("…, so pretrain", "which is why we adapt").
 CHOSEN = re.compile(
     r"\b(?:so|therefore|thus|hence|which\s+is\s+why|that\s+is\s+why)\s+(?:we\s+|i\s+)?"
-    r"(?:should\s+|will\s+|would\s+|must\s+)?(pretrain|adapt|fine\s+tune)\b"
+    r"(?:should\s+|will\s+|would\s+|must\s+)?(pretrain|adapt|fine\s+tune|build(?!\s+on\b))\b"
 )
 
 
@@ -467,12 +544,22 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     # set aside holds nothing.
     low = NOT_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), _low(part))
     found = []
+    spans: list[tuple[int, int, str]] = []
     for team in teams:
         words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
-        at = _spots(low, (re.escape(w) + r"(?![a-z])" if len(w) <= 3 else re.escape(w)
-                          for w in words))  # fmt: skip
-        if at:
-            found.append((at[0], team))
+        for w in words:
+            pat = re.escape(w) + r"(?![a-z])" if len(w) <= 3 else re.escape(w)
+            spans += [(m.start(), m.end(), team) for m in re.finditer(rf"(?<![a-z]){pat}", low)]
+    # "the post-training lead": "training lead" inside it (or starting inside it) names no
+    # other team.
+    for a, b, team in spans:
+        if not any(t2 != team and (a2 < a < b2 or (a2 <= a and b <= b2 and (a2, b2) != (a, b)))
+                   for a2, b2, t2 in spans):  # fmt: skip
+            found.append((a, team))
+    firsts: dict[str, int] = {}
+    for a, team in sorted(found):
+        firsts.setdefault(team, a)
+    found = [(a, team) for team, a in firsts.items()]
     me = ME.search(low)
     if me and CANDIDATE_TEAM in teams:
         found.append((me.start(), CANDIDATE_TEAM))
@@ -481,9 +568,18 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     return (max(found) if nearest else min(found))[1]
 
 
+#: A cause word that links no risk to a cost: a sentence opened by "so" ("so yeah, …"),
+#: a definition ("done means 85% accuracy", "success means …").
+NO_CAUSE = re.compile(
+    r"^\W*so\b|\b(?:done|success|good|finished|winning|the\s+target|the\s+goal|"
+    r"the\s+bar)\s+means?\b"
+)
+
+
 def _consequence(low: str) -> bool:
     """Whether a sentence states a consequence it does not negate or refuse."""
-    cause = CAUSE.search(low)
+    blank = {m.end() for m in NO_CAUSE.finditer(low)}
+    cause = next((m for m in CAUSE.finditer(low) if m.end() not in blank), None)
     if cause is None or REFUSE.search(NOT_EXCEPT.sub(" ", low)):
         return False
     head = NOT_EXCEPT.sub(" ", low[clause_start(low, cause.start()) : cause.start()])
@@ -562,6 +658,8 @@ class _Reader:
         #: The clause before this one when a semicolon joined them ("When we slip we will not
         #: add staff late; we cut …"), else "".
         self.joined = ""
+        #: A list of owners under its head ("Owners: …;") goes on after a semicolon.
+        self.listing = False
         #: The risks the sentence before gave an owner without a warning.
         self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
@@ -637,7 +735,8 @@ class _Reader:
         if (
             risk
             and dims
-            and (_costs_beyond(s, risk) or not _vague(_low(s)))
+            # the budget's own words are money: its cost must be named beyond them
+            and (_costs_beyond(s, risk) or (not _vague(_low(s)) and risk != "budget"))
             and risk not in self.challenges
             and _named_apart_from_cost(s, risk)
             and not plan_sentence
@@ -692,7 +791,10 @@ class _Reader:
     def _late(self, s: str, t: Text) -> None:
         if "late_discovery" in self.update:
             return
-        if len(find(affirmed(s, refusals=True), ("sunk_compute", "redo", "downstream")).found) >= 2:
+        # "the post-training lead decides rollbacks" names a team and a decision: no cost.
+        plain = DECIDED.sub(" ", TEAM_NAME.sub(" ", _low(s)))
+        said = find(affirmed(plain, refusals=True), ("sunk_compute", "redo", "downstream"))
+        if len(said.found) >= 2:
             self.update["late_discovery"] = s[:TEXT_MAX]
             self.note("why late is expensive", s, s, "late=yes")
 
@@ -721,18 +823,44 @@ class _Reader:
                 and _team_in(colon.group(1), self.teams)
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
+        # A list of owners under its head; a clause after its ";" goes on with the list.
+        listed = OWNER_LIST.match(low)
+        items = listed.group(1) if listed else low if self.listing and not verbs else None
+        self.listing = items is not None and s.rstrip().endswith(";")
+        if not verbs and items is not None:
+            self._owner_list(items, s)
         for i, m in enumerate(verbs):
             if negated(low, m.start(), refusals=False):
+                continue
+            before = low[verbs[i - 1].end() : m.start()] if i else ""
+            if (
+                i
+                and WATCHING.match(m.group(0))
+                and re.fullmatch(r"[^;.]*\band\s+(?:also\s+)?", before)
+                and _team_in(before, self.teams) is None
+                and _risks_in(WATCH_AT.split(before)[0])
+            ):
+                # "owns contamination and runs overlap checks against every product eval":
+                # the same subject's second verb says how the risk is watched, not another one.
                 continue
             start = clause_start(low, m.start())
             end = len(low)
             if i + 1 < len(verbs):
                 nxt = clause_start(low, verbs[i + 1].start())
                 end = nxt if nxt > m.end() else verbs[i + 1].start()
-            if m.group(0).startswith("owned by"):
+            # "I own the objective, and the sponsor signs off the budget": the object ends
+            # where another subject's decision begins.
+            decide = next((d for d in DECIDE_VERB.finditer(low, m.end()) if d.start() > m.end()),
+                          None)  # fmt: skip
+            if decide is not None and decide.start() < end:
+                cut = clause_start(low, decide.start())
+                end = cut if cut > m.end() else decide.start()
+            if m.group(0).startswith(("owned by", "sit", "rest", "lies")):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            # "…, and her early signal is dedup and toxicity rates": a clause of its own.
+            obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
                 continue  # "owns rollback calls": a decision right (:meth:`_rights`), no risk
             if _team_in(subject, self.teams) is None:
@@ -742,7 +870,38 @@ class _Reader:
                     subject, obj = inverted, obj[: by.start()]
             self._owner_of(subject, obj, s)
 
+    def _owner_list(self, items: str, s: str) -> None:
+        """A list of owners under an "Owners:" head, each a team and what it owns or watches.
+
+        "Owners: data lead (dedup rate), infra (node health)", "Owners and signals: data,
+        the data lead, dedup rates; hardware, infra, node health": each item names one
+        team, and one risk by its name or by its signal once the team's words are set aside
+        ("data lead" names the data team, not the data's quality). An item naming two teams
+        or two risks (a tie) gives nothing.
+        """
+        one = len({t for t in self.teams if _team_in(items, (t,)) is not None}) == 1
+        parts = [items] if one else re.split(r",\s*(?![^()]*\))", items)
+        for part in parts:
+            teams = {t for t in self.teams if _team_in(part, (t,)) is not None}
+            if len(teams) != 1:
+                continue
+            team = teams.pop()
+            words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
+            rest = _low(part)
+            for w in sorted(words, key=len, reverse=True):
+                rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])", " ", rest)
+            t = Text.of(ME.sub(" ", rest))
+            named = [r for r in RISK_KINDS if any(phrases_named(t, c) for c in topic(r))]
+            risk = named[0] if len(named) == 1 else None  # two risks named: whose is it?
+            if risk is not None and not negated(rest, 0):
+                self._own(risk, team, part.strip(), part, unsure=False)
+
     def _owner_of(self, subject: str, obj: str, s: str) -> None:
+        who = re.search(r"((?:\S+\s+){0,4}\S+)\s+(?:who|that)\s*$", subject)
+        if who is not None:
+            # "I would want a data person who owns …": the subject of "owns" is the noun
+            # before "who", never a team named earlier in the sentence.
+            subject = who.group(1)
         team = _team_in(subject, self.teams)
         if team is None:
             return
@@ -888,6 +1047,9 @@ class _Reader:
         return max(spots) if spots else len(between)
 
     def _gate(self, s: str, t: Text) -> None:
+        # "a weekly burn review" tracks spend: no gate.
+        s = SPEND_REVIEW.sub(lambda m: " " * len(m.group(0)), s)
+        t = Text.of(s)
         if not _has(t, GATE_WORDS):
             return
         named = [w for w in GATE_WORDS if w != "before the main run"]
@@ -907,7 +1069,11 @@ class _Reader:
             cue = _first_at(c, cues)
             if cue < 0 or phase in self.gates or negated(low, cue):
                 continue
-            catches = [k for k, m in METHODS.items() if find(t, m).found]
+            # The evidence is named apart from the phase ("milestone reviews after the
+            # ablations" names a phase and no experiment run at it).
+            apart = Text.of(re.sub(rf"(?<![a-z]){re.escape(cues[0])}\w*", " ", low)) \
+                if phase == "ablations" else t  # fmt: skip
+            catches = [k for k, m in METHODS.items() if find(apart, m).found]
             if catches:
                 self.gates[phase] = GatePlan(
                     id=f"{phase}_gate",
@@ -930,7 +1096,9 @@ class _Reader:
             if field in store:
                 continue
             value = min(0.5, b.number.value)
-            sure = b.sure and not CHANGED_TO.search(low[: b.number.span[0]])
+            # "10 or 15%", "10 to 15%": a range or a choice, not a figure; asked.
+            sure = b.sure and not CHANGED_TO.search(low[: b.number.span[0]]) \
+                and not NUMBER_CHOICE.search(low[: b.number.span[0]])  # fmt: skip
             if self.sure(f"{b.noun}={_fraction(value)}", sure):
                 store[field] = value
             name = "reserve" if field == "reserve_fraction" else "ablation budget"
@@ -1012,6 +1180,10 @@ class _Reader:
             hits = [(a, o) for a, o in hits if o not in refused]
             options, sure = ordered(low, hits)
             sure = sure and not _unknown_step(low, spans)
+            if kind in ("budget", "schedule"):
+                sure = sure and not _unknown_item(low, spans)
+            # "we could ship something that lags": a possibility, not the response; asked.
+            sure = sure and not any(MAYBE.search(low[max(0, a - 24) : a]) for a, _ in hits)
             if len(options) >= (1 if kind in ("rollback", "ship") else 2):
                 if self.sure(f"playbook:{kind}={'>'.join(options)}", sure):
                     self.playbook[kind] = options
@@ -1022,8 +1194,13 @@ class _Reader:
         if name in self.levers:
             return
         on = not negated(_low(s), at)
-        self.levers[name] = on
-        self.note(label, "on" if on else "off", s, f"{name}={'on' if on else 'off'}")
+        key = f"{name}={'on' if on else 'off'}"
+        # "I'd maybe have legal check the licences early, I think": hedged; asked.
+        low = _low(s)
+        hedged = HEDGE.search(low, max(0, low.rfind(".", 0, at) + 1, at - 80), at) is not None
+        if self.sure(key, not hedged):
+            self.levers[name] = on
+        self.note(label, "on" if on else "off", s, key, hedged)
 
     def _levers(self, s: str, t: Text) -> None:
         scan = SCAN.search(_low(s))
@@ -1083,16 +1260,20 @@ class _Reader:
         said = self._strategy_of(s)
         if said is None:
             return
-        self.update["strategy"] = said
-        self.update["strategy_reason"] = s[:TEXT_MAX]
-        self.note("strategy", said, s, f"strategy={said}")
+        # Both strategies named, neither concluded nor set aside ("we adapt …, and training
+        # from scratch would cost us months"): one is weighed against the other; asked.
+        key, weighed = f"strategy={said}", _both_strategies(_low(s))
+        if self.sure(key, not weighed):
+            self.update["strategy"] = said
+            self.update["strategy_reason"] = s[:TEXT_MAX]
+        self.note("strategy", said, s, key, weighed)
 
     def _strategy_of(self, s: str) -> str | None:
         """The strategy a sentence chooses (``pretrain`` or ``adapt``), if it chooses one."""
         low = _low(s)
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
             return None
-        if WEIGHED.search(low):
+        if WEIGHED.search(low) or low.rstrip().endswith("?"):
             return None  # "Build or adapt.", "do we pretrain or not": the choice asked, not made
         scratch = SCRATCH.search(low)
         if scratch and DISMISSED.match(low, scratch.end()):
@@ -1104,7 +1285,7 @@ class _Reader:
         if chosen is not None and not negated(low, chosen.start(1), refusals=False):
             # "Adapting the open base model caps a target, so pretrain": what the sentence
             # concludes is the choice; the other is the alternative it weighs.
-            return "pretrain" if chosen.group(1).startswith("pre") else "adapt"
+            return "pretrain" if chosen.group(1).startswith(("pre", "build")) else "adapt"
         if scratch and not negated(low, scratch.start(), refusals=False):
             return "pretrain"
         return "adapt" if adapt else None
@@ -1163,7 +1344,8 @@ def _costs_beyond(s: str, risk: str) -> bool:
 #: these words read a challenge's consequence, not an answer's).
 RISK_COSTS: dict[str, tuple[str, ...]] = {
     "time": ("=hours", "=overnight", "=quarter", "=years", "retrain"),
-    "money": ("=billed", "=burns", "=burning", "wasted", "run out of money", "compute bill"),
+    "money": ("=billed", "=burns", "=burning", "wasted", "run out of money", "compute bill",
+              "=run out", "=runs out"),
     "quality": ("underperform", "=fails", "=fail", "junk", "=wrong", "overstate", "=stalls",
                 "undertrained", "=bland", "look better"),
 }  # fmt: skip
@@ -1184,6 +1366,8 @@ def _named_apart_from_cost(s: str, risk: str) -> bool:
     "cut" alone is a response ("cut tuning rounds"), not the risk.
     """
     low = re.sub(r"\b(?:cost|cut)\w*", " ", _low(s))
+    if risk == "budget":
+        low = CAUSE.sub(" ", low)  # "how much money they burn": what a risk costs, no risk
     return _risk_of(Text.of(low)) == risk or any(
         phrases_named(Text.of(low), c) for c in topic(risk)
     )

@@ -91,6 +91,11 @@ class FollowupReading:
         return any(r.unsure for r in self.readings)
 
 
+#: A condition contrary to fact ("if the gap were within the noise", "had it been smaller"):
+#: the call under it is the one not made.
+COUNTERFACTUAL = re.compile(r"^\W*(?:if\b[^;.:]*\b(?:were|had\s+been)\b|had\s+\w+\s+been\b)", re.I)
+
+
 def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
     """(position, call, negated) for each call's words found in ``s``."""
     low = normalise(s).lower().replace("-", " ")
@@ -102,6 +107,8 @@ def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
                 head = low[clause_start(low, m.start()) : m.start()]
                 if call == "ship" and HOLD_VERB.search(head):
                     neg = True
+                if COUNTERFACTUAL.search(low[: m.start()]):
+                    neg = True  # "if the gap were within the noise we'd ship": not this world
                 out.append((m.start(), call, neg))
     return out
 

@@ -206,7 +206,8 @@ STATED: dict[str, Stated] = {
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|have|hold|run|do)\s+(?:any\s+)?"
                            r"(?:\w+\s+){0,3}?(?:gates?|reviews?)\b"),
                 # "Gates: none", "Gate: n/a"
-                re.compile(r"^\W*(?:\w+\s+)?gates?\s*:\s*(?:none|nothing|n/?a|no)\b"),
+                re.compile(r"^\W*(?:\w+\s+)?gates?\s*:\s*(?:none|nothing|n/?a)\b|"
+                           r"^\W*(?:\w+\s+)?gates?\s*:\s*no\s*(?:[.;,!]|$)"),
                 # "rather than formal gates, we trust …" (and no gate kept before it)
                 re.compile(r"^(?:(?!\bgate|\breview|\bgo\s*/?\s*no).)*?\b(?:rather\s+than|instead\s+of)\s+"
                            r"(?:\w+\s+){0,2}?(?:gates?|reviews?|go\s*/?\s*no\s*gos?)\b"),

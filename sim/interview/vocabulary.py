@@ -268,7 +268,7 @@ CONCEPTS: dict[str, Concept] = {
            "finance", "product manager", "pm", "leadership", "owned by", "owner", "lead",
            "controller"),
         _c("topic_data_quality", "data quality", "data", "token", "web", "corpus", "noisy",
-           "duplicate", "low quality", "crawl", "data mix"),
+           "duplicate", "low quality", "crawl", "data mix", "spam", "scraped"),
         _c("topic_contamination", "contamination", "contamination", "contaminated", "leak",
            "benchmark items", "test set", "overlap", "memorise", "memorize",
            "benchmark questions", "eval items", "saw the benchmark"),
