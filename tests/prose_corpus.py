@@ -40,8 +40,11 @@ BLIND_SETS = (
     # Measured once on 2026-12-05, then looked at (its misses drove that day's rules).
     BlindSet("held-out 2, written blind 2026-12-05", HELDOUT2,
              CORPUS.with_name("heldout2_grades.yaml"), held_out=False),
+    # Measured once on 2026-12-05, then looked at (its misses drove that day's last rules).
     BlindSet("held-out 3, written blind 2026-12-05", CORPUS.with_name("heldout3.yaml"),
-             CORPUS.with_name("heldout3_grades.yaml"), held_out=True),
+             CORPUS.with_name("heldout3_grades.yaml"), held_out=False),
+    BlindSet("held-out 4, written blind 2026-12-05", CORPUS.with_name("heldout4.yaml"),
+             CORPUS.with_name("heldout4_grades.yaml"), held_out=True),
 )  # fmt: skip
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 
