@@ -4,6 +4,8 @@ PLAN.json back (a bad one is an error on the page, never an exception)."""
 
 from __future__ import annotations
 
+import re
+
 import json
 from pathlib import Path
 
@@ -186,6 +188,16 @@ def test_a_spoken_answer_is_read_shown_and_becomes_the_plan(at: AppTest) -> None
     read = at.dataframe[0].value
     assert {"read as", "value", "from the sentence"} <= set(read.columns)
     assert "playbook: budget" in set(read["read as"])
+    # The tool's own labels are words, never identifiers ("owner of data quality").
+    assert "owner of data quality" in set(read["read as"])
+    shown = (
+        " ".join(read["read as"])
+        + " "
+        + " ".join(
+            v for v, s in zip(read["value"], read["from the sentence"], strict=True) if v not in s
+        )
+    )
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", shown), shown
     click(at, "iv_use_prose")
     p = plan(at)
     assert p.prose == SPOKEN and p.owner("data_quality") == "data"

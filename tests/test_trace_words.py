@@ -16,7 +16,14 @@ import pytest
 
 from sim.play.game import Game
 from sim.scenario.loading import load_scenario
-from sim.scenario.vocabulary import OPTION_LABELS, review_words, sentence, words, work_words
+from sim.scenario.vocabulary import (
+    OPTION_LABELS,
+    identifiers_in_words,
+    review_words,
+    sentence,
+    words,
+    work_words,
+)
 from tests.test_lesson_text import problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +79,8 @@ def test_identifiers_read_as_words() -> None:
     assert work_words("fix:contamination") == "the contamination fix"
     assert work_words("ablation_runs") == "ablation runs"
     assert sentence("post-training begins") == "Post-training begins"
+    assert identifiers_in_words("owner of data_quality") == "owner of data quality"
+    assert identifiers_in_words("playbook: schedule") == "playbook: schedule"
+    assert (identifiers_in_words("add_core_staff → accept_slip")
+            == "add core staff → accept the later finish")  # fmt: skip
+    assert identifiers_in_words("owner of safety_legal") == "owner of safety and legal"

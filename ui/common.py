@@ -6,6 +6,7 @@ Nothing here simulates; loading and validation are ``sim.scenario.loading``'s.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,23 @@ from sim.scenario.spec import DECISION_KINDS, DECISION_OPTIONS, RISK_KINDS, Scen
 from sim.scenario.vocabulary import DECISION_TITLES as DECISION_TITLES
 from sim.scenario.vocabulary import OPTION_HELP as OPTION_HELP
 from sim.scenario.vocabulary import words as words
+from sim.tabletop.report.document import md_escape
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_DIR = SHIPPED_DIR
 SHIPPED, UPLOAD = "A shipped scenario", "Upload a YAML file"
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+#: Word joiner: breaks what Streamlit's Markdown would turn into an icon or a link.
+_JOIN = "\u2060"
+_LINKISH = re.compile(r"(:)(?=\S)|(//)|(www)(\.)|(@)", re.IGNORECASE)
+
+
+def esc(text: object) -> str:
+    """Plain text inside Markdown: escaped, and no icon codes or auto-links."""
+    escaped = md_escape(str(text))
+    return _LINKISH.sub(lambda m: _JOIN.join(g for g in m.groups() if g) + _JOIN, escaped)
 
 
 def scientific(value: float) -> str:

@@ -7,6 +7,8 @@ themselves are the scenario's (:data:`~sim.scenario.spec.DECISION_OPTIONS`).
 
 from __future__ import annotations
 
+import re
+
 #: One line per decision option: what choosing it does in the model (sim/engine/training.py,
 #: sim/engine/phases.py). Keys are the options of :data:`~sim.scenario.spec.DECISION_OPTIONS`,
 #: the same names as in scenario playbooks.
@@ -122,6 +124,19 @@ def words(identifier: str) -> str:
     if identifier in OPTION_LABELS:
         return OPTION_LABELS[identifier]
     return ID_WORDS.get(identifier, identifier.replace("_", " "))
+
+
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def identifiers_in_words(label: str) -> str:
+    """A label the tool made, with each identifier in it as a person reads it.
+
+    "owner of data_quality" is "owner of data quality", "add_core_staff → accept_slip" is
+    "add core staff → accept the later finish". Only for the tool's own labels: text a
+    person typed is shown as typed.
+    """
+    return _IDENTIFIER.sub(lambda m: words(m.group()), label)
 
 
 def work_words(key: str) -> str:

@@ -31,6 +31,7 @@ from sim.interview.prose_followups import play_read_followup, read_followup
 from sim.scenario.spec import DECISION_OPTIONS, Scenario
 from sim.scenario.vocabulary import OPTION_HELP
 from ui.common import (
+    esc,
     usd,
     words,
 )
@@ -334,7 +335,7 @@ def answer_in_words(fid: str) -> None:
         for i, r in enumerate(read.readings):
             if r.unsure:
                 st.radio(
-                    f"From “{r.sentence}” I read **{words(r.value)}**, but I am not sure. "
+                    f"From “{esc(r.sentence)}” I read **{words(r.value)}**, but I am not sure. "
                     "Which call is it?",
                     [*options, NO_CALL], index=None, key=ask_key(fid, i),
                     format_func=lambda o: o if o == NO_CALL else words(o), horizontal=True,

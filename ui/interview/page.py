@@ -49,7 +49,7 @@ from sim.interview.plan import (
     plan_json,
     shape_scenario,
 )
-from sim.interview.prose import ProseReading
+from sim.interview.prose import ProseReading, Reading
 from sim.interview.prose import read_answer as read_prose_answer
 from sim.interview.quick import FOLLOWUP_CALLS, PRACTICES, QUICK_INPUTS, QuickInput, quick_plan
 from sim.interview.replays import replayed_plan
@@ -57,8 +57,10 @@ from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
 from sim.interview.store import PracticeStore
 from sim.scenario.spec import Scenario
+from sim.scenario.vocabulary import identifiers_in_words
 from sim.storage import database_url, make_engine
 from ui.common import (
+    esc,
     points,
     records,
     usd,
@@ -294,8 +296,7 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
                 "it came from. Check them; after using the plan you can correct each in Part 1 "
                 "and Part 2.")  # fmt: skip
     frame = pd.DataFrame(
-        [(r.field, r.value, "asks you" if r.unsure else "sure", r.sentence)
-         for r in read.readings],
+        [(*shown(r), "asks you" if r.unsure else "sure", r.sentence) for r in read.readings],
         columns=["read as", "value", "reading", "from the sentence"],
     )  # fmt: skip
     st.dataframe(frame, hide_index=True, width="stretch")
@@ -305,7 +306,9 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
                     "goes into your plan unless you say so.")  # fmt: skip
     for i, r in enumerate(read.unsure):
         st.radio(
-            f"From “{r.sentence}” I read **{r.field}: {r.value}**. Is that what you meant?",
+            "From “{}” I read **{}: {}**. Is that what you meant?".format(
+                *(esc(part) for part in (r.sentence, *shown(r)))
+            ),
             [CONFIRM, REJECT], index=None, key=wkey(f"prose_ask_{i}"),
         )  # fmt: skip
     open_questions = prose_answers(read) is None
@@ -314,6 +317,13 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
     st.button("Use this plan, then correct it", key="iv_use_prose", on_click=use_read_plan,
               type="primary", icon=":material/edit_note:", disabled=open_questions)  # fmt: skip
     return plan
+
+
+def shown(r: Reading) -> tuple[str, str]:
+    """A reading's field and value in words; a value taken from the candidate's own sentence
+    is shown as they typed it."""
+    value = r.value if r.value in r.sentence else identifiers_in_words(r.value)
+    return identifiers_in_words(r.field), value
 
 
 def team_label(team: str | None) -> str:
@@ -366,7 +376,7 @@ def render_quick(plan: InterviewPlan) -> None:
         built = quick_plan(values, plan)
         notice = "Your quick plan is the answer: play the follow-ups, then read the debrief."
         if built.left_out:
-            asked = "; ".join(f"{r.field} ({r.sentence})" for r in built.left_out)
+            asked = "; ".join(f"{shown(r)[0]} ({r.sentence})" for r in built.left_out)
             notice += (f" {len(built.left_out)} readings the tool was unsure of were left out, "
                        f"never guessed; add them in Part 1 and Part 2: {asked}")  # fmt: skip
         replace_plan(built.plan, notice)

@@ -7,7 +7,6 @@ its views return and pass people's clicks to it. Text people typed is shown as p
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,9 +21,8 @@ from sim.tabletop.db.credentials import normalize_room_code
 from sim.tabletop.errors import TabletopError, Unavailable
 from sim.tabletop.report.aar import document, to_docx, to_html, to_markdown, to_pdf
 from sim.tabletop.report.document import html_body
-from sim.tabletop.report.document import md_escape as _md_escape
 from sim.tabletop.service import TabletopService
-from ui.common import usd, words
+from ui.common import esc, usd, words
 
 #: How often an open page asks the database whether anything changed (seconds).
 POLL_SECONDS = 2.0
@@ -34,20 +32,11 @@ STATUS_BADGE = {
     "ended": ":gray-badge[ended]",
 }
 CLIENT = "tt_client"
-#: Word joiner: breaks what Streamlit's Markdown would turn into an icon or a link.
-_JOIN = "\u2060"
-_LINKISH = re.compile(r"(:)(?=\S)|(//)|(www)(\.)|(@)", re.IGNORECASE)
 
 
 def code(typed: str) -> str:
     """A room code as the service writes it (what people typed, normalised)."""
     return normalize_room_code(typed) or typed
-
-
-def esc(text: object) -> str:
-    """Plain text inside Markdown: escaped, and no icon codes or auto-links."""
-    escaped = _md_escape(str(text))
-    return _LINKISH.sub(lambda m: _JOIN.join(g for g in m.groups() if g) + _JOIN, escaped)
 
 
 def plain(text: object) -> None:
