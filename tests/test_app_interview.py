@@ -4,9 +4,8 @@ PLAN.json back (a bad one is an error on the page, never an exception)."""
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -190,6 +189,8 @@ def test_a_spoken_answer_is_read_shown_and_becomes_the_plan(at: AppTest) -> None
     assert "playbook: budget" in set(read["read as"])
     # The tool's own labels are words, never identifiers ("owner of data quality").
     assert "owner of data quality" in set(read["read as"])
+    owners = read[read["read as"] == "owner of data quality"]
+    assert set(owners["value"]) <= {"the data team", "the data team with an early warning"}
     shown = (
         " ".join(read["read as"])
         + " "

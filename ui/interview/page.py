@@ -323,6 +323,9 @@ def shown(r: Reading) -> tuple[str, str]:
     """A reading's field and value in words; a value taken from the candidate's own sentence
     is shown as they typed it."""
     value = r.value if r.value in r.sentence else identifiers_in_words(r.value)
+    kind, _, team = r.key.partition("=")
+    if kind.startswith(("owner:", "right:")) and r.value.startswith(team):
+        value = f"the {words(team)} team{r.value[len(team):]}"  # "the data team"
     return identifiers_in_words(r.field), value
 
 
