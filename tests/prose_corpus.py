@@ -45,6 +45,9 @@ BLIND_SETS = (
              CORPUS.with_name("heldout3_grades.yaml"), held_out=False),
     BlindSet("held-out 4, written blind 2026-12-05", CORPUS.with_name("heldout4.yaml"),
              CORPUS.with_name("heldout4_grades.yaml"), held_out=True),
+    # Written and graded blind in the session after held-out 4 (HELDOUT5.md).
+    BlindSet("held-out 5, written blind 2026-12-05", CORPUS.with_name("heldout5.yaml"),
+             CORPUS.with_name("heldout5_grades.yaml"), held_out=True),
 )  # fmt: skip
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 

@@ -132,6 +132,11 @@ TEAM_NAME = re.compile(
     r"\b(?:post\s+training|fine\s+tuning|pre\s?training|training|tuning|data|evals?|"
     r"alignment|infra)\s+(?:lead|team|folks|people|owner|engineer)s?\b"
 )
+#: A head naming a stage or a quantity, not a team ("Pretraining run: 2T tokens").
+NOT_A_TEAM = re.compile(
+    r"\b(?:runs?|phases?|stages?|steps?|budget|costs?|plan|mix|pipeline|schedule|timeline|"
+    r"tokens?|days?|weeks?|gpus?|compute)\b"
+)
 #: A list of owners under a head: "Owners: …", "3. Owners and first signals: …".
 OWNER_LIST = re.compile(r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?owners?\b[^:]{0,60}:\s*(.+)$")
 #: "I" (the candidate) as a subject.
@@ -458,9 +463,30 @@ SCRATCH = re.compile(
 #: Adapting a base model chosen; fine-tuning named as a phase or its rounds ("fewer
 #: fine-tuning rounds", "from fine-tuning to evals", "the fine-tuning team") chooses nothing.
 ADAPT = re.compile(
-    r"\badapt(?:s|ing)?\b|(?<!\bfrom\s)\bfine\s+tun(?:e|ing)\b(?!\s+(?:rounds?|runs?|steps?|"
-    r"stages?|phases?|data|sets?|team|lead|work|jobs?|passe?s?|budget|to\b))|"
-    r"\bcontinued\s+pretraining\b"
+    r"\badapt(?:s|ing)?\b(?!\s+(?:quickly|fast|as\s+we\s+go|on\s+the\s+fly|accordingly|when|if|"
+    r"to\s+(?:change|what|whatever|new|the\s+(?:situation|news|plan|schedule))))|"
+    r"(?<!\bfrom\s)\bfine\s+tun(?:e|ed|ing)\b(?!\s+(?:rounds?|runs?|steps?|cycles?|"
+    r"stages?|phases?|data|sets?|team|lead|work|jobs?|passe?s?|budget|to\b|(?:the|our|a|this|"
+    r"that|my)\s+(?:plan|process|schedule|budget|approach|estimate|forecast|org|team|playbook)))|"
+    r"\bcontinu(?:e|ed|ing)\s+pretrain\w*|"
+    r"\b(?:start\w*|build\w*)\s+(?:from|on\s+top\s+of|on)\s+(?:an?\s+|the\s+)?(?:open[\s-]weights?|"
+    r"open\s+(?:base\s+)?(?:model|checkpoint)|base\s+(?:model|checkpoint)|pretrained\s+(?:model|"
+    r"checkpoint)|llama|mistral|qwen)|"
+    r"\b(?:take|use|pick|start\s+with|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:open[\s-]"
+    r"weights?|open\s+(?:\d+b\s+)?(?:base\s+)?model|base\s+model|pretrained\s+model|llama|mistral|"
+    r"qwen)(?=.*\b(?:tun\w*|adapt\w*|train\w*\s+it|post\s?train\w*))"
+)
+#: What an adaptation adapts: a sentence that says "adapt" with none of these may mean
+#: anything ("we adapt the plan"), so the reading is asked, never taken as the strategy.
+MODEL_NOUN = re.compile(
+    r"\b(?:models?|weights|checkpoints?|base|llama\w*|mistral|qwen|open[\s-]weights?|"
+    r"continu\w*\s+pretrain\w*|from\s+scratch|from\s+zero|pretrain\w*|build|"
+    r"\d+(?:\.\d+)?\s?b)\b"
+)
+#: A model to adapt named ("good open weights exist", "a strong base model").
+OPEN_MODEL = re.compile(
+    r"\b(?:open[\s-]weights?|open\s+(?:base\s+)?models?|base\s+models?|pretrained\s+models?|"
+    r"existing\s+models?|llama\w*|mistral|qwen)\b"
 )
 #: The two strategies weighed as a question, no choice made ("build or adapt", "do we
 #: pretrain or not").
@@ -474,6 +500,16 @@ DISMISSED = re.compile(
     r"wasteful|pointless|unnecessary|madness|a\s+mistake|a\s+luxury|out\s+of\s+the\s+question|"
     r"not\s+worth|too\s+(?:expensive|slow|costly|risky))\b"
 )
+
+
+_HEAD_END = re.compile(r"[^.;:?]{0,3}[:?]\s*(?=\S)")
+
+
+def _after_head(low: str) -> str:
+    """A sentence without its "Build or adapt:" head (the question, not the choice)."""
+    weighed = WEIGHED.search(low)
+    head = _HEAD_END.match(low, weighed.end()) if weighed else None
+    return low[head.end() :] if head is not None else low
 
 
 def _both_strategies(low: str) -> bool:
@@ -793,6 +829,11 @@ class _Reader:
             return
         # "the post-training lead decides rollbacks" names a team and a decision: no cost.
         plain = DECIDED.sub(" ", TEAM_NAME.sub(" ", _low(s)))
+        # "Building from scratch is a waste": a strategy set aside, neither a redo nor sunk.
+        for m in reversed(list(SCRATCH.finditer(plain))):
+            dismissed = DISMISSED.match(plain, m.end())
+            if dismissed is not None:
+                plain = plain[: m.start()] + " " + plain[dismissed.end() :]
         said = find(affirmed(plain, refusals=True), ("sunk_compute", "redo", "downstream"))
         if len(said.found) >= 2:
             self.update["late_discovery"] = s[:TEXT_MAX]
@@ -820,7 +861,7 @@ class _Reader:
         # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
         # items inflate the scores, so …" names a stage and what its risk costs.
         if (not verbs and colon is not None and len(colon.group(1).split()) <= 4
-                and _team_in(colon.group(1), self.teams)
+                and _team_in(colon.group(1), self.teams) and not NOT_A_TEAM.search(colon.group(1))
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
@@ -1262,7 +1303,12 @@ class _Reader:
             return
         # Both strategies named, neither concluded nor set aside ("we adapt …, and training
         # from scratch would cost us months"): one is weighed against the other; asked.
-        key, weighed = f"strategy={said}", _both_strategies(_low(s))
+        # "Adapt" with no model in the sentence ("we adapt, since it's cheaper") is asked too.
+        key, weighed = f"strategy={said}", _both_strategies(_after_head(_low(s)))
+        if said == "adapt" and not MODEL_NOUN.search(_low(s)):
+            if not re.search(r"\badapt", _low(s)):
+                return  # "the full fine-tune", "only then fine-tune": a phase, no strategy
+            weighed = True
         if self.sure(key, not weighed):
             self.update["strategy"] = said
             self.update["strategy_reason"] = s[:TEXT_MAX]
@@ -1273,11 +1319,17 @@ class _Reader:
         low = _low(s)
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
             return None
+        if _after_head(low) != low:
+            # "Build or adapt: I'd take a licensed open base model …": the question is the
+            # head, the choice follows it.
+            return self._strategy_of(_after_head(low))
         if WEIGHED.search(low) or low.rstrip().endswith("?"):
             return None  # "Build or adapt.", "do we pretrain or not": the choice asked, not made
         scratch = SCRATCH.search(low)
         if scratch and DISMISSED.match(low, scratch.end()):
             scratch = None  # "pretraining from scratch would be vanity here": set aside
+            if OPEN_MODEL.search(low):
+                return "adapt"  # "… is a waste when good open weights exist": the other one
         adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
         if adapt and DISMISSED.match(low, adapt.end()):
             adapt = None

@@ -325,7 +325,7 @@ def shown(r: Reading) -> tuple[str, str]:
     value = r.value if r.value in r.sentence else identifiers_in_words(r.value)
     kind, _, team = r.key.partition("=")
     if kind.startswith(("owner:", "right:")) and r.value.startswith(team):
-        value = f"the {words(team)} team{r.value[len(team):]}"  # "the data team"
+        value = f"the {words(team)} team{r.value[len(team) :]}"  # "the data team"
     return identifiers_in_words(r.field), value
 
 

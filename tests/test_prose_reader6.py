@@ -1,0 +1,60 @@
+"""The prose reader's strategy, grounding and colon-head rules of 2026-12-05 (second session),
+each on sentences written for this test (none copied from a corpus file), with the everyday
+senses of the same words that must read as nothing or be asked.
+
+"Adapt" and "fine-tune" are everyday words: a sentence chooses the strategy only when it
+names what is adapted (a model, weights, a checkpoint, a size, the other strategy); a bare
+"we adapt" is asked; a fine-tune named as a phase is no strategy.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_prose_reader4 import _sure, _unsure
+
+
+@pytest.mark.parametrize(
+    ("text", "read", "not_read"),
+    [
+        ("We adapt quickly when things go wrong.", set(), {"strategy=adapt"}),
+        ("I'd fine-tune the plan every week.", set(), {"strategy=adapt"}),
+        ("Clean the data first, and only then fine-tune.", set(), {"strategy=adapt"}),
+        ("Bad labels force another fine-tuning cycle.", set(), {"strategy=adapt"}),
+        ("We adapt an open 70B model because it is four months sooner.", {"strategy=adapt"},
+         set()),
+        ("We'd start from a base checkpoint and continue pretraining on support tickets.",
+         {"strategy=adapt"}, set()),
+        ("Training our own from scratch is overkill when good open weights exist.",
+         {"strategy=adapt"}, {"strategy=pretrain", "late=yes"}),
+        ("Build or adapt: I'd take an open 8B model and tune it on our tickets, it is cheaper.",
+         {"strategy=adapt"}, set()),
+        ("Build or adapt: we pretrain, because no open model has our tokenizer.",
+         {"strategy=pretrain"}, {"strategy=adapt"}),
+        ("We would not start from an open model; we pretrain our own for licence control.",
+         {"strategy=pretrain"}, {"strategy=adapt"}),
+        ("Build or adapt?", set(), {"strategy=adapt", "strategy=pretrain"}),
+        # the grounding still reads where a restart from scratch is the cost
+        ("Found late, a data bug means the GPU hours are already spent and we retrain from "
+         "scratch.", {"late=yes"}, set()),
+        # a colon head naming a stage or a quantity is no owner
+        ("Pretraining run: 2T tokens on 512 H100s.", set(),
+         {"owner:data_quality=pretraining"}),
+        ("Training phase: about 40 days.", set(), {"owner:data_quality=pretraining"}),
+        ("Data team: dedup and filter rates.", {"owner:data_quality=data"}, set()),
+        ("Infra: node health and ECC errors.", {"owner:hardware=infra"}, set()),
+    ],
+)  # fmt: skip
+def test_strategy_grounding_and_heads(text: str, read: set[str], not_read: set[str]) -> None:
+    sure = _sure(text)
+    assert read <= sure, (text, sure)
+    assert not (not_read & sure), (text, sure)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We adapt, because it is cheaper and faster.", "Honestly we'd just adapt and move on."],
+)
+def test_a_bare_adapt_is_asked_never_guessed(text: str) -> None:
+    assert "strategy=adapt" in _unsure(text)
+    assert "strategy=adapt" not in _sure(text)
