@@ -15,15 +15,22 @@ Concepts (slots): ``warning:<risk>``, ``owner:<risk>`` and ``right:<decision>`` 
 bound by the rules' team vocabulary from the sentence itself: one team named, or the reading
 is asked), ``challenge=<risk>``, ``gate:<phase>``, ``role:<role>``, ``safety_from_start=on``,
 ``product_evals_early=on``, and the plain ``=yes`` keys ``tracking``, ``late``,
-``product_use``, and ``strategy=<pretrain or adapt>``. A sentence with a negator, a refusal,
+``product_use``, and ``strategy=<pretrain or adapt>``. The model reads each sentence as the
+reader splits it, and each of its clauses; a sentence or clause with a negator, a refusal,
 "nobody" or "rather than" anywhere in it earns no model reading (the rules' own negation
-words, clauses.NOT, NOT_EXCEPT, REFUSE).
+words: clauses.NOT, NOT_EXCEPT, REFUSE). The model reads only slots the rules left empty.
+
+Thresholds (chosen on the training sets, five folds by answer, never on the measured set):
+a reading is sure at or above the lowest score at which every training set keeps precision
+``--min-precision`` (the rules' readings and the model's together; ``--added``: the model's
+own readings alone, pooled), and asked in a band below it.
 
 Features: ``emb`` WordLlama's bundled 256-d sentence embedding (``--site DIR`` where
 wordllama is installed); ``bow`` Snowball stems and stem bigrams, tf-idf; ``both``.
 Classifier: one logistic regression per concept (numpy, L2, full-batch gradient descent).
 
-Usage: ``PYTHONPATH=. python benchmarks/prose_learned.py [--site DIR] [--features bow,emb]``
+Usage: ``PYTHONPATH=. python benchmarks/prose_learned.py [--site DIR] [--features bow,emb,both]
+[--min-precision 0.96] [--added] [--inner cv or loso] [--curves] [--errors]``
 """
 
 from __future__ import annotations
@@ -359,15 +366,17 @@ class Thresholds:
     ask: float
 
 
-def choose(inner: list[tuple[Tally, list[tuple[Candidate, bool]]]], min_precision: float
-           ) -> Thresholds:  # fmt: skip
+def choose(inner: list[tuple[Tally, list[tuple[Candidate, bool]]]], min_precision: float,
+           added_only: bool = False) -> Thresholds:  # fmt: skip
     """The lowest sure threshold that keeps every training set's precision, rules + model.
 
     ``inner``: per training set, the rules' tally and the model's candidates, each predicted
     by a model that never saw its answer. The sure threshold is the lowest at which every
     training set's precision (the rules' readings and the model's sure ones together) stays
     at ``min_precision`` or above; the ask band reaches down to where the added readings are
-    right three times in four.
+    right three times in four. ``added_only``: the sure threshold is the lowest at which
+    the model's added readings alone, pooled over the training sets, are right at least
+    ``min_precision`` of the time (three readings at least).
     """
     grid = [x / 100 for x in range(5, 100)]
 
@@ -376,9 +385,15 @@ def choose(inner: list[tuple[Tally, list[tuple[Candidate, bool]]]], min_precisio
         right = sum(t.right.values()) + sum(got)
         return right / (right + sum(t.wrong.values()) + len(got) - sum(got))
 
-    sure = next((th for th in grid if all(precision(t, c, th) >= min_precision
-                                          for t, c in inner)), 1.01)  # fmt: skip
     pooled = [x for _, c in inner for x in c]
+    if added_only:
+        # the model's own readings alone, pooled: right at least ``min_precision`` of the time
+        sure = next((th for th in grid if len(got := [ok for c, ok in pooled
+                     if c.bindable and c.score >= th]) >= 3
+                     and sum(got) / len(got) >= min_precision), 1.01)  # fmt: skip
+    else:
+        sure = next((th for th in grid if all(precision(t, c, th) >= min_precision
+                                              for t, c in inner)), 1.01)  # fmt: skip
     ask = sure
     for th in grid:
         if th >= sure:
@@ -486,7 +501,7 @@ def main(argv: list[str]) -> int:
                         part = [a for i, a in enumerate(prepared[held]) if i % FOLDS == k]
                         got += apply(m, part, NEVER)[1]
                     inner.append((tally(prepared[held]), got))
-            th = choose(inner, floor)
+            th = choose(inner, floor, added_only="--added" in argv)
             model = Model.train(stmts[train[0]] + stmts[train[1]], kind, emb)
             added, outer = apply(model, prepared[test], th)
             if "--errors" in argv:
