@@ -5,11 +5,14 @@
 # if any step failed. CI (.ci/run) calls exactly this script.
 #
 # Environment: TRAININGROOM_CHROMIUM (default /usr/bin/chromium) names the browser;
-# TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) cap each pytest run
-# (default 1800 and 900 s times the scale below, at most 2700 and 2100 s);
-# TRAININGROOM_TEST_TIMEOUT caps one test (default 600 s times the scale, at most 1200 s). TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load
-# average per CPU, read again before each pytest step) stretches every limit and the browser tests' waits
-# on a busy machine. A test that outlives its limit fails with its traceback and pytest goes
+# TRAININGROOM_UNIT_TIMEOUT / TRAININGROOM_BROWSER_TIMEOUT (seconds) limit each pytest run
+# in quiet-machine seconds (default 1800 and 900): scripts/time_limit.py counts each wall
+# second divided by the load per CPU at that moment, so a machine that grows busy during a
+# step stretches its limit as it goes; 3000 and 2100 s of wall time hold whatever the load.
+# TRAININGROOM_TEST_TIMEOUT caps one test (default 600 s times the scale, at most 1200 s).
+# TRAININGROOM_TIMEOUT_SCALE (1 to 4; default: the load average per CPU, read again before
+# each pytest step) stretches one test's limit and the browser tests' waits on a busy
+# machine; set, it also fixes the rate at which the steps' limits count. A test that outlives its limit fails with its traceback and pytest goes
 # on; a step that outlives its limit is stopped with SIGTERM, and the test that was running
 # fails where it stood, keeps its screenshots, and pytest prints its summary (tests/conftest.py).
 #
@@ -40,15 +43,15 @@ read_scale() {
 }
 read_scale
 export TRAININGROOM_TIMEOUT_SCALE
-# scaled BASE CAP: BASE seconds times the scale, at most CAP (the two steps' caps together
-# stay inside CI's 90 minutes).
+export TRAININGROOM_TIMEOUT_SCALE_FIXED="$SCALE_FIXED"
+# scaled BASE CAP: BASE seconds times the scale, at most CAP.
 scaled() { awk -v b="$1" -v c="$2" -v s="$TRAININGROOM_TIMEOUT_SCALE" \
     'BEGIN { t = b * s; if (t > c) t = c; printf "%d", t }'; }
 # The limits at the scale of the moment (a limit set in the environment wins).
 set_limits() {
     read_scale
-    UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-$(scaled 1800 2700)}"
-    BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-$(scaled 900 2100)}"
+    UNIT_LIMIT="${TRAININGROOM_UNIT_TIMEOUT:-1800}" UNIT_CAP=3000
+    BROWSER_LIMIT="${TRAININGROOM_BROWSER_TIMEOUT:-900}" BROWSER_CAP=2100
     TEST_LIMIT="${TRAININGROOM_TEST_TIMEOUT:-$(scaled 600 1200)}"
 }
 set_limits
@@ -154,18 +157,17 @@ step() {
     fi
 }
 
-# run_pytest EMPTY_OK TIMEOUT ARGS...: pytest under a time limit. Exit 5 (no tests
-# collected) passes only when EMPTY_OK is "yes"; 124 means the time limit struck.
+# run_pytest EMPTY_OK LIMIT CAP ARGS...: pytest under a time limit (LIMIT quiet-machine
+# seconds, CAP wall seconds; scripts/time_limit.py). Exit 5 (no tests collected) passes
+# only when EMPTY_OK is "yes"; 124 or 137 means the time limit struck.
 run_pytest() {
-    local empty_ok="$1" limit="$2" rc=0 limiter
-    shift 2
-    # At a terminal, keep pytest in the foreground so Ctrl+C reaches it. Otherwise (CI)
-    # let timeout own a process group, so a time-out also stops the app and the browser.
+    local empty_ok="$1" limit="$2" cap="$3" rc=0
+    shift 3
+    # At a terminal pytest stays in the foreground so Ctrl+C reaches it; otherwise (CI) it
+    # runs in its own process group, so a time-out also stops the app and the browser.
     # SIGTERM at the limit; pytest reports the test it stopped and prints its summary, and
     # gets 60 s for that before SIGKILL.
-    limiter=(timeout --kill-after=60)
-    [[ -t 0 ]] && limiter+=(--foreground)
-    "${limiter[@]}" "$limit" "$VPY" -m pytest "$@" || rc=$?
+    "$VPY" scripts/time_limit.py "$limit" "$cap" "$VPY" -m pytest "$@" || rc=$?
     if ((rc == 5)); then
         if [[ "$empty_ok" == yes ]]; then
             say "pytest collected no tests here (exit 5); nothing to run"
@@ -173,7 +175,7 @@ run_pytest() {
         fi
         printf '\033[1;31mpytest collected no tests (exit 5), and these must run.\033[0m\n' >&2
     elif ((rc == 124 || rc == 137)); then
-        printf '\033[1;31mpytest did not finish within %s s and was stopped.\033[0m\n' "$limit" >&2
+        printf '\033[1;31mpytest did not finish within its limit (%s s counted at the load, at most %s s) and was stopped.\033[0m\n' "$limit" "$cap" >&2
     fi
     return "$rc"
 }
@@ -192,13 +194,13 @@ step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
 step "mypy ui app.py" "$VENV/bin/mypy" ui app.py
 set_limits
-say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): unit step ${UNIT_LIMIT} s, one test ${TEST_LIMIT} s"
+say "Time limits: unit step ${UNIT_LIMIT} s counted at the load (at most ${UNIT_CAP} s); one test ${TEST_LIMIT} s (scale ${TRAININGROOM_TIMEOUT_SCALE})"
 step "pytest (everything but the browser tests, 2 workers)" \
-    run_pytest yes "$UNIT_LIMIT" -m "not browser" -n 2 --dist loadgroup --timeout "$TEST_LIMIT"
+    run_pytest yes "$UNIT_LIMIT" "$UNIT_CAP" -m "not browser" -n 2 --dist loadgroup --timeout "$TEST_LIMIT"
 set_limits
-say "Time limits (scale ${TRAININGROOM_TIMEOUT_SCALE}): browser step ${BROWSER_LIMIT} s, one test ${TEST_LIMIT} s"
+say "Time limits: browser step ${BROWSER_LIMIT} s counted at the load (at most ${BROWSER_CAP} s); one test ${TEST_LIMIT} s (scale ${TRAININGROOM_TIMEOUT_SCALE})"
 step "pytest (browser tests in Chromium, serial)" \
-    run_pytest no "$BROWSER_LIMIT" -m browser -p no:xdist --timeout "$TEST_LIMIT" \
+    run_pytest no "$BROWSER_LIMIT" "$BROWSER_CAP" -m browser -p no:xdist --timeout "$TEST_LIMIT" \
     --screenshot only-on-failure --output test-artifacts/playwright
 
 elapsed=$((SECONDS - started))
