@@ -199,6 +199,9 @@ def test_a_spoken_answer_is_read_shown_and_becomes_the_plan(at: AppTest) -> None
         )
     )
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", shown), shown
+    # What was not read is listed, for the candidate to add before judging.
+    missing = next(e for e in at.expander if e.label.startswith("Not found in your answer"))
+    assert "Add them in Part 1 and Part 2" in " ".join(m.value for m in missing.markdown)
     click(at, "iv_use_prose")
     p = plan(at)
     assert p.prose == SPOKEN and p.owner("data_quality") == "data"

@@ -58,3 +58,38 @@ def test_strategy_grounding_and_heads(text: str, read: set[str], not_read: set[s
 def test_a_bare_adapt_is_asked_never_guessed(text: str) -> None:
     assert "strategy=adapt" in _unsure(text)
     assert "strategy=adapt" not in _sure(text)
+
+
+def test_what_was_not_read_is_listed_and_what_was_read_is_not() -> None:
+    from sim.interview.prose import read_answer
+    from sim.interview.unread import not_read
+
+    sparse = not_read(read_answer("We keep a 10% reserve."))
+    assert "a reserve (or that you keep none)" not in sparse
+    assert "an owner for each risk, with its early warning" in sparse
+    assert "a compute estimate in dollars" in sparse
+    assert sparse.index("challenges, each with what it puts at risk") < sparse.index(
+        "an owner for each risk, with its early warning"
+    )
+    fuller = not_read(
+        read_answer(
+            "The data team owns data quality and watches dedup rates. The pretraining lead "
+            "decides rollbacks. Compute is about $2M."
+        )
+    )
+    assert "a compute estimate in dollars" not in fuller
+    assert any(line.startswith("an owner for 9 of the 10 risks:") for line in fuller)
+    assert any(line.startswith("who makes 4 of the 5 calls: data fix") for line in fuller)
+    assert not any("early warning for data quality" in line for line in fuller)
+
+
+def test_an_unsure_reading_is_not_counted_as_read_until_confirmed() -> None:
+    from sim.interview.prose import read_answer
+    from sim.interview.unread import not_read
+
+    text = "We keep a reserve, and 12% is right."
+    read = read_answer(text)
+    assert "reserve=0.12" in {r.key for r in read.unsure}
+    assert "a reserve (or that you keep none)" in not_read(read)
+    confirmed = read_answer(text, confirmed=["reserve=0.12"])
+    assert "a reserve (or that you keep none)" not in not_read(confirmed)

@@ -56,6 +56,7 @@ from sim.interview.replays import replayed_plan
 from sim.interview.risks import NEGLECTED, SCENARIO_PLAN, YOUR_DESIGN
 from sim.interview.rubric import ITEMS, STATUS_LABEL, RubricReport, judge
 from sim.interview.store import PracticeStore
+from sim.interview.unread import not_read
 from sim.scenario.spec import Scenario
 from sim.scenario.vocabulary import identifiers_in_words
 from sim.storage import database_url, make_engine
@@ -300,6 +301,14 @@ def render_prose(plan: InterviewPlan) -> InterviewPlan:
         columns=["read as", "value", "reading", "from the sentence"],
     )  # fmt: skip
     st.dataframe(frame, hide_index=True, width="stretch")
+    missing = not_read(read)
+    if missing:
+        with st.expander(f"Not found in your answer: {len(missing)} of the parts the rubric "
+                         "asks for", expanded=True, icon=":material/search_off:"):  # fmt: skip
+            st.markdown("Add them in Part 1 and Part 2 after using the plan, or say them "
+                        "plainly and read again. A part not found is left for you to fill, "
+                        "never counted against you before you hand in.\n\n"
+                        + "\n".join(f"- {line}" for line in missing))  # fmt: skip
     if read.unsure:
         many = "1 reading" if len(read.unsure) == 1 else f"{len(read.unsure)} readings"
         st.markdown(f"**{many} the tool is not sure of.** Nothing unsure "
