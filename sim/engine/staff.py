@@ -198,7 +198,7 @@ class Staff:
         versions = []
         for tid in team_ids:
             team = teams[tid]
-            ramping = ramping or bool(team.newcomers and team.ramping(now))
+            ramping = ramping or team.ramping(now)
             versions.append(team.version)
         return tuple(versions), ramping
 
@@ -213,7 +213,7 @@ class Staff:
         total = 0
         ramping = False
         for team in self.teams.values():
-            ramping = ramping or bool(team.newcomers and team.ramping(now))
+            ramping = ramping or team.ramping(now)
             total += team.version
         return total, ramping
 
@@ -248,7 +248,7 @@ class Staff:
         # change (its version), so the answer holds across moments; while one ramps up,
         # only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if team.newcomers and team.ramping(now):
+        if team.ramping(now):
             if self._work_days_at != now:
                 self._work_days.clear()
                 self._work_days_at = now
