@@ -28,6 +28,14 @@ from sim.engine.rng import (
     entity_key,
     standard_exponential,
 )
+from sim.engine.teams import (
+    MENTOR_SHARE,
+    RAMP_DAYS,
+    TeamState,
+    output_on,
+    seniority_factor,
+    share_out,
+)
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
 
@@ -209,3 +217,41 @@ def test_kept_forecasts_of_phases_and_scores_are_the_ones_worked_out_now() -> No
                 assert forecast.phases_work_days(m, first) == fresh, (scenario, now, first)
             assert forecast.planned_score(m) == _fresh_planned_score(m), (scenario, now)
     assert ramped_unpromoted and ramping, "both kinds of team must occur, or nothing is tested"
+
+
+def _fresh_productive_share(team: TeamState, now: float) -> float:
+    """:meth:`TeamState.productive_share` worked out afresh (as before anything was kept)."""
+    n = team.headcount
+    if n <= 0:
+        return 0.0
+    ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in team.newcomers]
+    mentoring = min(float(team.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
+    raw = team.veterans + (sum(ramped) - mentoring)
+    return raw / n * seniority_factor(team.spec.seniority)
+
+
+def test_a_teams_kept_shares_and_pace_are_the_ones_worked_out_now() -> None:
+    """The people's shares over the work on hand (kept until either changes), a ramping
+    team's output per head (kept for the moment) and whether it ramps (read from the newest
+    newcomer), at every event of a whole frontier and 7B play, also a moment later."""
+    kept_shares = kept_paces = 0
+    for scenario, seed in (("frontier_405b", 5), ("assistant_7b", 2)):
+        m = ProjectModel(load_scenario(scenario), seed=seed, replication=1)
+        while not m.finished:
+            m.env.step()
+            now = m.env.now
+            for team in m.staff.teams.values():
+                for t in (now, now + 0.5):
+                    assert team.ramping(t) == any(t - d < RAMP_DAYS for d in team.newcomers)
+                kept_paces += team._share_at == now
+                assert team.productive_share(now) == _fresh_productive_share(team, now)
+                if team._shares is not None:
+                    kept_shares += 1
+                    assert team._shares == share_out(team.people(), team.items), (scenario, now)
+                for item in team.items:
+                    shares = share_out(team.people(), team.items)
+                    fresh = output_on(
+                        shares[team.items.index(item)], item, _fresh_productive_share(team, now)
+                    )
+                    assert team.rate(item, now) == fresh, (scenario, now, team.id)
+    assert kept_shares and kept_paces, "kept shares and paces must occur, or nothing is tested"
