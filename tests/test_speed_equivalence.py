@@ -233,14 +233,26 @@ def _fresh_productive_share(team: TeamState, now: float) -> float:
 def test_a_teams_kept_shares_and_pace_are_the_ones_worked_out_now() -> None:
     """The people's shares over the work on hand (kept until either changes), a ramping
     team's output per head (kept for the moment) and whether it ramps (read from the newest
-    newcomer), at every event of a whole frontier and 7B play, also a moment later."""
+    newcomer), at every event of a whole frontier and 7B play, also a moment later; the
+    staff's versions, ramping flags and payroll a day (kept until a team changes)."""
     kept_shares = kept_paces = 0
     for scenario, seed in (("frontier_405b", 5), ("assistant_7b", 2)):
         m = ProjectModel(load_scenario(scenario), seed=seed, replication=1)
         while not m.finished:
             m.env.step()
             now = m.env.now
-            for team in m.staff.teams.values():
+            teams = m.staff.teams
+            fresh_total = sum(t.version for t in teams.values())
+            assert m.staff.version() == (fresh_total, any(t.ramping(now) for t in teams.values()))
+            for ids in m.facts.phase_teams.values():
+                fresh_versions = tuple(teams[i].version for i in ids)
+                ramping = any(teams[i].ramping(now) for i in ids)
+                assert m.staff.versions(ids) == (fresh_versions, ramping), (scenario, now, ids)
+            payroll = 0.0
+            for t in teams.values():
+                payroll += t.headcount * t.spec.usd_per_person_day
+            assert m.staff.payroll_per_day() == payroll, (scenario, now)
+            for team in teams.values():
                 for t in (now, now + 0.5):
                     assert team.ramping(t) == any(t - d < RAMP_DAYS for d in team.newcomers)
                 kept_paces += team._share_at == now
