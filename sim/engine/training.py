@@ -503,17 +503,29 @@ class TrainingRun:
         n_unexpected = n_planned = 0
         tokens = self.tokens
         next_unexpected = self.next_unexpected
+        finite_detection = detection < math.inf
         while tokens < target - EPS and budget > 1 and restart > 0:
-            dt = min(
-                next_unexpected - now,
-                next_planned - now,
-                (target - tokens) / rate,
-                max(0.0, next_spike - tokens) / rate,
-                segment,
-            )
-            if detection < math.inf:
-                dt = min(dt, detection - now)
-            dt = max(0.0, dt)
+            # The loop's ``min`` of the same terms in the same order, and ``max(0.0, ...)``,
+            # written out (each keeps the first of equals, as the builtins do).
+            dt = next_unexpected - now
+            x = next_planned - now
+            if x < dt:
+                dt = x
+            x = (target - tokens) / rate
+            if x < dt:
+                dt = x
+            x = next_spike - tokens
+            x = (x if x > 0.0 else 0.0) / rate
+            if x < dt:
+                dt = x
+            if segment < dt:
+                dt = segment
+            if finite_detection:
+                x = detection - now
+                if x < dt:
+                    dt = x
+            if not dt > 0.0:
+                dt = 0.0
             t = now + dt
             if not t < horizon:
                 break
