@@ -74,14 +74,15 @@ class Staff:
         }
         #: The processes whose work waits on each team's pace (woken when the team changes).
         self._paced: dict[TeamId, list[simpy.Process]] = {tid: [] for tid in self.teams}
-        #: Counts every change of any team (its people or its work on hand): what is read
-        #: off the teams' people below is kept while it holds (``_people_read``).
+        #: Counts every change of any team's people: what is read off them below is kept
+        #: while it holds (``_people_read``, ``_payroll``).
         self._changes = 0
         self._people_read: dict[tuple[TeamId, ...] | None, tuple[Any, Days | None]] = {}
         self._payroll: Usd | None = None
         self._people_read_at = 0
         for tid, team in self.teams.items():
             team.on_change = self._waker(tid)
+            team.on_people = self._people_moved
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         self._work_days_at: Days = -1.0
@@ -162,7 +163,6 @@ class Staff:
         paced = self._paced[tid]
 
         def wake() -> None:
-            self._changes += 1
             me = self._env.active_process
             for proc in [p for p in paced if p is not me]:
                 paced.remove(proc)
@@ -214,7 +214,7 @@ class Staff:
 
     def _read_people(self, team_ids: tuple[TeamId, ...] | None) -> tuple[Any, Days | None]:
         """The versions of ``team_ids`` (None: the sum of every team's) and their newest
-        newcomer's join day (None: no newcomer), kept until a team changes.
+        newcomer's join day (None: no newcomer), kept until a team's people change.
 
         Someone ramps up exactly when the newest newcomer does: ``now - d`` is smallest for
         the largest ``d`` (subtraction rounds monotonically), as ``TeamState.ramping`` reads.
@@ -234,7 +234,7 @@ class Staff:
 
     def payroll_per_day(self) -> Usd:
         """What every team's people cost a day (:meth:`salaries_per_day`, summed as the budget
-        forecast sums it), kept until a team changes."""
+        forecast sums it), kept until a team's people change."""
         self._forget_changed()
         per_day = self._payroll
         if per_day is None:
@@ -243,6 +243,10 @@ class Staff:
                 per_day += (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day
             self._payroll = per_day
         return per_day
+
+    def _people_moved(self) -> None:
+        """A team's people changed (``TeamState.on_people``)."""
+        self._changes += 1
 
     def _forget_changed(self) -> None:
         """Forget what was read off the teams' people if a team has changed since."""

@@ -124,6 +124,9 @@ class TeamState:
     on_change: Callable[[], None] | None = None
     """Called after every change of the people or the work on hand (the project wakes the
     team's work then, to read its pace again)."""
+    on_people: Callable[[], None] | None = None
+    """Called after every change of the people (joins, departures, take-overs, ramp-ups
+    done): what is read off them may be kept until then."""
 
     _people: float = 0.0
     """``headcount * attention``, kept up to date by every change of the people."""
@@ -147,6 +150,8 @@ class TeamState:
         self._steady_share = None
         self._share_at = -1.0
         self._shares = None
+        if self.on_people is not None:
+            self.on_people()
 
     @property
     def id(self) -> TeamId:
