@@ -255,7 +255,7 @@ def test_a_teams_kept_shares_and_pace_are_the_ones_worked_out_now() -> None:
             for team in teams.values():
                 for t in (now, now + 0.5):
                     assert team.ramping(t) == any(t - d < RAMP_DAYS for d in team.newcomers)
-                kept_paces += team._share_at == now
+                kept_paces += now in team._shares_on
                 assert team.productive_share(now) == _fresh_productive_share(team, now)
                 if team._shares is not None:
                     kept_shares += 1

@@ -32,6 +32,9 @@ MENTOR_SHARE = 0.5
 WATCH_HOURS_PER_RISK_DAY = 0.25
 
 
+#: Days a ramping team keeps its output per head for (the moments a play reads it at).
+SHARES_KEPT = 8
+
 #: Days between a resignation and the leaver's last day: the two weeks' notice customary in
 #: the United States. An owner of the staffing risk starts the search and the handover then.
 NOTICE_DAYS = 14.0
@@ -132,10 +135,10 @@ class TeamState:
     """``headcount * attention``, kept up to date by every change of the people."""
     _steady_share: float | None = None
     """:meth:`productive_share` while the team has no newcomer (it then holds)."""
-    _share_at: Days = -1.0
-    _share_then: float = 0.0
-    """:meth:`productive_share` at the moment ``_share_at`` while someone ramps up (every
-    piece of work and forecast read at one moment asks the same)."""
+    _shares_on: dict[Days, float] = field(default_factory=dict)
+    """:meth:`productive_share` by the day asked while someone ramps up (the work and the
+    forecasts read at one moment ask for it there and where the ramp-ups end), kept until
+    the people change."""
     _shares: list[float] | None = None
     """:func:`share_out` of the people over the items on hand, kept until either changes
     (the work woken by a change reads it, each for its own item)."""
@@ -148,7 +151,7 @@ class TeamState:
         heads = (self.veterans + len(self.newcomers)) * self.attention
         self._people = max(0.0, heads - self.watching) if heads > 0 else 0.0
         self._steady_share = None
-        self._share_at = -1.0
+        self._shares_on.clear()
         self._shares = None
         if self.on_people is not None:
             self.on_people()
@@ -182,13 +185,16 @@ class TeamState:
             return 0.0
         raw: float = self.veterans
         if newcomers:
-            if now == self._share_at:
-                return self._share_then
+            kept = self._shares_on
+            known = kept.get(now)
+            if known is not None:
+                return known
             ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in newcomers]
             mentoring = min(float(self.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
             raw += sum(ramped) - mentoring
-            self._share_at = now
-            share = self._share_then = raw / n * seniority_factor(self.spec.seniority)
+            if len(kept) >= SHARES_KEPT:
+                kept.clear()
+            share = kept[now] = raw / n * seniority_factor(self.spec.seniority)
             return share
         share = self._steady_share = raw / n * seniority_factor(self.spec.seniority)
         return share
