@@ -213,11 +213,12 @@ class Staff:
         return total, newest is not None and self._env.now - newest < RAMP_DAYS
 
     def _read_people(self, team_ids: tuple[TeamId, ...] | None) -> tuple[Any, Days | None]:
-        """The versions of ``team_ids`` (None: the sum of every team's) and their newest
-        newcomer's join day (None: no newcomer), kept until a team's people change.
+        """The versions of ``team_ids`` (None: their sum over every team) and their newest newcomer.
 
-        Someone ramps up exactly when the newest newcomer does: ``now - d`` is smallest for
-        the largest ``d`` (subtraction rounds monotonically), as ``TeamState.ramping`` reads.
+        The newest newcomer's join day is None when there is none; both are kept until a
+        team's people change. Someone ramps up exactly when the newest newcomer does:
+        ``now - d`` is smallest for the largest ``d`` (subtraction rounds monotonically),
+        as ``TeamState.ramping`` reads.
         """
         self._forget_changed()
         known = self._people_read.get(team_ids)
@@ -233,8 +234,10 @@ class Staff:
         return read
 
     def payroll_per_day(self) -> Usd:
-        """What every team's people cost a day (:meth:`salaries_per_day`, summed as the budget
-        forecast sums it), kept until a team's people change."""
+        """What every team's people cost a day, kept until a team's people change.
+
+        :meth:`salaries_per_day`, summed as the budget forecast sums it.
+        """
         self._forget_changed()
         per_day = self._payroll
         if per_day is None:
