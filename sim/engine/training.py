@@ -499,6 +499,8 @@ class TrainingRun:
         # locals and handed over at the end in the same order (the same sums, one by one).
         ledger = self.p.ledger
         line, spent, spent_line, keep = ledger.open_line("compute")
+        if usd_per_day < 0:  # a step or restart would be a negative charge (steps take dt >= 0)
+            raise ValueError(f"negative charge per day {usd_per_day} for {training_note}")
         charged = False
         wall, lost_total = stats.wall_days, stats.lost_tokens
         n_unexpected = n_planned = 0
@@ -547,15 +549,10 @@ class TrainingRun:
             for defect in spoiled:
                 defect.affected_tokens += rate * dt
             wall += dt
-            usd = dt * usd_per_day  # charged as Ledger.charge charges it
-            if usd < 0:
-                raise ValueError(f"negative charge {usd} for {training_note}")
-            if usd != 0:
+            if usd := dt * usd_per_day:  # as Ledger.charge: a zero charge is skipped
                 if keep is not None:
                     keep((now, "compute", usd, training_note, line))
-                spent += usd
-                spent_line += usd
-                charged = True
+                spent, spent_line, charged = spent + usd, spent_line + usd, True
             if observed and (not curve or now - curve[-1].day >= 0.5 or tokens >= target):
                 self.tokens = tokens
                 curve.append(LossPoint(now, tokens / 1e9, self.loss_now() + 0.0, False))
@@ -584,15 +581,10 @@ class TrainingRun:
             budget -= 1
             now = now + restart
             wall += restart
-            usd = restart * usd_per_day
-            if usd < 0:
-                raise ValueError(f"negative charge {usd} for {restart_note}")
-            if usd != 0:
+            if usd := restart * usd_per_day:
                 if keep is not None:
                     keep((now, "compute", usd, restart_note, line))
-                spent += usd
-                spent_line += usd
-                charged = True
+                spent, spent_line, charged = spent + usd, spent_line + usd, True
         self.tokens, self.next_unexpected = tokens, next_unexpected
         stats.wall_days, stats.lost_tokens = wall, lost_total
         stats.interruptions += n_unexpected + n_planned
