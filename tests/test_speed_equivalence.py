@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -27,6 +28,14 @@ from sim.engine.rng import (
     Streams,
     entity_key,
     standard_exponential,
+)
+from sim.engine.teams import (
+    MENTOR_SHARE,
+    RAMP_DAYS,
+    TeamState,
+    output_on,
+    seniority_factor,
+    share_out,
 )
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import Scenario
@@ -192,20 +201,73 @@ def _fresh_planned_score(m: ProjectModel) -> float:
     return math.fsum(scores[t.eval].score for t in targets) / max(1, len(targets))
 
 
-def test_kept_forecasts_of_phases_and_scores_are_the_ones_worked_out_now() -> None:
-    """Phases' days kept by the staff's version (also after a newcomer's ramp-up is over,
-    while they are not yet counted as a veteran) and plans' scores kept by their fields."""
-    ramped_unpromoted = ramping = 0
+def _every_event_of_a_frontier_and_7b_play() -> Iterator[tuple[str, ProjectModel]]:
+    """A whole frontier play and a whole 7B play (teams ramping up in both), event by event."""
     for scenario, seed in (("frontier_405b", 5), ("assistant_7b", 2)):
         m = ProjectModel(load_scenario(scenario), seed=seed, replication=1)
         while not m.finished:
             m.env.step()
-            now = m.env.now
-            for team in m.staff.teams.values():
-                ramped_unpromoted += bool(team.newcomers) and not team.ramping(now)
-                ramping += team.ramping(now)
-            for first in range(1, len(FORECAST_ORDER)):
-                fresh = tuple(_fresh_phase_days(m, p) for p in FORECAST_ORDER[first:])
-                assert forecast.phases_work_days(m, first) == fresh, (scenario, now, first)
-            assert forecast.planned_score(m) == _fresh_planned_score(m), (scenario, now)
+            yield scenario, m
+
+
+def test_kept_forecasts_of_phases_and_scores_are_the_ones_worked_out_now() -> None:
+    """Phases' days kept by the staff's version (also after a newcomer's ramp-up is over,
+    while they are not yet counted as a veteran) and plans' scores kept by their fields."""
+    ramped_unpromoted = ramping = 0
+    for scenario, m in _every_event_of_a_frontier_and_7b_play():
+        now = m.env.now
+        for team in m.staff.teams.values():
+            ramped_unpromoted += bool(team.newcomers) and not team.ramping(now)
+            ramping += team.ramping(now)
+        for first in range(1, len(FORECAST_ORDER)):
+            fresh = tuple(_fresh_phase_days(m, p) for p in FORECAST_ORDER[first:])
+            assert forecast.phases_work_days(m, first) == fresh, (scenario, now, first)
+        assert forecast.planned_score(m) == _fresh_planned_score(m), (scenario, now)
     assert ramped_unpromoted and ramping, "both kinds of team must occur, or nothing is tested"
+
+
+def _fresh_productive_share(team: TeamState, now: float) -> float:
+    """:meth:`TeamState.productive_share` worked out afresh (as before anything was kept)."""
+    n = team.headcount
+    if n <= 0:
+        return 0.0
+    ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in team.newcomers]
+    mentoring = min(float(team.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
+    raw = team.veterans + (sum(ramped) - mentoring)
+    return raw / n * seniority_factor(team.spec.seniority)
+
+
+def test_a_teams_kept_shares_and_pace_are_the_ones_worked_out_now() -> None:
+    """The people's shares over the work on hand (kept until either changes), a ramping
+    team's output per head (kept for the moment) and whether it ramps (read from the newest
+    newcomer), at every event of a whole frontier and 7B play, also a moment later; the
+    staff's versions, ramping flags and payroll a day (kept until a team's people change)."""
+    kept_shares = kept_paces = 0
+    for scenario, m in _every_event_of_a_frontier_and_7b_play():
+        now = m.env.now
+        teams = m.staff.teams
+        fresh_total = sum(t.version for t in teams.values())
+        assert m.staff.version() == (fresh_total, any(t.ramping(now) for t in teams.values()))
+        for ids in m.facts.phase_teams.values():
+            fresh_versions = tuple(teams[i].version for i in ids)
+            ramping = any(teams[i].ramping(now) for i in ids)
+            assert m.staff.versions(ids) == (fresh_versions, ramping), (scenario, now, ids)
+        payroll = 0.0
+        for t in teams.values():
+            payroll += t.headcount * t.spec.usd_per_person_day
+        assert m.staff.payroll_per_day() == payroll, (scenario, now)
+        for team in teams.values():
+            for t in (now, now + 0.5):
+                assert team.ramping(t) == any(t - d < RAMP_DAYS for d in team.newcomers)
+            kept_paces += now in team._shares_on
+            assert team.productive_share(now) == _fresh_productive_share(team, now)
+            if team._shares is not None:
+                kept_shares += 1
+                assert team._shares == share_out(team.people(), team.items), (scenario, now)
+            for item in team.items:
+                shares = share_out(team.people(), team.items)
+                fresh = output_on(
+                    shares[team.items.index(item)], item, _fresh_productive_share(team, now)
+                )
+                assert team.rate(item, now) == fresh, (scenario, now, team.id)
+    assert kept_shares and kept_paces, "kept shares and paces must occur, or nothing is tested"

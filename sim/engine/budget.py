@@ -137,9 +137,7 @@ def projected_lines(m: Project, by_phase: dict[str, float] | None = None) -> dic
     # last charged, and the planned hires from the day they join.
     days = sum(by_phase.values())
     now = m.env.now
-    per_day = 0.0
-    for t in m.staff.teams.values():
-        per_day += (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day  # t.headcount
+    per_day = m.staff.payroll_per_day()
     out["people"] += per_day * (days + now - m.staff.charged_to)
     if m.plan.hires:
         join = max(now, m.scenario.levers.add_core_staff_day)

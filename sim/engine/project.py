@@ -377,7 +377,7 @@ class Project(ABC):
         latency = self.decision_latency(kind, detected_by, options)
         yield self.env.timeout(latency)
         decisions = self.recording.decisions
-        n_kind = sum(1 for d in decisions if d.kind == kind)
+        n_kind = self.recording.decided(kind)
         point = DecisionPoint(
             index=len(decisions),
             key=f"{kind}#{n_kind}",

@@ -26,6 +26,7 @@ class Recording:
     """What a play records as it goes: its trace, decisions, incidents, phases and critical path."""
 
     __slots__ = (
+        "_decided",
         "_env",
         "critical_handoffs",
         "critical_teams",
@@ -43,6 +44,8 @@ class Recording:
         self._env = env
         self.trace: list[TraceEvent] = []
         self.decisions: list[DecisionRecord] = []
+        #: How many of ``decisions`` are of each kind (what names a decision's key).
+        self._decided: Counter[str] = Counter()
         self.incidents: Counter[str] = Counter()
         #: The phase under way ("setup" before the first, "done" after the last).
         self.phase = "setup"
@@ -67,6 +70,11 @@ class Recording:
 
     def add_decision(self, record: DecisionRecord) -> None:
         self.decisions.append(record)
+        self._decided[record.kind] += 1
+
+    def decided(self, kind: str) -> int:
+        """How many decisions of ``kind`` are recorded so far."""
+        return self._decided[kind]
 
     def enter_phase(self, phase: str) -> None:
         """Close the current phase's span and begin ``phase`` now."""

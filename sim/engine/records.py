@@ -162,28 +162,24 @@ class Ledger:
         line = line or DEFAULT_LINE[category]
         return partial(_charge, self._charges, self.totals, self.line_totals, category, note, line)
 
-    def post(self, category: CostCategory, line: str, charges: list[tuple[Days, Usd, str]]) -> None:
-        """Charges made in a row on one category and line, ``(day, usd, note)`` in order.
+    def open_line(
+        self, category: CostCategory, line: str = ""
+    ) -> tuple[str, Usd, Usd, Callable[[Charge], None] | None]:
+        """Where charges made in a row on one category and line start (a run's settled stretch).
 
-        The same records and the same totals, added one by one, as :meth:`charge` called
-        for each (a run's settled stretch posts its steps and restarts at once).
+        Returns the line, the category's and the line's totals and where a charge is kept
+        (None: totals only). The caller does what :meth:`charge` does for each, in order
+        (a negative charge is an error, a zero one is skipped, the dollars are added to
+        both totals one by one), and hands the totals back with :meth:`close_line` if it
+        added any: the same records and the same sums.
         """
         line = line or DEFAULT_LINE[category]
-        total, line_total = self.totals[category], self.line_totals.get(line, 0.0)
-        keep, posted = self._charges.append, False
-        kept = self.keep_entries
-        for day, usd, note in charges:
-            if usd < 0:
-                raise ValueError(f"negative charge {usd} for {note}")
-            if usd == 0:
-                continue
-            if kept:
-                keep((day, category, usd, note, line))
-            total += usd
-            line_total += usd
-            posted = True
-        if posted:
-            self.totals[category], self.line_totals[line] = total, line_total
+        keep = self._charges.append if self.keep_entries else None
+        return line, self.totals[category], self.line_totals.get(line, 0.0), keep
+
+    def close_line(self, category: CostCategory, line: str, total: Usd, line_total: Usd) -> None:
+        """The totals of charges made since :meth:`open_line` (only if there were any)."""
+        self.totals[category], self.line_totals[line] = total, line_total
 
     def cut_budget(self, usd: Usd) -> None:
         """Leadership takes ``usd`` away from the budget."""

@@ -74,8 +74,15 @@ class Staff:
         }
         #: The processes whose work waits on each team's pace (woken when the team changes).
         self._paced: dict[TeamId, list[simpy.Process]] = {tid: [] for tid in self.teams}
+        #: Counts every change of any team's people: what is read off them below is kept
+        #: while it holds (``_people_read``, ``_payroll``).
+        self._changes = 0
+        self._people_read: dict[tuple[TeamId, ...] | None, tuple[Any, Days | None]] = {}
+        self._payroll: Usd | None = None
+        self._people_read_at = 0
         for tid, team in self.teams.items():
             team.on_change = self._waker(tid)
+            team.on_people = self._people_moved
         #: Forecast days of work at today's pace, for the moment ``_work_days_at``.
         self._work_days: dict[tuple[TeamId, int, float, float], Days] = {}
         self._work_days_at: Days = -1.0
@@ -192,15 +199,8 @@ class Staff:
         :meth:`work_days`' answers do). A newcomer whose ramp-up is over works at a full
         head's pace from then on (``TeamState.productive_share``), so the pace holds again.
         """
-        teams = self.teams
-        now = self._env.now
-        ramping = False
-        versions = []
-        for tid in team_ids:
-            team = teams[tid]
-            ramping = ramping or bool(team.newcomers and team.ramping(now))
-            versions.append(team.version)
-        return tuple(versions), ramping
+        versions, newest = self._read_people(team_ids)
+        return versions, newest is not None and self._env.now - newest < RAMP_DAYS
 
     def version(self) -> tuple[int, bool]:
         """The sum of every team's version, and whether a newcomer is ramping up.
@@ -209,13 +209,54 @@ class Staff:
         forecast that reads only the teams' paces holds while it does not, or, while one
         ramps up, for the moment only (as :meth:`versions`' answers do).
         """
-        now = self._env.now
-        total = 0
-        ramping = False
-        for team in self.teams.values():
-            ramping = ramping or bool(team.newcomers and team.ramping(now))
-            total += team.version
-        return total, ramping
+        total, newest = self._read_people(None)
+        return total, newest is not None and self._env.now - newest < RAMP_DAYS
+
+    def _read_people(self, team_ids: tuple[TeamId, ...] | None) -> tuple[Any, Days | None]:
+        """The versions of ``team_ids`` (None: their sum over every team) and their newest newcomer.
+
+        The newest newcomer's join day is None when there is none; both are kept until a
+        team's people change. Someone ramps up exactly when the newest newcomer does:
+        ``now - d`` is smallest for the largest ``d`` (subtraction rounds monotonically),
+        as ``TeamState.ramping`` reads.
+        """
+        self._forget_changed()
+        known = self._people_read.get(team_ids)
+        if known is not None:
+            return known
+        teams = self.teams
+        chosen = teams.values() if team_ids is None else [teams[t] for t in team_ids]
+        joins = [max(t.newcomers) for t in chosen if t.newcomers]
+        newest = max(joins) if joins else None
+        versions = [t.version for t in chosen]
+        read = (sum(versions) if team_ids is None else tuple(versions)), newest
+        self._people_read[team_ids] = read
+        return read
+
+    def payroll_per_day(self) -> Usd:
+        """What every team's people cost a day, kept until a team's people change.
+
+        :meth:`salaries_per_day`, summed as the budget forecast sums it.
+        """
+        self._forget_changed()
+        per_day = self._payroll
+        if per_day is None:
+            per_day = 0.0
+            for t in self.teams.values():
+                per_day += (t.veterans + len(t.newcomers)) * t.spec.usd_per_person_day
+            self._payroll = per_day
+        return per_day
+
+    def _people_moved(self) -> None:
+        """A team's people changed (``TeamState.on_people``)."""
+        self._changes += 1
+
+    def _forget_changed(self) -> None:
+        """Forget what was read off the teams' people if a team has changed since."""
+        if self._people_read_at != self._changes:
+            self._people_read.clear()
+            self._payroll = None
+            self._people_read_at = self._changes
 
     def phase_memo(self, ramping: bool) -> dict[tuple[str, float, tuple[int, ...]], Days]:
         """Where forecasts of a phase's days are kept: for good, or for this moment only."""
@@ -248,7 +289,7 @@ class Staff:
         # change (its version), so the answer holds across moments; while one ramps up,
         # only for the moment.
         key = (team_id, team.version, effort, co_design)
-        if team.newcomers and team.ramping(now):
+        if team.ramping(now):
             if self._work_days_at != now:
                 self._work_days.clear()
                 self._work_days_at = now

@@ -32,6 +32,9 @@ MENTOR_SHARE = 0.5
 WATCH_HOURS_PER_RISK_DAY = 0.25
 
 
+#: Days a ramping team keeps its output per head for (the moments a play reads it at).
+SHARES_KEPT = 8
+
 #: Days between a resignation and the leaver's last day: the two weeks' notice customary in
 #: the United States. An owner of the staffing risk starts the search and the handover then.
 NOTICE_DAYS = 14.0
@@ -124,11 +127,21 @@ class TeamState:
     on_change: Callable[[], None] | None = None
     """Called after every change of the people or the work on hand (the project wakes the
     team's work then, to read its pace again)."""
+    on_people: Callable[[], None] | None = None
+    """Called after every change of the people (joins, departures, take-overs, ramp-ups
+    done): what is read off them may be kept until then."""
 
     _people: float = 0.0
     """``headcount * attention``, kept up to date by every change of the people."""
     _steady_share: float | None = None
     """:meth:`productive_share` while the team has no newcomer (it then holds)."""
+    _shares_on: dict[Days, float] = field(default_factory=dict)
+    """:meth:`productive_share` by the day asked while someone ramps up (the work and the
+    forecasts read at one moment ask for it there and where the ramp-ups end), kept until
+    the people change."""
+    _shares: list[float] | None = None
+    """:func:`share_out` of the people over the items on hand, kept until either changes
+    (the work woken by a change reads it, each for its own item)."""
 
     def __post_init__(self) -> None:
         self.veterans = self.spec.headcount
@@ -138,6 +151,10 @@ class TeamState:
         heads = (self.veterans + len(self.newcomers)) * self.attention
         self._people = max(0.0, heads - self.watching) if heads > 0 else 0.0
         self._steady_share = None
+        self._shares_on.clear()
+        self._shares = None
+        if self.on_people is not None:
+            self.on_people()
 
     @property
     def id(self) -> TeamId:
@@ -168,10 +185,17 @@ class TeamState:
             return 0.0
         raw: float = self.veterans
         if newcomers:
+            kept = self._shares_on
+            known = kept.get(now)
+            if known is not None:
+                return known
             ramped = [min(1.0, max(0.0, (now - d) / RAMP_DAYS)) for d in newcomers]
             mentoring = min(float(self.veterans), MENTOR_SHARE * sum(1.0 - r for r in ramped))
             raw += sum(ramped) - mentoring
-            return raw / n * seniority_factor(self.spec.seniority)
+            if len(kept) >= SHARES_KEPT:
+                kept.clear()
+            share = kept[now] = raw / n * seniority_factor(self.spec.seniority)
+            return share
         share = self._steady_share = raw / n * seniority_factor(self.spec.seniority)
         return share
 
@@ -183,12 +207,24 @@ class TeamState:
         """Work done per day on ``item``, one of the team's items on hand."""
         if len(self.items) == 1:
             return output_on(self.people(), item, self.productive_share(now))
-        shares = share_out(self.people(), self.items)
+        shares = self._shares_now()
         return output_on(shares[self.items.index(item)], item, self.productive_share(now))
 
+    def _shares_now(self) -> list[float]:
+        """:func:`share_out` of the people over the items on hand (kept while both hold)."""
+        shares = self._shares
+        if shares is None:
+            shares = self._shares = share_out(self._people, self.items)
+        return shares
+
     def ramping(self, now: Days) -> bool:
-        """Whether a newcomer is still ramping up (the team's pace then grows day by day)."""
-        return any(now - d < RAMP_DAYS for d in self.newcomers)
+        """Whether a newcomer is still ramping up (the team's pace then grows day by day).
+
+        The newest newcomer is the last to finish: ``now - d`` is smallest for the largest
+        ``d`` (subtraction rounds monotonically), so this is ``any(now - d < RAMP_DAYS)``.
+        """
+        newcomers = self.newcomers
+        return bool(newcomers) and now - max(newcomers) < RAMP_DAYS
 
     def solo_rate(self, item: WorkItem, now: Days) -> PersonDays:
         """Work done per day on ``item`` if it were the team's only work (for forecasts)."""
@@ -200,6 +236,7 @@ class TeamState:
         """Start ``item``."""
         self._accrue_surplus(now)
         self.items.append(item)
+        self._shares = None
         self._surplus_now = self._surplus()
         self._changed()
 
@@ -207,6 +244,7 @@ class TeamState:
         """``item`` is done (or abandoned)."""
         self._accrue_surplus(now)
         self.items.remove(item)
+        self._shares = None
         self._surplus_now = self._surplus()
         self._changed()
 
@@ -217,8 +255,7 @@ class TeamState:
     def _surplus(self) -> float:
         if not self.items:
             return 0.0
-        people = self._people
-        return max(0.0, people - sum(share_out(people, self.items)))
+        return max(0.0, self._people - sum(self._shares_now()))
 
     def _accrue_surplus(self, now: Days) -> None:
         self._surplus_days += self._surplus_now * (now - self._surplus_since)

@@ -497,32 +497,50 @@ class TrainingRun:
         incidents = self.p.recording.incidents
         # What _interrupt, the ledger and count_incident would do step by step, kept in
         # locals and handed over at the end in the same order (the same sums, one by one).
-        charges: list[tuple[Days, float, str]] = []
-        post = charges.append
+        ledger = self.p.ledger
+        line, spent, spent_line, keep = ledger.open_line("compute")
+        if usd_per_day < 0:  # a step or restart would be a negative charge (steps take dt >= 0)
+            raise ValueError(f"negative charge per day {usd_per_day} for {training_note}")
+        charged = False
         wall, lost_total = stats.wall_days, stats.lost_tokens
         n_unexpected = n_planned = 0
         tokens = self.tokens
         next_unexpected = self.next_unexpected
-        while tokens < target - EPS and budget > 1 and restart > 0:
-            dt = min(
-                next_unexpected - now,
-                next_planned - now,
-                (target - tokens) / rate,
-                max(0.0, next_spike - tokens) / rate,
-                segment,
-            )
-            if detection < math.inf:
-                dt = min(dt, detection - now)
-            dt = max(0.0, dt)
+        finite_detection = detection < math.inf
+        # The loop's thresholds, each worked out when its term changes (the same floats).
+        target_due, spike_due = target - EPS, next_spike - EPS
+        unexpected_due, planned_due = next_unexpected - EPS, next_planned - EPS
+        while tokens < target_due and budget > 1 and restart > 0:
+            # The loop's ``min`` of the same terms in the same order, and ``max(0.0, ...)``,
+            # written out (each keeps the first of equals, as the builtins do).
+            dt = next_unexpected - now
+            x = next_planned - now
+            if x < dt:
+                dt = x
+            x = (target - tokens) / rate
+            if x < dt:
+                dt = x
+            x = next_spike - tokens
+            x = (x if x > 0.0 else 0.0) / rate
+            if x < dt:
+                dt = x
+            if segment < dt:
+                dt = segment
+            if finite_detection:
+                x = detection - now
+                if x < dt:
+                    dt = x
+            if not dt > 0.0:
+                dt = 0.0
             t = now + dt
             if not t < horizon:
                 break
             after = tokens + rate * dt
-            interrupted = t >= next_unexpected - EPS or t >= next_planned - EPS
+            interrupted = t >= unexpected_due or t >= planned_due
             if interrupted:
                 if not t + restart < horizon:
                     break
-            elif (after >= next_spike - EPS and after < target - EPS) or detection <= t + EPS:
+            elif (after >= spike_due and after < target_due) or detection <= t + EPS:
                 break
             # The step, as the loop makes it.
             budget -= 1
@@ -531,16 +549,20 @@ class TrainingRun:
             for defect in spoiled:
                 defect.affected_tokens += rate * dt
             wall += dt
-            post((now, dt * usd_per_day, training_note))
+            if usd := dt * usd_per_day:  # as Ledger.charge: a zero charge is skipped
+                if keep is not None:
+                    keep((now, "compute", usd, training_note, line))
+                spent, spent_line, charged = spent + usd, spent_line + usd, True
             if observed and (not curve or now - curve[-1].day >= 0.5 or tokens >= target):
                 self.tokens = tokens
                 curve.append(LossPoint(now, tokens / 1e9, self.loss_now() + 0.0, False))
             if not interrupted:
                 continue
             # The interruption (as _interrupt) and its restart, which holds the cluster.
-            if t >= next_unexpected - EPS:
+            if t >= unexpected_due:
                 e = hw()
                 next_unexpected = now + _gap(e, unexpected_rate)
+                unexpected_due = next_unexpected - EPS
                 if not n_unexpected and "hardware_interruption" not in incidents:
                     incidents["hardware_interruption"] = 0  # first counted here: keep the order
                 n_unexpected += 1
@@ -552,13 +574,17 @@ class TrainingRun:
                 next_planned = now + (
                     e / rel.planned_per_day if rel.planned_per_day > 0 else math.inf
                 )
+                planned_due = next_planned - EPS
                 if not n_planned and "planned_maintenance" not in incidents:
                     incidents["planned_maintenance"] = 0
                 n_planned += 1
             budget -= 1
             now = now + restart
             wall += restart
-            post((now, restart * usd_per_day, restart_note))
+            if usd := restart * usd_per_day:
+                if keep is not None:
+                    keep((now, "compute", usd, restart_note, line))
+                spent, spent_line, charged = spent + usd, spent_line + usd, True
         self.tokens, self.next_unexpected = tokens, next_unexpected
         stats.wall_days, stats.lost_tokens = wall, lost_total
         stats.interruptions += n_unexpected + n_planned
@@ -568,8 +594,8 @@ class TrainingRun:
             incidents["hardware_interruption"] += n_unexpected
         if n_planned:
             incidents["planned_maintenance"] += n_planned
-        if charges:
-            self.p.ledger.post("compute", "", charges)
+        if charged:
+            ledger.close_line("compute", line, spent, spent_line)
         stretch.budget = budget
         return now, next_planned
 
