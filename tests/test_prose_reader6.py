@@ -43,6 +43,26 @@ from tests.test_prose_reader4 import _sure, _unsure
         ("Training phase: about 40 days.", set(), {"owner:data_quality=pretraining"}),
         ("Data team: dedup and filter rates.", {"owner:data_quality=data"}, set()),
         ("Infra: node health and ECC errors.", {"owner:hardware=infra"}, set()),
+        # owners said as people say them, and the signal after the owned thing
+        ("The infra team owns reliability and has a dashboard of node health.",
+         {"owner:hardware=infra", "warning:hardware=yes"}, set()),
+        ("Our pretraining lead owns stability, with alerts on loss and gradient norm.",
+         {"owner:loss_spike=pretraining", "warning:loss_spike=yes"}, set()),
+        ("The data team is owner of the corpus, they check duplicates and filter rates daily.",
+         {"owner:data_quality=data", "warning:data_quality=yes"}, set()),
+        ("Data quality is owned from data team, they read samples every week.",
+         {"owner:data_quality=data", "warning:data_quality=yes"}, set()),
+        ("The training lead has the pager for divergences.", {"owner:loss_spike=pretraining"},
+         set()),
+        ("Data lead: on the hook for corpus quality; dedup counts each week.",
+         {"owner:data_quality=data"}, set()),
+        # negated, nobody's, or no signal said
+        ("Infra does not own reliability; nobody does yet.", set(), {"owner:hardware=infra"}),
+        ("Nobody owns stability.", set(), {"owner:loss_spike=pretraining"}),
+        ("Infra owns the cluster and reports to me.", {"owner:hardware=infra"},
+         {"warning:hardware=yes"}),
+        ("The data team owns the data and keeps me posted.", {"owner:data_quality=data"},
+         {"warning:data_quality=yes"}),
     ],
 )  # fmt: skip
 def test_strategy_grounding_and_heads(text: str, read: set[str], not_read: set[str]) -> None:

@@ -117,7 +117,8 @@ DECISION_OWNED = re.compile(
 WATCH_AT = re.compile(
     r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
     r"reports?|reporting|flags?|alerts?|pages?|"
-    r"making|builds?|sampl\w*|look\w*)\b|[(:;]|"
+    r"making|builds?|sampl\w*|look\w*|has|have|keeps?|checks?|scans?|reads?|reviews?|"
+    r"signs?|triggers?|dashboards?|pagers?)\b|[(:;]|,\s*(?:they|she|he)\b|"
     r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
 )
 #: A decontamination step (an overlap scan), as opposed to the leak it looks for.
@@ -147,7 +148,9 @@ POSSESSIVE = (
     r"(?<!\bher\s)"
 )
 OWN_VERB = re.compile(
-    rf"\b{POSSESSIVE}(?:owns?|owned\s+by|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    # "is owner of", "has the pager for", "on the hook for" (the holder before it)
+    r"(?:is|are)\s+(?:the\s+)?owners?\s+of|has\s+the\s+pager\s+for|on\s+the\s+hook\s+for|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
     r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
     # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
@@ -643,11 +646,24 @@ def _risk_of(t: Text) -> str | None:
     return best
 
 
+#: What an owner is said to own, in words the risks' own vocabulary leaves to others:
+#: "owns stability" is the loss spikes, "owns reliability" the hardware (reader only: the
+#: rubric's concepts do not move).
+OWNED_AS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:training\s+)?(?:stability|instabilit\w*|divergences?|blow\s?ups?)\b"),
+     "loss_spike"),
+    (re.compile(r"\b(?:reliability|uptime|the\s+(?:cluster|nodes|gpus|fleet))\b"), "hardware"),
+    (re.compile(r"\b(?:provenance|consent|the\s+licen[cs]es?|every\s+licen[cs]e)\b"), "licensing"),
+)  # fmt: skip
+
+
 def _risks_in(part: str) -> list[str]:
     """The risks an object names, one per item of a list ("data quality, contamination and …")."""
     out = []
     for item in re.split(r",|\band\b|;", part):
         r = _risk_of(Text.of(item))
+        if r is None:
+            r = next((risk for pat, risk in OWNED_AS if pat.search(item)), None)
         if r and r not in out:
             out.append(r)
     return out
@@ -896,10 +912,12 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith(("owned by", "sit", "rest", "lies")):
+            if m.group(0).startswith(("owned by", "owned from", "sit", "rest", "lies")):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            if colon is not None and _team_in(subject, self.teams) is None:
+                subject = colon.group(1)  # "Data lead: on the hook for corpus quality"
             # "…, and her early signal is dedup and toxicity rates": a clause of its own.
             obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
