@@ -113,3 +113,11 @@ def test_an_unsure_reading_is_not_counted_as_read_until_confirmed() -> None:
     assert "a reserve (or that you keep none)" in not_read(read)
     confirmed = read_answer(text, confirmed=["reserve=0.12"])
     assert "a reserve (or that you keep none)" not in not_read(confirmed)
+
+
+def test_a_sentence_of_many_heads_is_read_without_recursion() -> None:
+    import sim.interview.prose as prose
+
+    text = "build or adapt: " * 3000 + "we adapt an open model because it is cheaper."
+    assert prose._Reader._strategy_of(None, text) == "adapt"  # type: ignore[arg-type]
+    prose.read_answer(text)  # no exception, whatever it reads

@@ -1335,12 +1335,12 @@ class _Reader:
     def _strategy_of(self, s: str) -> str | None:
         """The strategy a sentence chooses (``pretrain`` or ``adapt``), if it chooses one."""
         low = _low(s)
+        # "Build or adapt: I'd take a licensed open base model …": the question is the head,
+        # the choice follows it (every head, however many).
+        while (rest := _after_head(low)) != low:
+            low = rest
         if re.search(r"\b(?:restart\w*|start\s+over|retrain\w*)\b[^.;]{0,30}from\s+scratch", low):
             return None
-        if _after_head(low) != low:
-            # "Build or adapt: I'd take a licensed open base model …": the question is the
-            # head, the choice follows it.
-            return self._strategy_of(_after_head(low))
         if WEIGHED.search(low) or low.rstrip().endswith("?"):
             return None  # "Build or adapt.", "do we pretrain or not": the choice asked, not made
         scratch = SCRATCH.search(low)
