@@ -169,12 +169,33 @@ def released(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def compare_practice(p: Practice, worlds: int, seed: int) -> PracticeResult:
-    """``p`` with and without, on the same ``worlds``."""
-    frames = {
-        arm: released(df)
-        for arm, df in run_designs({"with": p.with_, "without": p.without}, worlds, seed).items()
-    }
+class Worlds:
+    """Each design played once through the same worlds, however many practices it is an arm of.
+
+    The scenario as it stands is one arm of nearly every practice (the side that follows
+    it or the side that does not), so an audit plays it once, not once a practice. A
+    design's frame does not depend on the designs run beside it (common random numbers).
+    """
+
+    def __init__(self, worlds: int, seed: int) -> None:
+        self.worlds, self.seed = worlds, seed
+        self._frames: dict[str, pd.DataFrame] = {}
+
+    def frame(self, design: Scenario) -> pd.DataFrame:
+        """``design``'s worlds, with the target scores as released (:func:`released`)."""
+        key = design.model_dump_json()
+        if key not in self._frames:
+            df = run_designs({"design": design}, self.worlds, self.seed)["design"]
+            self._frames[key] = released(df)
+        return self._frames[key]
+
+
+def compare_practice(
+    p: Practice, worlds: int, seed: int, played: Worlds | None = None
+) -> PracticeResult:
+    """``p`` with and without, on the same ``worlds`` (``played``: designs already run)."""
+    played = played or Worlds(worlds, seed)
+    frames = {"with": played.frame(p.with_), "without": played.frame(p.without)}
     rows = paired(frames["with"], frames["without"], p.with_)
     keys = [m.key for m in compared_metrics(p.with_)]
     a, b = frames["with"], frames["without"]
@@ -210,9 +231,9 @@ def audit(
     todo = [p for p in chosen if isinstance(p, Practice)]
     levers = numeric_levers() if cliffs else ()
     total = len(todo) + len(levers)
-    results = []
+    results, played = [], Worlds(worlds, seed)
     for i, p in enumerate(todo, 1):
-        results.append(compare_practice(p, worlds, seed))
+        results.append(compare_practice(p, worlds, seed, played))
         if progress:
             progress(p.label, i, total)
     sweeps, found = [], []
