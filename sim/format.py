@@ -114,6 +114,19 @@ def points_signed(diff: float, digits: int = 1) -> str:
     return f"{'+' if diff >= 0 else '-'}{100 * abs(diff):.{digits}f} pts"
 
 
+def tokens(n: float) -> str:
+    """Tokens as people write them: ``4.00T``, ``3.55T``; under a trillion ``5B``, ``2.5B``.
+
+    Trillions keep two decimals (a budget cut of 1% shows); billions keep three
+    significant figures, so an adaptation's 5B is not "0.01T".
+    """
+    if not _finite(n):
+        return DASH
+    if abs(n) >= 1e12:
+        return f"{n / 1e12:.2f}T"
+    return f"{float(f'{n / 1e9:.3g}'):,g}B"
+
+
 def no_change(value: float, unit: str) -> bool:
     """Whether a change of ``value`` in ``unit`` is too small to read as one."""
     return abs(value) < NO_CHANGE[unit]

@@ -89,3 +89,13 @@ def test_counts_agree_with_their_number() -> None:
     assert count(0, "interruption") == "0 interruptions"
     assert count(2, "person", "people") == "2 people"
     assert count(2.5, "round") == "2.5 rounds"
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [(4e12, "4.00T"), (3.55e12, "3.55T"), (15.6e12, "15.60T"), (5e9, "5B"), (2.5e9, "2.5B"),
+     (123.4e9, "123B"), (0.0, "0B")],
+)  # fmt: skip
+def test_tokens_as_people_write_them(n: float, text: str) -> None:
+    # An adaptation's 5B read "0.01T to 0.00T tokens" in a scope cut.
+    assert fmt.tokens(n) == text
