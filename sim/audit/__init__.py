@@ -79,8 +79,8 @@ class AuditReport:
 
     @property
     def passed(self) -> bool:
-        """No free lunch (cliffs are reported; the CI gate is the free lunches)."""
-        return not self.free_lunches
+        """No free lunch, no cliff and no reversal: the model's first rule holds here."""
+        return not self.free_lunches and not self.cliffs
 
     def as_dict(self) -> dict[str, Any]:
         return {

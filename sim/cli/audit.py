@@ -2,7 +2,8 @@
 
 The command and its options; what it runs (the model, pandas, SciPy) is imported in its
 body (:mod:`sim.cli.audit_run`), so its ``--help`` starts at once. It exits 1 when the
-model pays for dropping a practice (a free lunch), so CI can run it as a check.
+model pays for dropping a practice (a free lunch) or a lever has a cliff or a reversal, so
+CI can run it as a check.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sim.cli.common import JSON_OPTION, emit_json, guarded
 from sim.scenario.loading import load_scenario
 
 #: Exit code when the audit finds a free lunch (2 stays a usage error).
-FREE_LUNCH_EXIT = 1
+AUDIT_FAILED_EXIT = 1
 
 
 def audit(
@@ -54,7 +55,7 @@ def audit(
     else:
         print_report(report)
     if not report.passed:
-        raise typer.Exit(FREE_LUNCH_EXIT)
+        raise typer.Exit(AUDIT_FAILED_EXIT)
 
 
 def register(app: typer.Typer) -> None:
