@@ -18,7 +18,7 @@ from sim.engine.plan import Plan
 from sim.engine.quality import CONTAMINATION_DEFECT_SHARE, PRODUCT_TRANSFER_LATE
 from sim.engine.steering import product_steering, steered_shares
 from sim.scenario.loading import load_scenario
-from sim.scenario.spec import Capability, Eval, Scenario
+from sim.scenario.spec import Capability, Eval, Scenario, Target
 from tests.mechanisms import higher, runs, same_scope
 
 SEEDS = (2026, 7)
@@ -30,20 +30,26 @@ EVALS = [
     Eval(id="math", kind="public_benchmark", capability="reason", contamination=0.5),
     Eval(id="prod_reason", kind="product_eval", capability="reason"),
     Eval(id="prod_know", kind="product_eval", capability="know"),
+    # Built for no target: nobody aims at it, so it steers nothing.
+    Eval(id="prod_follow", kind="product_eval", capability="follow"),
+]
+TARGETS = [
+    Target(capability="reason", eval="prod_reason", threshold=0.5),
+    Target(capability="know", eval="prod_know", threshold=0.5),
 ]
 
 
 def test_a_leaked_benchmark_steers_its_capability_as_badly_as_no_product_eval() -> None:
     lost = 1.0 - PRODUCT_TRANSFER_LATE
-    late = dict(steered_shares(CAPS, EVALS, False, False, PRODUCT_TRANSFER_LATE))
+    late = dict(steered_shares(CAPS, EVALS, TARGETS, False, False, PRODUCT_TRANSFER_LATE))
     assert late == pytest.approx({"follow": 1 - lost * 0.5, "reason": 1 - lost * 0.5})
     # The product's evals in hand steer the capability they measure; the one only a
-    # public benchmark measures is still steered by it.
-    early = dict(steered_shares(CAPS, EVALS, False, False, 1.0))
+    # public benchmark and an eval no target reads measure is still steered by the former.
+    early = dict(steered_shares(CAPS, EVALS, TARGETS, False, False, 1.0))
     assert early == pytest.approx({"follow": 1 - lost * 0.5})
     # Decontaminated, nothing leaked steers anything; a broken decontamination leaks again.
-    assert steered_shares(CAPS, EVALS, True, False, PRODUCT_TRANSFER_LATE) == ()
-    broken = dict(steered_shares(CAPS, EVALS, True, True, 1.0))
+    assert steered_shares(CAPS, EVALS, TARGETS, True, False, PRODUCT_TRANSFER_LATE) == ()
+    broken = dict(steered_shares(CAPS, EVALS, TARGETS, True, True, 1.0))
     assert broken == pytest.approx({"follow": 1 - lost * CONTAMINATION_DEFECT_SHARE})
     assert product_steering(PRODUCT_TRANSFER_LATE) == 0.0
     assert product_steering(1.0) == 1.0

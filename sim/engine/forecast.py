@@ -171,7 +171,12 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
             contamination_defect=False,
             domain_gaps=gaps,
             steered=steered_shares(
-                s.objective.capabilities, s.objective.evals, decontaminate, False, transfer
+                s.objective.capabilities,
+                s.objective.evals,
+                s.objective.targets,
+                decontaminate,
+                False,
+                transfer,
             ),
         )
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)

@@ -234,6 +234,7 @@ class Project(ABC):
         return steered_shares(
             s.objective.capabilities,
             s.objective.evals,
+            s.objective.targets,
             s.levers.decontaminate,
             self.defects.contamination_active(),
             self.plan.product_transfer,
