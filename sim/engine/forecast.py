@@ -23,6 +23,7 @@ from sim.engine.quality import (
     recipe_excess,
 )
 from sim.engine.review import REVIEW_CO_DESIGN
+from sim.engine.steering import steered_shares
 from sim.scenario.spec import PHASES
 
 #: Ablations happen on the cluster; their calendar time at this share of it.
@@ -169,6 +170,14 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
             decontaminate=decontaminate,
             contamination_defect=False,
             domain_gaps=gaps,
+            steered=steered_shares(
+                s.objective.capabilities,
+                s.objective.evals,
+                s.objective.targets,
+                decontaminate,
+                False,
+                transfer,
+            ),
         )
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
         known = kept[key] = {e: r.score for e, r in scores.items()}

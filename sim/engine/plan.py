@@ -49,6 +49,7 @@ class Plan:
         "run_facts",
         "scope_cuts",
         "set_up",
+        "steered",
         "tokens",
         "tokens_cap",
         "tokens_scenario",
@@ -68,6 +69,9 @@ class Plan:
         #: Rounds done, a last shorter round as its share (a plan of 3.4 rounds ends with a
         #: round of 0.4 of the work, compute and annotation: docs/model.md, "Budget as a plan").
         self.rounds_done = 0.0
+        #: Per capability, the mean over the rounds done of the share of their gain that is
+        #: real, by the evals that steered each as it ran (sim/engine/steering.py).
+        self.steered: dict[str, float] = {}
         self.extra_rounds = 0
         #: Post-training rounds whose gains an objective change spoiled, still to run again
         #: (sim/engine/objectives.py).
@@ -175,12 +179,21 @@ class Plan:
         """The number of the next round, extra rounds included (names its draw and its work)."""
         return int(self.rounds_done) + self.extra_rounds
 
-    def add_round_done(self, share: float) -> None:
-        self.rounds_done += share
+    def add_round_done(self, share: float, steered: dict[str, float]) -> None:
+        """A round (or ``share`` of one) done, steered as ``steered`` says (absent: 1)."""
+        done = self.rounds_done
+        if share > 0.0:
+            total = done + share
+            self.steered = {
+                c: (self.steered.get(c, 1.0) * done + steered.get(c, 1.0) * share) / total
+                for c in self.steered.keys() | steered.keys()
+            }
+        self.rounds_done = done + share
 
     def redo_rounds(self) -> None:
         """A retrain from scratch: post-training starts over."""
         self.rounds_done = 0.0
+        self.steered = {}
 
     def lose_rounds(self, rounds: float, redo: bool, transfer: float | None = None) -> None:
         """``rounds`` of post-training no longer count for the objective; ``redo``: run them again.

@@ -61,6 +61,7 @@ from sim.engine.rng import Streams, standard_exponential
 from sim.engine.safety import SafetyBook
 from sim.engine.signals import entity_stream
 from sim.engine.staff import REWORK_SHARE, Staff
+from sim.engine.steering import steered_shares
 from sim.engine.teams import NOTICE_DAYS
 from sim.engine.training import Steps, TrainingRun
 from sim.scenario.spec import DECISION_OPTIONS, PHASES, Objective, Scenario, Workstream
@@ -224,8 +225,20 @@ class Project(ABC):
         self.version += 1
 
     def round_done(self, share: float = 1.0) -> None:
-        self.plan.add_round_done(share)
+        self.plan.add_round_done(share, dict(self.steered_now()))
         self.version += 1
+
+    def steered_now(self) -> tuple[tuple[str, float], ...]:
+        """How much of a round's gain on each capability is real if it ran now (steering.py)."""
+        s = self.scenario
+        return steered_shares(
+            s.objective.capabilities,
+            s.objective.evals,
+            s.objective.targets,
+            s.levers.decontaminate,
+            self.defects.contamination_active(),
+            self.plan.product_transfer,
+        )
 
     def change_objective(self, objective: Objective) -> None:
         """The objective changes now (an inject): a target, the deadline or the product use.
@@ -316,6 +329,12 @@ class Project(ABC):
             contamination_defect=self.defects.contamination_active(),
             capabilities=len(s.objective.capabilities),
             domain_gaps=self.domain_gaps(tokens),
+            # The rounds done as they were steered; before any, as one would be now.
+            steered=(
+                tuple(sorted(self.plan.steered.items()))
+                if self.plan.rounds_done > 0
+                else self.steered_now()
+            ),
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:

@@ -215,6 +215,9 @@ class QualityState:
     """How many capabilities share the post-training effort (0: all those measured)."""
     domain_gaps: tuple[tuple[str, float], ...] = ()
     """Extra loss on a capability's own text of an adapted base model (:func:`domain_gaps`)."""
+    steered: tuple[tuple[str, float], ...] = ()
+    """Share of each capability's post-training gain that is real, by the evals that steered
+    its rounds (sim/engine/steering.py; absent: 1)."""
 
 
 def true_scores(
@@ -228,11 +231,13 @@ def true_scores(
     transfer = q.product_transfer if in_product else 1.0
     n = q.capabilities or len(caps)
     gaps = dict(q.domain_gaps)
+    steered = dict(q.steered)
     out: dict[str, float] = {}
     for cap in caps:
         base = base_score(cap, q.loss + gaps.get(cap.id, 0.0))
         rounds = effective_rounds(q.rounds, n, q.focus_capability, cap.id)
         gain = cap.post_training_gain * post_training_gain(rounds) * transfer
+        gain *= steered.get(cap.id, 1.0)
         score = base + (1.0 - base) * gain
         out[cap.id] = min(1.0, max(0.0, score))
     return out
@@ -272,10 +277,9 @@ def measure(
         truth = product if ev.kind == "product_eval" else general
         expected = truth[ev.capability]
         if ev.kind == "public_benchmark":
-            leaked = 0.0 if q.decontaminate else ev.contamination
-            if q.contamination_defect:
-                leaked = min(1.0, leaked + CONTAMINATION_DEFECT_SHARE)
-            expected += leaked * ev.contamination_gain
+            expected += leaked_share(ev, q.decontaminate, q.contamination_defect) * (
+                ev.contamination_gain
+            )
             if ev.capability == q.focus_capability:
                 n = q.capabilities or len(caps)
                 aimed = effective_rounds(q.rounds, n, q.focus_capability, ev.capability)
@@ -284,6 +288,14 @@ def measure(
         fresh = _sampled(truth[ev.capability], ev.items * items_share, set_errors, ev.id)
         out[ev.id] = EvalResult(ev.id, ev.kind, ev.capability, score, truth[ev.capability], fresh)
     return out
+
+
+def leaked_share(ev: Eval, decontaminate: bool, contamination_defect: bool) -> float:
+    """Share of a public benchmark's items the model saw in training."""
+    leaked = 0.0 if decontaminate else ev.contamination
+    if contamination_defect:
+        leaked = min(1.0, leaked + CONTAMINATION_DEFECT_SHARE)
+    return leaked
 
 
 def _sampled(expected: float, items: float, set_errors: dict[str, float] | None, key: str) -> float:
