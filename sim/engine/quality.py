@@ -97,30 +97,7 @@ def data_multiplier(base_quality: float, investment_usd: float, tokens: float) -
     larger scale, and each further dollar buys less than the one before.
     """
     scale = max(1.0, DATA_WORK_USD_PER_BILLION_TOKENS * tokens / 1e9)
-    return base_quality * (1.0 + DATA_INVESTMENT_GAIN * work_share(investment_usd, scale))
-
-
-#: Where the two-stage shape of :func:`work_share` reaches 1 - 1/e: (1 + x) e^-x = 1/e.
-TWO_STAGE_63 = 2.146193220620583
-
-
-def work_share(investment_usd: float, scale_usd: float) -> float:
-    """Share of the most that data work can buy which ``investment_usd`` of it buys.
-
-    Two stages in a row, each with diminishing returns: the tools first (a quality
-    classifier trained on annotated samples, the dedup and filter passes, each filter
-    checked with a small ablation, as FineWeb-Edu and DCLM built theirs), then their
-    use on the tokens. The share is the second stage's, ``1 - (1 + x) e^-x``, with
-    ``x = TWO_STAGE_63 * investment / scale``: ``scale_usd`` still buys 63% of the gain,
-    as the one-stage ``1 - e^-x`` it replaces (engine 20), but the first dollars, spent
-    before any tool exists, buy little. One stage made the first $50K of data work the
-    dearest-bought step of the lever: on the loss-spike follow-up (3T tokens) it raised
-    the chance of meeting every objective by 23 points and the next $50K by 7 (``sim
-    audit``'s cliff; docs/model.md, "Quality"). An assumption: the shape of a two-stage
-    build, anchored where the one-stage law was (FineWeb's spend buys 63%).
-    """
-    x = TWO_STAGE_63 * max(0.0, investment_usd) / max(1.0, scale_usd)
-    return 1.0 - (1.0 + x) * math.exp(-x)
+    return base_quality * (1.0 + DATA_INVESTMENT_GAIN * (1.0 - math.exp(-investment_usd / scale)))
 
 
 #: How much ablations see: ``1 - exp(-ablation_fraction / scale)`` of what they could, for
