@@ -223,9 +223,19 @@ class Project(ABC):
         """A fix or a retrain changed the model: evals must be measured again."""
         self.version += 1
 
-    def round_done(self, share: float = 1.0) -> None:
-        self.plan.add_round_done(share)
+    def round_done(self, share: float = 1.0, spoiled: float = 0.0) -> None:
+        self.plan.add_round_done(share, spoiled)
         self.version += 1
+
+    @property
+    def rounds_train_on_project_data(self) -> bool:
+        """Whether post-training rounds train on the project's own data set.
+
+        An adaptation's rounds train on the data team's fine-tuning set, so its defects
+        spoil them; a pretraining project's rounds train on the post-training team's own
+        set, not on the corpus (docs/model.md, "The fine-tuning set").
+        """
+        return adapting(self.scenario)
 
     def change_objective(self, objective: Objective) -> None:
         """The objective changes now (an inject): a target, the deadline or the product use.
@@ -316,6 +326,7 @@ class Project(ABC):
             contamination_defect=self.defects.contamination_active(),
             capabilities=len(s.objective.capabilities),
             domain_gaps=self.domain_gaps(tokens),
+            post_training_worth=self.plan.post_training_worth * self.plan.rounds_data_quality,
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:
