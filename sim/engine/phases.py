@@ -262,7 +262,9 @@ def post_training_round(
     spoilt = ""
     if spoilers:
         kinds = " and ".join(words(d.kind) for d in spoilers)
-        spoilt = f"; trained on data with the {kinds} defect, it counts as {factor:.2f} of a round"
+        spoilt = (
+            f"; trained on data with the {kinds} defect, it counts as {percent(factor)} of a round"
+        )
     m.recording.trace_event(
         "round", f"{label.capitalize()} {done} done{spoilt}", m.post_training_team
     )
