@@ -188,3 +188,29 @@ def test_an_override_reaches_the_audited_scenario(base) -> None:
     changed = with_overrides(base, {"levers.reserve_fraction": 0.0})
     reserve = next(p for p in practices(changed) if p.id == "reserve_fraction")
     assert reserve.without is changed and reserve.with_.levers.reserve_fraction == 0.10
+
+
+@pytest.mark.parametrize("seed", [5])  # seed 0: test_no_shipped_scenario_has_a_free_lunch...
+def test_the_70b_adaptation_has_no_free_lunch(seed: int) -> None:
+    # Engine 19 found two on the adaptation (every gate, extra data work): its quality
+    # rested on the base model's tokens, so the data the gates and the data work protect
+    # bought nothing. Its rounds now train on the fine-tuning set (docs/model.md, "The
+    # fine-tuning set"): a defect left in spoils them, data work makes them worth more.
+    # On seed 5 engines 19 and 20 find one more, owning the tokenizer-and-config risk
+    # (-1.1 days): a checkpoint risk the data does not touch, left open (docs/model.md,
+    # "Audit"). The gates and the data work are checked on both seeds.
+    adapt = load_scenario(ROOT / "scenarios" / "adapt_open_base_70b.yaml")
+    report = audit(adapt, 120, seed, cliffs=False)
+    found = [
+        f"{r.id}: " + ", ".join(f"{m} {r.rows[m]['mean']:+.3g}" for m in r.gains)
+        for r in report.free_lunches
+        if seed == 0 or r.id != "owner:tokenizer_config"
+    ]
+    assert not found, found
+    verdicts = {r.id: r for r in report.results}
+    gates = [r.id for r in report.results if r.id.startswith("gate")]
+    assert len(gates) == 4, gates  # each of the three gates, and all of them
+    for pid in (*gates, "data_investment_usd"):
+        assert verdicts[pid].verdict in (PAYS, TRADE_OFF, NOT_SETTLED), verdicts[pid]
+    # Data work on the fine-tuning set clearly raises the chance of meeting the targets.
+    assert "success" in verdicts["data_investment_usd"].losses, verdicts["data_investment_usd"]

@@ -13,7 +13,13 @@ import numbers
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sim.engine.quality import best_scores, chinchilla_loss, data_multiplier, domain_gaps
+from sim.engine.quality import (
+    best_scores,
+    chinchilla_loss,
+    data_multiplier,
+    domain_gaps,
+    finetune_data_worth,
+)
 from sim.engine.reliability import ReliabilitySpec, analytic_effective_training_time, operations
 from sim.scenario.spec import PostTrainingRecipe, Scenario
 from sim.units import HOURS_PER_DAY, SECONDS_PER_DAY, Days, Flops, Hours, Usd
@@ -229,7 +235,8 @@ def adapted_ceilings(s: Scenario) -> dict[str, float]:
     dm = data_multiplier(s.model.data_quality, s.levers.data_investment_usd, tokens)
     loss = chinchilla_loss(base.params_b * 1e9, base.tokens_b * 1e9 + tokens * dm)
     caps = s.objective.capabilities
-    return best_scores(caps, loss, dict(domain_gaps(caps, base.tokens_b * 1e9, tokens * dm)))
+    gaps = dict(domain_gaps(caps, base.tokens_b * 1e9, tokens * dm))
+    return best_scores(caps, loss, gaps, finetune_data_worth(s.levers.data_investment_usd, tokens))
 
 
 def planned_run(s: Scenario) -> tuple[float, float]:

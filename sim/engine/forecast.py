@@ -155,13 +155,14 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
         m.focus_capability,
         s.levers.decontaminate,
         planned_domain_gaps(m),
+        m.plan.post_training_worth,
     )
     kept = m.facts.planned_scores
     known = kept.get(key)
     if known is None:
         if len(kept) >= PLANNED_SCORES_KEPT:
             kept.clear()
-        loss_, rounds_, transfer, focus, decontaminate, gaps = key
+        loss_, rounds_, transfer, focus, decontaminate, gaps, worth = key
         state = QualityState(
             loss=loss_,
             rounds=rounds_,
@@ -178,6 +179,7 @@ def _planned_scores(m: Project, loss: float | None, rounds: int | None) -> dict[
                 False,
                 transfer,
             ),
+            post_training_worth=worth,
         )
         scores = measure(s.objective.capabilities, s.objective.evals, state, None)
         known = kept[key] = {e: r.score for e, r in scores.items()}

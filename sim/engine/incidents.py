@@ -30,6 +30,10 @@ BAKED_IN = frozenset({"tokenizer_config"})
 #: Defect kinds whose harm once the run is over is to the measurement, not the model: the
 #: benchmark items the model saw are dropped and the model measured again (no retraining).
 IN_THE_EVALS = frozenset({"contamination"})
+#: Defect kinds that live in a data set, not in the checkpoint: where post-training rounds
+#: train on the project's own data set (an adaptation's fine-tuning set), they spoil the
+#: rounds that train on it too (:meth:`DefectBook.round_factor`).
+IN_THE_DATA = frozenset({"data_quality", "contamination", "licensing"})
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Defect:
     fixed: bool = False
     found_day: Days | None = None
     found_at: str | None = None
+    fixed_day: Days | None = None
     affected_tokens: float = 0.0
     monitor_day: Days = math.inf
 
@@ -143,6 +148,32 @@ class DefectBook:
 
     def mark_found(self, d: Defect, day: Days, where: str) -> None:
         d.found, d.found_day, d.found_at, d.monitor_day = True, day, where, math.inf
+
+    def fix(self, d: Defect, day: Days) -> None:
+        """The fix is in on ``day``: the data (or config) is clean from then on."""
+        d.fixed, d.fixed_day = True, day
+
+    def round_factor(self, start: Days, end: Days) -> tuple[float, tuple[Defect, ...]]:
+        """Share of a post-training round's worth left by the defects in its data set.
+
+        A round trained from ``start`` to ``end`` on a data set a defect was in counts as
+        ``1 - quality_penalty * share`` of a round, ``share`` being the part of the round
+        before the defect's fix landed (all of it when never fixed): a defect fixed before
+        the round costs nothing, one fixed mid-way part (docs/model.md, "The fine-tuning
+        set"). Returns the factor and the defects that spoiled the round.
+        """
+        factor, spoilers = 1.0, []
+        span = end - start
+        for d in self.defects:
+            if not d.present or d.kind not in IN_THE_DATA:
+                continue
+            if d.fixed_day is not None and d.fixed_day <= start:
+                continue  # fixed before the round: its data was clean
+            until = end if d.fixed_day is None else min(end, d.fixed_day)
+            share = 1.0 if span <= 0 else (until - start) / span
+            factor *= 1.0 - d.source.quality_penalty * share
+            spoilers.append(d)
+        return factor, tuple(spoilers)
 
     def token_factor(self, total_tokens: float) -> float:
         """Share of trained tokens that still count as effective after defects."""

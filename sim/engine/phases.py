@@ -250,13 +250,24 @@ def post_training_round(
     annotation, _ = round_cost(m)
     m.ledger.charge(m.env.now, "annotation", share * annotation, label)
     m.reservation.charge_compute(share * m.plan.round_compute_usd, label, "post_training_compute")
-    m.round_done(share)
+    factor, spoilers = (
+        m.defects.round_factor(start, m.env.now) if m.rounds_train_on_project_data else (1.0, ())
+    )
+    m.round_done(share, share * (1.0 - factor))
     done = (
         f"{m.plan.rounds_done:.0f}"
         if share == 1.0
         else f"{m.plan.rounds_done:.2g} (a shorter round)"
     )
-    m.recording.trace_event("round", f"{label.capitalize()} {done} done", m.post_training_team)
+    spoilt = ""
+    if spoilers:
+        kinds = " and ".join(words(d.kind) for d in spoilers)
+        spoilt = (
+            f"; trained on data with the {kinds} defect, it counts as {percent(factor)} of a round"
+        )
+    m.recording.trace_event(
+        "round", f"{label.capitalize()} {done} done{spoilt}", m.post_training_team
+    )
 
 
 def schedule_check(m: Project, detected_by: TeamId | None = None) -> Steps:
@@ -540,7 +551,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     if run is None:
         if d.kind in FIX_BEFORE_TRAINING:
             yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
-            d.fixed = True
+            m.defects.fix(d, m.env.now)
         else:
             # Nothing waits for the fix: a run that starts before it lands trains on the bad
             # data until then and trains back what it spoiled, as a fix during the run does,
@@ -569,7 +580,7 @@ def handle_defect(m: Project, d: Defect) -> Steps:
     yield from m.staff.work(fixer, d.source.fix_person_days, fix_co_design(d), fix_key(d))
     if during_run:
         run.bill(m.env.now - started, "cluster idle while the data was fixed")
-    d.fixed = True
+    m.defects.fix(d, m.env.now)
     m.model_changed()
     if choice == "fix_and_restart":
         run.restart_from(0.0)
@@ -597,7 +608,7 @@ def _rescore(m: Project, d: Defect) -> Steps:
     public = sum(e.kind == "public_benchmark" for e in m.scenario.objective.evals)
     effort = DECONTAMINATION_PERSON_DAYS_PER_BENCHMARK * max(1, public)
     yield from m.staff.work(team, effort, ROLE_CO_DESIGN["evals"], fix_key(d))
-    d.fixed = True
+    m.defects.fix(d, m.env.now)
     m.model_changed()
     m.recording.trace_event(
         "defect", "The leaked benchmark items are dropped and the model measured again", team
@@ -613,7 +624,7 @@ def _fix_in_background(m: Project, d: Defect, owner: str) -> Steps:
     defect"). A run that ended before the fix landed keeps the damage.
     """
     yield from m.staff.work(owner, d.source.fix_person_days, fix_co_design(d), fix_key(d))
-    d.fixed = True
+    m.defects.fix(d, m.env.now)
     m.model_changed()
     m.recording.trace_event(
         "defect", f"{sentence(words(d.kind))} fix is in; the run trains on clean data", owner

@@ -11,9 +11,14 @@ for the outcome and for later replications; the live plan adds what the play has
 
 from __future__ import annotations
 
-from sim.engine.compute import planned_run, post_training_round_gpu_hours, round_compute_usd
+from sim.engine.compute import (
+    adapting,
+    planned_run,
+    post_training_round_gpu_hours,
+    round_compute_usd,
+)
 from sim.engine.facts import ScenarioFacts
-from sim.engine.quality import PRODUCT_TRANSFER_LATE, data_multiplier
+from sim.engine.quality import PRODUCT_TRANSFER_LATE, data_multiplier, finetune_data_worth
 from sim.engine.records import PlanState, ScopeCut
 from sim.engine.training import RunFacts
 from sim.scenario.spec import Scenario
@@ -39,12 +44,14 @@ class Plan:
         "gpus",
         "hires",
         "params",
+        "post_training_worth",
         "product_transfer",
         "reserve_left",
         "round_compute_usd",
         "round_gpu_hours",
         "rounds",
         "rounds_done",
+        "rounds_spoiled",
         "rounds_to_redo",
         "run_facts",
         "scope_cuts",
@@ -72,6 +79,10 @@ class Plan:
         #: Per capability, the mean over the rounds done of the share of their gain that is
         #: real, by the evals that steered each as it ran (sim/engine/steering.py).
         self.steered: dict[str, float] = {}
+        #: The part of the rounds done that defects in their data set spoiled (a round
+        #: trained on a defect counts as ``1 - penalty`` of a round): see
+        #: :attr:`rounds_data_quality`.
+        self.rounds_spoiled = 0.0
         self.extra_rounds = 0
         #: Post-training rounds whose gains an objective change spoiled, still to run again
         #: (sim/engine/objectives.py).
@@ -106,6 +117,13 @@ class Plan:
         self.round_compute_usd = round_compute_usd(s, self.params)
         self.data_multiplier = data_multiplier(
             s.model.data_quality, lev.data_investment_usd, self.tokens
+        )
+        #: What the rounds' data set makes each round worth. An adaptation's rounds train on
+        #: the data team's fine-tuning set, which extra data work improves; a pretraining
+        #: project's rounds train on the post-training team's own set, and its extra data
+        #: work goes to the corpus (docs/model.md, "The fine-tuning set").
+        self.post_training_worth = (
+            finetune_data_worth(lev.data_investment_usd, self.tokens) if adapting(s) else 1.0
         )
 
     # --- the scope a cut changes --------------------------------------------------------------
@@ -179,8 +197,12 @@ class Plan:
         """The number of the next round, extra rounds included (names its draw and its work)."""
         return int(self.rounds_done) + self.extra_rounds
 
-    def add_round_done(self, share: float, steered: dict[str, float]) -> None:
-        """A round (or ``share`` of one) done, steered as ``steered`` says (absent: 1)."""
+    def add_round_done(self, share: float, steered: dict[str, float], spoiled: float = 0.0) -> None:
+        """A round (or ``share`` of one) done, as ``steered`` and ``spoiled`` say.
+
+        ``steered``: the share of its gain that is real on each capability (absent: 1);
+        ``spoiled``: the part of it lost to defects in its data.
+        """
         done = self.rounds_done
         if share > 0.0:
             total = done + share
@@ -189,11 +211,26 @@ class Plan:
                 for c in self.steered.keys() | steered.keys()
             }
         self.rounds_done = done + share
+        self.rounds_spoiled += spoiled
+
+    @property
+    def rounds_data_quality(self) -> float:
+        """Share of the post-training gain the rounds' data left: 1 - spoiled / done.
+
+        Each round counts as ``1 - penalty * share`` of a round; the gain is scaled by the
+        rounds' mean, not cut by rounds, so more rounds on the same flawed data do not
+        train its flaws away, while clean rounds after a fix dilute them
+        (docs/model.md, "The fine-tuning set").
+        """
+        if self.rounds_done <= 0:
+            return 1.0
+        return max(0.0, 1.0 - self.rounds_spoiled / self.rounds_done)
 
     def redo_rounds(self) -> None:
         """A retrain from scratch: post-training starts over."""
         self.rounds_done = 0.0
         self.steered = {}
+        self.rounds_spoiled = 0.0
 
     def lose_rounds(self, rounds: float, redo: bool, transfer: float | None = None) -> None:
         """``rounds`` of post-training no longer count for the objective; ``redo``: run them again.
@@ -201,7 +238,10 @@ class Plan:
         Kept instead, the plan gives them up, and post-training is steered from now on with
         a product ``transfer`` (evals built for the old objective).
         """
-        self.rounds_done = max(0.0, self.rounds_done - rounds)
+        kept = max(0.0, self.rounds_done - rounds)
+        # The rounds lost take their share of the spoiled part with them.
+        self.rounds_spoiled *= kept / self.rounds_done if self.rounds_done > 0 else 0.0
+        self.rounds_done = kept
         if redo:
             self.rounds_to_redo += rounds
         else:

@@ -224,8 +224,8 @@ class Project(ABC):
         """A fix or a retrain changed the model: evals must be measured again."""
         self.version += 1
 
-    def round_done(self, share: float = 1.0) -> None:
-        self.plan.add_round_done(share, dict(self.steered_now()))
+    def round_done(self, share: float = 1.0, spoiled: float = 0.0) -> None:
+        self.plan.add_round_done(share, dict(self.steered_now()), spoiled)
         self.version += 1
 
     def steered_now(self) -> tuple[tuple[str, float], ...]:
@@ -239,6 +239,16 @@ class Project(ABC):
             self.defects.contamination_active(),
             self.plan.product_transfer,
         )
+
+    @property
+    def rounds_train_on_project_data(self) -> bool:
+        """Whether post-training rounds train on the project's own data set.
+
+        An adaptation's rounds train on the data team's fine-tuning set, so its defects
+        spoil them; a pretraining project's rounds train on the post-training team's own
+        set, not on the corpus (docs/model.md, "The fine-tuning set").
+        """
+        return adapting(self.scenario)
 
     def change_objective(self, objective: Objective) -> None:
         """The objective changes now (an inject): a target, the deadline or the product use.
@@ -335,6 +345,7 @@ class Project(ABC):
                 if self.plan.rounds_done > 0
                 else self.steered_now()
             ),
+            post_training_worth=self.plan.post_training_worth * self.plan.rounds_data_quality,
         )
 
     def measure_quality(self) -> dict[str, EvalResult]:

@@ -75,6 +75,35 @@ DATA_INVESTMENT_GAIN = 0.6
 DATA_WORK_USD_PER_BILLION_TOKENS = 33.0
 
 
+# --- the fine-tuning set of an adaptation --------------------------------------------------
+
+#: Largest share that extra data work on an adaptation's fine-tuning set adds to each
+#: capability's post-training gain (its ceiling, so each round is worth more). Assumption
+#: anchored on LIMA (Zhou et al. 2023, section 5): 2,000 Stack Exchange examples filtered
+#: for quality against 2,000 unfiltered, same 7B model and training, rated 3.83 against
+#: 3.33 for helpfulness, +15%. AlpaGasus (Chen et al. 2023: 9k of Alpaca's 52k kept by a
+#: model judge scored higher than all 52k) and Tulu 3's data-mix ablations point the same
+#: way; none gives a larger single figure (docs/model.md, "The fine-tuning set").
+FINETUNE_DATA_GAIN = 0.15
+#: Dollars of data work per billion fine-tuning tokens that buy 63% of that gain.
+#: Assumption anchored on judging every example with a strong model, as AlpaGasus did:
+#: about 1.3M examples a billion tokens (Tulu 3's SFT mix: 939K samples, 0.7B tokens), at
+#: about $0.01 an example read and scored (about $13K a billion), and as much again to
+#: review, rewrite or replace what the judge flags. Instruction data is curated example by
+#: example, so it costs far more a token than filtering a pretraining corpus ($33).
+FINETUNE_DATA_WORK_USD_PER_BILLION_TOKENS = 20_000.0
+
+
+def finetune_data_worth(investment_usd: float, tokens: float) -> float:
+    """Multiplier on post-training gains from extra data work on a fine-tuning set.
+
+    The same diminishing-returns shape as :func:`data_multiplier`: the work is spread over
+    the ``tokens`` of the set, and each further dollar buys less than the one before.
+    """
+    scale = max(1.0, FINETUNE_DATA_WORK_USD_PER_BILLION_TOKENS * tokens / 1e9)
+    return 1.0 + FINETUNE_DATA_GAIN * (1.0 - math.exp(-max(0.0, investment_usd) / scale))
+
+
 #: Person-days of the data team's time that each $100K of extra data work needs: writing
 #: and tuning filters and classifiers, running the passes, reading samples and checking
 #: each filter with a small ablation (FineWeb and DCLM chose every filter that way).
@@ -186,18 +215,26 @@ def base_score(cap: Capability, loss: float) -> float:
     return 1.0 / (1.0 + math.exp((loss - cap.loss_midpoint) / cap.loss_scale))
 
 
-def best_scores(caps: list[Capability], loss: float, gaps: dict[str, float]) -> dict[str, float]:
+def gain_ceiling(cap: Capability, worth: float = 1.0) -> float:
+    """Share of the headroom post-training can close on ``cap``, with its data's ``worth``."""
+    return min(1.0, cap.post_training_gain * worth)
+
+
+def best_scores(
+    caps: list[Capability], loss: float, gaps: dict[str, float], worth: float = 1.0
+) -> dict[str, float]:
     """The best score a model of ``loss`` reaches on each capability, at any number of rounds.
 
-    ``gaps``: an adapted base model's :func:`domain_gaps`. Post-training is balanced and
-    aimed with the product's evals (full transfer). For an adapted base model this is its
-    ceiling, set by the base model's size and tokens, not by a cap of its own.
+    ``gaps``: an adapted base model's :func:`domain_gaps`; ``worth``: its fine-tuning
+    set's (:func:`finetune_data_worth`). Post-training is balanced and aimed with the
+    product's evals (full transfer). For an adapted base model this is its ceiling, set by
+    the base model's size and tokens and by its data, not by a cap of its own.
     """
     out = {}
     for cap in caps:
         base = base_score(cap, loss + gaps.get(cap.id, 0.0))
         best = max(post_training_gain(float(r)) for r in range(0, 21))
-        out[cap.id] = min(1.0, base + (1.0 - base) * cap.post_training_gain * best)
+        out[cap.id] = min(1.0, base + (1.0 - base) * gain_ceiling(cap, worth) * best)
     return out
 
 
@@ -218,6 +255,9 @@ class QualityState:
     steered: tuple[tuple[str, float], ...] = ()
     """Share of each capability's post-training gain that is real, by the evals that steered
     its rounds (sim/engine/steering.py; absent: 1)."""
+    post_training_worth: float = 1.0
+    """Multiplier on post-training gains from the data the rounds train on: an adaptation's
+    fine-tuning set after extra data work (:func:`finetune_data_worth`); 1 otherwise."""
 
 
 def true_scores(
@@ -236,7 +276,7 @@ def true_scores(
     for cap in caps:
         base = base_score(cap, q.loss + gaps.get(cap.id, 0.0))
         rounds = effective_rounds(q.rounds, n, q.focus_capability, cap.id)
-        gain = cap.post_training_gain * post_training_gain(rounds) * transfer
+        gain = gain_ceiling(cap, q.post_training_worth) * post_training_gain(rounds) * transfer
         gain *= steered.get(cap.id, 1.0)
         score = base + (1.0 - base) * gain
         out[cap.id] = min(1.0, max(0.0, score))

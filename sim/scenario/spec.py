@@ -469,7 +469,9 @@ class DefectSource(Spec):
     )
     probability: Fraction
     quality_penalty: Fraction = Field(
-        0.15, description="Share of effective tokens a defect wastes while it is in the data."
+        0.15,
+        description="Share of effective tokens a defect wastes while it is in the data (and, in "
+        "an adaptation, of each post-training round trained on its data set).",
     )
     fix_person_days: NonNegative = 20.0
 

@@ -120,7 +120,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "data_work",
         "Data work is unglamorous and high-impact",
-        "data quality multiplies effective tokens",
+        "data quality multiplies effective tokens; in an adaptation, what each round is worth",
         "data investment beats equal spend on compute in quality per dollar",
     ),
     Lesson(
