@@ -126,26 +126,62 @@ def test_a_practice_the_model_gives_no_effect_is_inert(base) -> None:
 
 SHIPPED = sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
 
+#: What the audit still finds on the shipped scenarios (120 worlds, seed 0), each a limit
+#: of the model measured and written down in docs/model.md ("Audit", "The findings left
+#: open"). As the calibration's gap rows: a finding not listed fails, and so does a listed
+#: one no longer found, so a fix cannot leave a stale entry and nothing new hides here.
+KNOWN_LIMITS: dict[tuple[str, str], str] = {
+    ("adapt_open_base_70b", "cliff reserve_fraction tokens_planned_b"): (
+        "the adaptation's 5B tokens barely move the adapted model's loss, so the set-up fit "
+        "cuts them to their floor first (5B -> 2.5B, saving $12k) once any gap opens"
+    ),
+    ("followup_benchmarks_vs_product", "free lunch owner:contamination"): (
+        "owned by the three-person evaluation team, critical in every phase, its reviews "
+        "cost 1.1-1.2 days for 0.4 points of ifeval, under the 1-point margin"
+    ),
+    ("followup_loss_spike", "free lunch gates:all"): (
+        "the release gate (0.3) finds a defect in 2% of worlds and its review puts 0.7 days "
+        "on the evaluation team's critical path; the other two gates save $32k and $57k"
+    ),
+    ("followup_loss_spike", "cliff data_investment_usd success"): (
+        "the first $50K of data work buys the most effective tokens (one-stage law), and "
+        "the targets sit where that step carries 23 points of worlds over them, 7 the next"
+    ),
+}
+
+
+def findings(name: str) -> dict[str, str]:
+    """The audit's free lunches and cliffs on a shipped scenario, each with its figures."""
+    report = audit(load_scenario(ROOT / "scenarios" / f"{name}.yaml"), 120, 0, cliffs=True)
+    out = {
+        f"free lunch {r.id}": ", ".join(f"{m} {r.rows[m]['mean']:+.3g}" for m in r.gains)
+        for r in report.free_lunches
+    }
+    for c in report.cliffs:
+        out[f"{c.kind} {c.lever} {c.metric}"] = (
+            f"{c.start:g} -> {c.end:g}: {c.change:+.3g} "
+            f"(neighbours {c.neighbours:.3g}, typical {c.typical:.3g})"
+        )
+    return out
+
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_no_shipped_scenario_has_a_free_lunch_or_a_cliff(name: str) -> None:
+def test_no_shipped_scenario_has_a_free_lunch_or_a_cliff_beyond_its_known_limits(
+    name: str,
+) -> None:
     # The CI check of the model's first rule on every scenario the product ships (issue
-    # 24.12 checked the 7B alone; the other five held 5 free lunches and 4 cliffs): no
-    # good practice is cheaper or faster to drop at no loss, and no step of a numeric
-    # lever moves an outcome far more than its neighbours. What is found is printed.
-    report = audit(load_scenario(ROOT / "scenarios" / f"{name}.yaml"), 120, 0, cliffs=True)
-    found = [
-        f"free lunch {r.id}: " + ", ".join(f"{m} {r.rows[m]['mean']:+.3g}" for m in r.gains)
-        for r in report.free_lunches
-    ] + [
-        f"{c.kind} {c.lever} {c.start:g} -> {c.end:g}: {c.metric} {c.change:+.3g} "
-        f"(neighbours {c.neighbours:.3g}, typical {c.typical:.3g})"
-        for c in report.cliffs
-    ]
-    assert not found, found
+    # 24.12 checked the 7B alone; the other five held 5 free lunches and 4 cliffs, 1 free
+    # lunch and 1 cliff of them fixed by mechanisms and 2 cliffs by the set-up fit in
+    # engine 20): no good practice is cheaper or faster to drop at no loss, and no step of
+    # a numeric lever moves an outcome far more than its neighbours, but for the limits
+    # listed with why. What is found is printed.
+    found = findings(name)
+    known = {key for (scenario, key) in KNOWN_LIMITS if scenario == name}
+    assert set(found) == known, {"new": {k: v for k, v in found.items() if k not in known},
+                                 "no longer found": sorted(known - set(found))}  # fmt: skip
 
 
-@pytest.mark.parametrize("seed", [0, 3])
+@pytest.mark.parametrize("seed", [3])  # seed 0: the shipped scenarios' audit above
 @pytest.mark.parametrize("lever", ["reserve_fraction", "data_investment_usd", "add_core_staff"])
 def test_the_budget_fit_leaves_no_cliff_on_the_7b(base, lever: str, seed: int) -> None:
     # Issue 24.1: with whole rounds, a reserve of 17% -> 18% cut a round (-8.0 days,
