@@ -100,8 +100,9 @@ def finetune_data_worth(investment_usd: float, tokens: float) -> float:
     The same diminishing-returns shape as :func:`data_multiplier`: the work is spread over
     the ``tokens`` of the set, and each further dollar buys less than the one before.
     """
-    scale = max(1.0, FINETUNE_DATA_WORK_USD_PER_BILLION_TOKENS * tokens / 1e9)
-    return 1.0 + FINETUNE_DATA_GAIN * (1.0 - math.exp(-max(0.0, investment_usd) / scale))
+    return 1.0 + FINETUNE_DATA_GAIN * work_done(
+        investment_usd, FINETUNE_DATA_WORK_USD_PER_BILLION_TOKENS, tokens
+    )
 
 
 #: Person-days of the data team's time that each $100K of extra data work needs: writing
@@ -125,8 +126,21 @@ def data_multiplier(base_quality: float, investment_usd: float, tokens: float) -
     The work is spread over the ``tokens`` it must improve: the same dollars buy less at a
     larger scale, and each further dollar buys less than the one before.
     """
-    scale = max(1.0, DATA_WORK_USD_PER_BILLION_TOKENS * tokens / 1e9)
-    return base_quality * (1.0 + DATA_INVESTMENT_GAIN * (1.0 - math.exp(-investment_usd / scale)))
+    return base_quality * (
+        1.0
+        + DATA_INVESTMENT_GAIN * work_done(investment_usd, DATA_WORK_USD_PER_BILLION_TOKENS, tokens)
+    )
+
+
+def work_done(investment_usd: float, usd_per_billion_tokens: float, tokens: float) -> float:
+    """Share of the most data work can buy that ``investment_usd`` buys on ``tokens``.
+
+    ``1 - exp(-investment / scale)``, the scale being ``usd_per_billion_tokens`` for every
+    billion tokens the work must improve: each further dollar buys less than the one
+    before, and the same dollars buy less on a larger set.
+    """
+    scale = max(1.0, usd_per_billion_tokens * tokens / 1e9)
+    return 1.0 - math.exp(-max(0.0, investment_usd) / scale)
 
 
 #: How much ablations see: ``1 - exp(-ablation_fraction / scale)`` of what they could, for
