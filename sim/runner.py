@@ -91,6 +91,17 @@ def _chunks(reps: int, workers: int, designs: int = 1) -> list[list[list[int]]]:
     return out
 
 
+def _quiet_loggers(*roots: str) -> None:
+    """Show nothing below CRITICAL from these loggers and every child that exists."""
+    names = [
+        name
+        for name in list(logging.root.manager.loggerDict)
+        if any(name == root or name.startswith(root + ".") for root in roots)
+    ]
+    for name in {*roots, *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 @contextlib.contextmanager
 def open_executor(
     executor: ExecutorName, workers: int, scheduler: str | None = None
@@ -123,9 +134,10 @@ def open_executor(
         except BaseException:
             with _uninterrupted():
                 # Cancelling the pending futures makes the event loop log each one's
-                # FutureCancelledError with a traceback: expected here, so not shown.
-                for name in ("tornado.application", "distributed"):
-                    logging.getLogger(name).setLevel(logging.CRITICAL)
+                # FutureCancelledError with a traceback, and a result in flight "Couldn't
+                # gather": expected here, so not shown. Dask's config gives some children
+                # (distributed.client, ...) levels of their own: each is set, not the parent.
+                _quiet_loggers("tornado.application", "distributed")
                 dask_pool.shutdown(wait=False)  # cancels every pending future
                 if cluster is not None:
                     _end_workers(cluster)

@@ -132,3 +132,24 @@ def test_ctrl_c_stops_a_long_command_at_once_with_one_line(name: str) -> None:
             break
         time.sleep(0.1)
     assert not _session(proc.pid), f"{name}: processes left running: {_session(proc.pid)}"
+
+
+def test_a_stopped_dask_run_quiets_every_distributed_logger_dask_configured() -> None:
+    """Dask's config gives distributed.client a level of its own (WARNING): quieting the
+    parent alone let its "Couldn't gather 1 keys" through after a Ctrl-C, now and then."""
+    import logging
+
+    import distributed  # noqa: F401  (its import configures its loggers)
+
+    from sim.runner import _quiet_loggers
+
+    children = [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
+    assert "distributed.client" in children
+    saved = {n: logging.getLogger(n).level for n in [*children, "distributed"]}
+    try:
+        _quiet_loggers("distributed")
+        for name in ["distributed", *children]:
+            assert logging.getLogger(name).getEffectiveLevel() == logging.CRITICAL, name
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
