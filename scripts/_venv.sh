@@ -75,3 +75,37 @@ ensure_venv() {
         || die "pip install -e '$target' failed; see the messages above"
     printf '%s\n%s\n' "$hash" "$extras" >"$STAMP"
 }
+
+# ensure_compiler -- a C compiler and Python's headers, which mypyc needs to compile the
+#   engine (sim/native.py). Installs Debian's gcc and python3-dev as root (or with sudo)
+#   when either is missing; returns non-zero, with the command to run, when it cannot.
+ensure_compiler() {
+    local include
+    include="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+    if command -v cc >/dev/null 2>&1 && [[ -f "$include/Python.h" ]]; then
+        return 0
+    fi
+    local how="install a C compiler and Python's headers as root: apt-get install -y gcc python3-dev"
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "No C compiler or no Python.h ($include), and no apt-get: $how" >&2
+        return 1
+    fi
+    local sudo=()
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 || { echo "We are not root and have no sudo: $how" >&2; return 1; }
+        sudo=(sudo)
+    fi
+    say "Installing gcc and python3-dev with apt-get (to compile the engine)"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update \
+        && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y gcc python3-dev \
+        || { echo "apt-get could not install gcc python3-dev: $how" >&2; return 1; }
+    command -v cc >/dev/null 2>&1 && [[ -f "$include/Python.h" ]] \
+        || { echo "apt-get ran, but the compiler or $include/Python.h is still missing: $how" >&2; return 1; }
+}
+
+# build_engine -- compile the engine with mypyc when the sources changed since the last
+#   build (a few minutes the first time; a second otherwise). See sim/native.py.
+build_engine() {
+    ensure_compiler || return 1
+    (cd "$ROOT" && "$VPY" -m sim.native build)
+}

@@ -6,7 +6,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 
-ensure_venv ""
+ensure_venv "native"
+if ! build_engine; then  # the app runs the same model as Python, only slower
+    printf '\033[1;33mWARNING: the engine could not be compiled (above); the app runs it as Python.\033[0m\n' >&2
+fi
 
 flags=(--browser.gatherUsageStats false --server.showEmailPrompt false --client.toolbarMode minimal)
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then

@@ -77,6 +77,8 @@ ensure_chromium() {
     [[ -x /usr/bin/chromium ]] || die "apt-get ran but /usr/bin/chromium is still missing: $how"
 }
 
+# The tests run the compiled engine (built below); tests/test_native.py fails otherwise.
+export TRAININGROOM_REQUIRE_NATIVE=1
 # A PostgreSQL test that cannot reach its server is a failure here, never a skip.
 export TRAININGROOM_REQUIRE_POSTGRES=1
 PG_DIR="" PG_BIN="" PG_AS=()
@@ -180,7 +182,7 @@ run_pytest() {
     return "$rc"
 }
 
-ensure_venv "dev,dask"
+ensure_venv "dev,dask,native"
 ensure_chromium
 ensure_postgres
 
@@ -190,6 +192,7 @@ for p in sim tests app.py ui benchmarks; do
 done
 
 step "PostgreSQL server for the tabletop tests" start_postgres
+step "compile the engine (mypyc; tests/test_native.py checks it is used)" build_engine
 step "ruff check ${lint_paths[*]}" "$VENV/bin/ruff" check "${lint_paths[@]}"
 step "mypy sim" "$VENV/bin/mypy" sim
 step "mypy ui app.py" "$VENV/bin/mypy" ui app.py

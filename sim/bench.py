@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import simpy
 
+from sim import native
 from sim.engine.model import ProjectModel
 from sim.runner import run_replications
 from sim.scenario.spec import Scenario
@@ -104,13 +105,16 @@ def scenario_speed(
 ) -> dict[str, Any]:
     """One scenario's speed: per event against bare SimPy, and replications per second."""
     speed = model_speed(scenario, reps=min(reps, 100), seed=seed)
+    serial = replications_per_second(scenario, reps, 1, seed)
     return {
         "scenario": scenario.name,
         "events_per_replication": speed.events_per_replication,
         "simpy_events_per_replication": speed.simpy_events_per_replication,
         "model_events_per_second": speed.events_per_second,
         "ratio": bare / speed.events_per_second,
-        "replications_per_second_serial": replications_per_second(scenario, reps, 1, seed),
+        "replications_per_second_serial": serial,
+        #: A replication's CPU time in bare-SimPy events (issue 23's measure).
+        "bare_events_per_replication": bare / serial,
         "replications_per_second": replications_per_second(scenario, reps, workers, seed),
     }
 
@@ -135,6 +139,7 @@ def bench_all(
     first = {k: v for k, v in rows[0].items() if k != "name"}
     return {
         **first,
+        "engine": "compiled" if native.running_compiled() else "python",
         "bare_simpy_events_per_second": bare,
         "reps": reps,
         "workers": workers,

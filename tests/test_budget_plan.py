@@ -42,9 +42,7 @@ def reserve(s: Scenario, fraction: float) -> Scenario:
 
 def _bare(s: Scenario) -> Project:
     """The play's state before the plan is fitted (a ProjectModel fits it at once)."""
-    m = ProjectModel.__new__(ProjectModel)
-    Project.__init__(m, s, 0, 0, "playbook")
-    return m
+    return ProjectModel(s, 0, 0, "playbook", fit_budget=False)
 
 
 def test_a_20_percent_reserve_no_longer_sends_the_run_to_its_floor(base: Scenario) -> None:

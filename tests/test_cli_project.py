@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sim import native
 from tests.cli import run_sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,6 +134,18 @@ def test_bench_reports_the_ratio_against_bare_simpy() -> None:
     assert d["replications_per_second"] > 0 and d["workers"] == 1
     # Model events count the run's settled steps; the SimPy events are the rest of them.
     assert 0 < d["simpy_events_per_replication"] <= d["events_per_replication"]
+    # A replication's cost in bare-SimPy events, and which engine ran (sim/native.py).
+    assert d["bare_events_per_replication"] == pytest.approx(
+        d["bare_simpy_events_per_second"] / d["replications_per_second_serial"]
+    )
+    assert d["engine"] == ("compiled" if native.running_compiled() else "python")
+
+
+def test_bench_prints_the_two_speed_measures_and_the_engine() -> None:
+    out = sim("bench", "assistant_7b", "--reps", "5", "--workers", "1")
+    assert out.returncode == 0, out.stderr
+    assert "Engine: " in out.stdout
+    assert "A 7B replication costs" in out.stdout and "bare-SimPy events' time" in out.stdout
 
 
 @pytest.mark.parametrize(

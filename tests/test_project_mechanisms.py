@@ -12,7 +12,6 @@ from sim.designs import fund_full_plan
 from sim.engine.budget import scope_option
 from sim.engine.compute import post_training_round_gpu_hours
 from sim.engine.model import ProjectModel
-from sim.engine.project import Project
 from sim.engine.reliability import operations
 from sim.scenario.loading import load_scenario, with_overrides
 from sim.scenario.spec import ClusterSpec, PostTrainingRecipe, Scenario
@@ -72,8 +71,7 @@ def test_a_smaller_cluster_for_longer_saves_only_when_idle_days_are_paid(base: S
     tight = {"objective.budget.people_usd": 4_000_000}
     for billing, saves in (("on_demand", False), ("reserved", True)):
         s = with_overrides(base, {**tight, "cluster.billing": billing})
-        m = ProjectModel.__new__(ProjectModel)
-        Project.__init__(m, s, 0, 0, "playbook")
+        m = ProjectModel(s, 0, 0, "playbook", fit_budget=False)
         option = scope_option(m, "smaller_cluster", 500_000.0)
         assert (option is not None) is saves, billing
 

@@ -257,7 +257,13 @@ def bench(
     if as_json:
         emit_json(result)
         return
+    engine = (
+        "compiled by mypyc (sim/native.py)"
+        if result["engine"] == "compiled"
+        else "Python (no current build: python -m sim.native build)"
+    )
     stdout.print(
+        f"Engine: {engine}. "
         f"Bare SimPy: {result['bare_simpy_events_per_second']:,.0f} events per CPU second. "
         f"{reps} replications per scenario, serial (CPU time) and on {w} workers (wall "
         "time); ratio = cost of one model event in bare SimPy events. The run settles most "
@@ -282,6 +288,8 @@ def bench(
         ("scenario", "events/rep", "simpy/rep", "events/s", "ratio", "reps/s serial (CPU)",
          f"reps/s ×{w} (wall)"),
     )  # fmt: skip
+    for line in _bench_targets(result["scenarios"]):
+        stdout.print(line, markup=False, highlight=False)
     if startup:
         table(
             "Start-up of python -m sim (fresh processes)",
@@ -325,3 +333,19 @@ def register(app: typer.Typer) -> None:
     app.command()(guarded(run))
     app.command()(guarded(compare))
     app.command()(guarded(bench))
+
+
+def _bench_targets(rows: list[dict[str, Any]]) -> list[str]:
+    """Issue 23's two speed measures, when the run timed the scenarios they name."""
+    by = {r["name"]: r for r in rows}
+    lines = []
+    small, frontier = by.get("assistant_7b"), by.get("frontier_405b")
+    if small:
+        lines.append(
+            f"A 7B replication costs {small['bare_events_per_replication']:,.0f} bare-SimPy "
+            "events' time (serial CPU)."
+        )
+    if small and frontier:
+        share = frontier["replications_per_second_serial"] / small["replications_per_second_serial"]
+        lines.append(f"The frontier runs at {share:.2f} of the 7B's replications per second.")
+    return lines

@@ -36,7 +36,7 @@ class PlayEnvironment(simpy.Environment):
     run is a SimPy event, as before.
     """
 
-    def __init__(self, initial_time: Days = 0) -> None:  # 0, not 0.0, as SimPy
+    def __init__(self, initial_time: Days = 0.0) -> None:  # a float, as compiled code keeps it
         super().__init__(initial_time)
         # SimPy binds env.timeout, env.process, ... to the instance, but only those its
         # own class defines, which a subclass's are not: bind the inherited ones too.

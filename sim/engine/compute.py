@@ -125,6 +125,11 @@ def estimate(
     """
     _positive("params", params)
     _positive("tokens", tokens)
+    # Checked before the run's facts are built (the compiled engine's classes take
+    # Python ints only, and would answer 8.5 GPUs with a bare TypeError).
+    _check_cluster(gpus, mfu)
+    _check_whole("gpus_per_node", gpus_per_node)
+    gpus, gpus_per_node = int(gpus), int(gpus_per_node)
     active = params if active_params is None else active_params
     _positive("active_params", active)
     if active > params:
@@ -283,10 +288,14 @@ def _price(gpu: str, usd_per_gpu_hour: Usd | None) -> Usd:
 
 
 def _check_cluster(gpus: int, mfu: float) -> None:
-    if isinstance(gpus, bool) or not isinstance(gpus, numbers.Integral) or gpus < 1:
-        raise ValueError(f"gpus must be a whole number of at least 1, got {gpus!r}")
+    _check_whole("gpus", gpus)
     if not (math.isfinite(mfu) and 0 < mfu <= 1):
         raise ValueError(f"mfu must be in (0, 1], got {mfu}")
+
+
+def _check_whole(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
 def _positive(name: str, value: float) -> None:

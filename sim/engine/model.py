@@ -13,7 +13,7 @@ import heapq
 from collections.abc import Generator
 from itertools import accumulate, repeat
 from operator import truediv
-from typing import Any
+from typing import Any, SupportsIndex
 
 import simpy
 
@@ -33,13 +33,20 @@ class ProjectModel(Project):
     def __init__(
         self,
         scenario: Scenario,
-        seed: int = 0,
-        replication: int = 0,
+        seed: SupportsIndex = 0,
+        replication: SupportsIndex = 0,
         decider: Decider | str = "playbook",
         observed: bool = True,
+        fit_budget: bool = True,
     ) -> None:
+        """One play's state; its processes start when its environment runs.
+
+        ``fit_budget=False`` leaves the plan as the scenario sets it, before the set-up fits
+        it to the budget (what the fit starts from; tests of the fit read it).
+        """
         super().__init__(scenario, seed, replication, decider, observed)
-        budget.fit_plan_to_budget(self)
+        if fit_budget:
+            budget.fit_plan_to_budget(self)
         self.main: simpy.Process = self.env.process(self._project())
         self.env.process(self._departures())
         self.env.process(self._budget_cut())

@@ -14,11 +14,12 @@ docs/model.md, "One play" and "Phases and workstreams".
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import simpy
@@ -87,11 +88,13 @@ class Project(ABC):
     def __init__(
         self,
         scenario: Scenario,
-        seed: int = 0,
-        replication: int = 0,
+        seed: SupportsIndex = 0,
+        replication: SupportsIndex = 0,
         decider: Decider | str = "playbook",
         observed: bool = True,
     ) -> None:
+        # Any whole number a caller has (a NumPy integer too), as a Python int.
+        seed, replication = operator.index(seed), operator.index(replication)
         self.scenario = s = scenario
         #: Whether someone will look at this play (a batch replication is not looked at:
         #: it skips what only a person reads, the loss curve). Never changes a number.

@@ -132,7 +132,8 @@ class Ledger:
         #: Whether each charge is kept (a batch replication nobody looks at keeps only the
         #: totals, added in the same order, so they are the same numbers).
         self.keep_entries = keep_entries
-        self._charges: list[Charge] = [] if keep_entries else _Discarded()
+        #: None when the ledger keeps totals only.
+        self._charges: list[Charge] | None = [] if keep_entries else None
         self._entries: list[LedgerEntry] = []
         self.totals: dict[CostCategory, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         #: Spent by the budget plan's lines (sim.engine.budget.LINES).
@@ -141,7 +142,7 @@ class Ledger:
     @property
     def entries(self) -> list[LedgerEntry]:
         """Every charge so far, in the order it was made (read-only)."""
-        if not self.keep_entries:
+        if self._charges is None:
             raise RuntimeError("this play was not observed: its ledger keeps totals only")
         done = len(self._entries)
         if done < len(self._charges):
@@ -174,7 +175,7 @@ class Ledger:
         added any: the same records and the same sums.
         """
         line = line or DEFAULT_LINE[category]
-        keep = self._charges.append if self.keep_entries else None
+        keep = None if self._charges is None else self._charges.append
         return line, self.totals[category], self.line_totals.get(line, 0.0), keep
 
     def close_line(self, category: CostCategory, line: str, total: Usd, line_total: Usd) -> None:
@@ -190,7 +191,7 @@ class Ledger:
         return sum(self.totals.values())
 
     def spent_by(self, day: Days) -> dict[str, Usd]:
-        if not self.keep_entries:
+        if self._charges is None:
             raise RuntimeError("this play was not observed: its ledger keeps totals only")
         out: dict[str, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         for when, category, usd, _, _ in self._charges:
@@ -199,15 +200,8 @@ class Ledger:
         return out
 
 
-class _Discarded(list[Charge]):
-    """A ledger's charges when it keeps totals only: appending keeps nothing."""
-
-    def append(self, charge: Charge, /) -> None:
-        pass
-
-
 def _charge(
-    charges: list[Charge],
+    charges: list[Charge] | None,
     totals: dict[CostCategory, Usd],
     line_totals: dict[str, Usd],
     category: CostCategory,
@@ -221,7 +215,8 @@ def _charge(
         raise ValueError(f"negative charge {usd} for {note}")
     if usd == 0:
         return
-    charges.append((day, category, usd, note, line))
+    if charges is not None:  # None: the ledger keeps totals only
+        charges.append((day, category, usd, note, line))
     totals[category] += usd
     line_totals[line] = line_totals.get(line, 0.0) + usd
 

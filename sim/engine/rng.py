@@ -237,8 +237,18 @@ class Streams:
     ``STREAM_KEYS[name]``.
     """
 
-    def __init__(self, seed_sequence: np.random.SeedSequence) -> None:
-        self._start(seed_sequence.entropy, tuple(seed_sequence.spawn_key))
+    def __init__(
+        self,
+        seed_sequence: np.random.SeedSequence | None,
+        seed_and_key: tuple[int, tuple[int, ...]] | None = None,
+    ) -> None:
+        """``seed_sequence``'s streams, or (None, (entropy, spawn key)) without building one."""
+        if seed_sequence is not None:
+            self._start(seed_sequence.entropy, tuple(seed_sequence.spawn_key))
+        elif seed_and_key is not None:
+            self._start(*seed_and_key)
+        else:
+            raise ValueError("Streams needs a SeedSequence or an entropy and spawn key")
 
     def _start(self, entropy: int | Sequence[int] | None, spawn_key: tuple[int, ...]) -> None:
         self._entropy = entropy
@@ -356,9 +366,7 @@ class Streams:
         The same seeds as ``cls(replication_seed(seed, replication))``; the replication's
         own SeedSequence is not built, as only its entropy and spawn key are read.
         """
-        streams = cls.__new__(cls)
-        streams._start(int(seed), (int(replication),))
-        return streams
+        return cls(None, (int(seed), (int(replication),)))
 
 
 #: Standard exponentials drawn at a time by :meth:`Streams.exponentials`.

@@ -183,7 +183,7 @@ class TeamState:
         n = self.headcount
         if n <= 0:
             return 0.0
-        raw: float = self.veterans
+        raw: float = float(self.veterans)  # exact: a headcount is a small integer
         if newcomers:
             kept = self._shares_on
             known = kept.get(now)

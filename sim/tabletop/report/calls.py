@@ -9,8 +9,6 @@ arm: the room did what was agreed, or had no choice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import cast
 
 from sim.engine.decisions import DecisionPoint, reference_decider
 from sim.tabletop.clock import scenario_of
@@ -18,19 +16,21 @@ from sim.tabletop.db.models import Decision
 from sim.tabletop.db.room import Room
 
 
-@dataclass(frozen=True)
-class _Call:
-    """What a decider reads of a decision point: its kind and its options."""
-
-    kind: str
-    options: tuple[str, ...]
-
-
 def playbook_call(room: Room, kind: str, options: Sequence[str]) -> str:
     """What the scenario's playbook (then the textbook) answers to a call with ``options``."""
     decider = reference_decider(scenario_of(room.exercise.scenario_yaml).levers.playbook)
-    point = cast(DecisionPoint, _Call(kind, tuple(options)))
-    return decider.decide(point) or options[0]
+    return decider.decide(_point(kind, options)) or options[0]
+
+
+def _point(kind: str, options: Sequence[str]) -> DecisionPoint:
+    """A call as a decider reads it: its kind and options.
+
+    The rest of a play's point is not known here, and the playbook's decider reads none of it.
+    """
+    return DecisionPoint(
+        index=0, key=f"{kind}#1", kind=kind, day=0.0, options=tuple(options),
+        owner="", detected_by="", latency_days=0.0, summary="",
+    )  # fmt: skip
 
 
 def judged(options: Sequence[str], choice: str, playbook: str) -> bool:
