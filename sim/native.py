@@ -95,6 +95,13 @@ def attach(engine_path: list[str]) -> Path | None:
         return None  # a source unreadable: Python will say which when it imports it
     if not (target / DONE).is_file():
         return None
+    missing = _missing_files(target)
+    if missing:
+        sys.stderr.write(
+            f"warning: the compiled engine at {target} lacks {', '.join(missing[:3])}; "
+            "the engine runs as Python (python -m sim.native build --force rebuilds it)\n"
+        )
+        return None
     modules = str(target / "sim" / "engine")
     if modules not in engine_path:
         engine_path.insert(0, modules)
@@ -102,6 +109,22 @@ def attach(engine_path: list[str]) -> Path | None:
         sys.path.append(str(target))
     _attached = target
     return target
+
+
+def _missing_files(target: Path) -> list[str]:
+    """The files a whole build holds that ``target`` lacks (its marker lists them).
+
+    A build missing one module would mix compiled and Python modules of the engine, whose
+    classes are not interchangeable: it is not used at all.
+    """
+    try:
+        listed = (target / DONE).read_text().splitlines()[1:]
+    except OSError:
+        return [DONE]
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    wanted_modules = {f"sim/engine/{p.stem}{suffix}" for p in engine_sources()}
+    names = set(listed) | wanted_modules
+    return sorted(n for n in names if not (target / n).is_file())
 
 
 def attached() -> Path | None:
@@ -161,18 +184,28 @@ def build(force: bool = False, quiet: bool = False) -> Path:
         modules = list((work / "sim" / "engine").glob(f"*{suffix}"))
         if len(modules) != len(files):
             raise BuildError(f"mypyc built {len(modules)} of {len(files)} engine modules")
-        partial = target.with_name(target.name + ".partial")
-        shutil.rmtree(partial, ignore_errors=True)
+        # Assembled under a name of its own, then renamed into place: a process that
+        # looks meanwhile finds no build or a whole one, and two builds at once do not mix.
+        BUILDS.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix=f"{target.name}.partial-", dir=BUILDS))
         (partial / "sim" / "engine").mkdir(parents=True)
+        kept = [lib.name for lib in shared]
         for lib in shared:
             shutil.copy2(lib, partial / lib.name)
         for module in modules:
             shutil.copy2(module, partial / "sim" / "engine" / module.name)
-        (partial / DONE).write_text(f"built in {time.monotonic() - started:.0f} s\n")
-        shutil.rmtree(target, ignore_errors=True)
-        partial.rename(target)
-    for old in BUILDS.iterdir():
-        if old != target:
+            kept.append(f"sim/engine/{module.name}")
+        seconds = time.monotonic() - started
+        (partial / DONE).write_text(f"built in {seconds:.0f} s\n" + "\n".join(kept) + "\n")
+        if force:
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            partial.rename(target)
+        except OSError:  # another build of the same sources finished first: keep it
+            shutil.rmtree(partial, ignore_errors=True)
+    for old in BUILDS.iterdir():  # whole builds of other sources, and builds left to die
+        stale = ".partial-" in old.name and time.time() - old.stat().st_mtime > 3600
+        if old != target and ((old / DONE).is_file() or stale):
             shutil.rmtree(old, ignore_errors=True)
     if not quiet:
         sys.stdout.write(f"Compiled the engine ({len(files)} modules) into {target}\n")

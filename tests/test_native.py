@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,18 @@ def _copy_engine(tmp_path: Path) -> Path:
     return engine
 
 
+def _fake_build(built: Path, leave_out: str = "") -> None:
+    """A build's files (empty: only their presence is read before an import)."""
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    (built / "sim" / "engine").mkdir(parents=True)
+    names = [f"sim/engine/{p.stem}{suffix}" for p in native.engine_sources()]
+    names.append(f"shared__mypyc{suffix}")
+    for name in names:
+        if name != leave_out:
+            (built / name).write_bytes(b"")
+    (built / native.DONE).write_text("built in 1 s\n" + "\n".join(names) + "\n")
+
+
 def test_a_build_is_found_only_for_the_exact_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -81,8 +94,7 @@ def test_a_build_is_found_only_for_the_exact_sources(
     monkeypatch.setattr(native, "BUILDS", tmp_path / "builds")
     monkeypatch.setattr(native, "_attached", None)
     built = native.build_dir()
-    (built / "sim" / "engine").mkdir(parents=True)
-    (built / native.DONE).write_text("built\n")
+    _fake_build(built)
     path: list[str] = []
     assert native.attach(path) == built
     assert path == [str(built / "sim" / "engine")]
@@ -107,9 +119,26 @@ def test_an_interrupted_build_or_the_switch_off_runs_the_sources(
     path: list[str] = []
     assert native.attach(path) is None and path == []
 
-    (built / native.DONE).write_text("built\n")
+    shutil.rmtree(built)
+    _fake_build(built)
     monkeypatch.setenv(native.ENV_VAR, "0")
     assert native.attach(path) is None and path == []
+
+
+def test_a_build_missing_a_module_is_not_used_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Half compiled, half Python would mix classes that are not interchangeable."""
+    monkeypatch.setattr(native, "ENGINE", _copy_engine(tmp_path))
+    monkeypatch.setattr(native, "BUILDS", tmp_path / "builds")
+    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    for gone in (f"sim/engine/budget{suffix}", f"shared__mypyc{suffix}"):
+        built = native.build_dir()
+        shutil.rmtree(built, ignore_errors=True)
+        _fake_build(built, leave_out=gone)
+        path: list[str] = []
+        assert native.attach(path) is None and path == []
+        assert gone in capsys.readouterr().err
 
 
 def test_native_imports_nothing_of_the_package() -> None:
