@@ -30,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-#: Set to "0" to run the engine's Python sources even when a current build exists.
+#: Set to "0" (or false, no, off) to run the engine's Python sources even when a current
+#: build exists.
 ENV_VAR = "TRAININGROOM_NATIVE"
 #: The package's root (``sim/``) and the engine's folder.
 PACKAGE = Path(__file__).resolve().parent
@@ -75,9 +76,13 @@ def build_dir() -> Path:
     return BUILDS / digest()
 
 
+#: Values of :data:`ENV_VAR` that turn the compiled engine off (any case).
+OFF = frozenset({"0", "false", "no", "off"})
+
+
 def wanted() -> bool:
-    """Whether this process may use a compiled engine (``TRAININGROOM_NATIVE`` not "0")."""
-    return os.environ.get(ENV_VAR, "1").strip() != "0"
+    """Whether this process may use a compiled engine (:data:`ENV_VAR` not in :data:`OFF`)."""
+    return os.environ.get(ENV_VAR, "1").strip().lower() not in OFF
 
 
 def attach(engine_path: list[str]) -> Path | None:

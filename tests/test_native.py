@@ -112,6 +112,7 @@ def test_a_build_is_found_only_for_the_exact_sources(
 def test_an_interrupted_build_or_the_switch_off_runs_the_sources(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(native, "_attached", native.attached())  # restored after
     monkeypatch.setattr(native, "ENGINE", _copy_engine(tmp_path))
     monkeypatch.setattr(native, "BUILDS", tmp_path / "builds")
     built = native.build_dir()
@@ -121,8 +122,12 @@ def test_an_interrupted_build_or_the_switch_off_runs_the_sources(
 
     shutil.rmtree(built)
     _fake_build(built)
-    monkeypatch.setenv(native.ENV_VAR, "0")
-    assert native.attach(path) is None and path == []
+    for off in ("0", "false", "No", " OFF "):
+        monkeypatch.setenv(native.ENV_VAR, off)
+        assert native.attach(path) is None and path == [], off
+    monkeypatch.setenv(native.ENV_VAR, "1")
+    assert native.attach(path) == built
+    sys.path.remove(str(built))
 
 
 def test_a_build_missing_a_module_is_not_used_at_all(
