@@ -168,6 +168,12 @@ def build(force: bool = False, quiet: bool = False) -> Path:
     if (target / DONE).is_file() and not force:
         return target
     started = time.monotonic()
+    if not quiet:
+        sys.stdout.write(
+            f"Compiling the engine ({len(engine_sources())} modules) with mypyc: about two "
+            "minutes on two cores, once per change of sim/engine/ ...\n"
+        )
+        sys.stdout.flush()
     with tempfile.TemporaryDirectory(prefix="trainingroom-native-") as tmp:
         work = Path(tmp)
         shutil.copytree(PACKAGE, work / "sim", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
