@@ -42,7 +42,10 @@ NOT = re.compile(
 NOT_EXCEPT = re.compile(
     r"\b(?:no|not)\s+(?:more|later|less|fewer|earlier|matter)\s+(?:than\b)?|\bnot\s+only\b"
     r"|\bno\s+(?:later|sooner)\b|\bno\s+doubt\b|\bwhether\s+or\s+not\b|\bif\s+not\b"
-    r"|\bno\s+wait\b|\bif\s+that\s+is\s+not\b|\bnot\s+enough\b",
+    r"|\bno\s+wait\b|\bif\s+that\s+is\s+not\b|\bnot\s+enough\b"
+    # "baseline it against 600 graded notes": a measure compared, not a refusal
+    r"|\b(?:baselin|measur|judg|scor|test|evaluat|grad|benchmark|compar|check|rat)\w*\s+"
+    r"(?:\w+\s+){0,2}?against\b",
     re.I,
 )
 #: Refusal verbs: negate a lever or a gate ("skip the ablations"), not a playbook option.

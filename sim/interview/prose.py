@@ -244,6 +244,51 @@ CHANGED_TO = re.compile(
 NUMBER_CHOICE = re.compile(r"\d\s*%?\s*(?:or|to|-|–)\s*$")
 #: A hedge: the speaker is not committing ("maybe", "I think", "not sure").
 HEDGE = re.compile(r"\b(?:maybe|perhaps|not\s+sure)\b")
+
+#: When a practice starts early, as people say it (read in a sentence that names the
+#: practice; a negation before it refuses it).
+EARLY_WORDS = (
+    "early", "before training", "from day one", "from the start", "up front", "upfront",
+    "before the training", "from the beginning", "from the first day", "from day 1",
+    "day one", "week one", "week 1", "first week", "first month", "kickoff", "kick-off",
+    "kick off", "from inception", "from the outset", "at the outset", "at intake",
+    "at data prep", "data preparation", "first checkpoint", "first tuning round",
+    "first sft", "first post-training round", "built first", "in the core team",
+)  # fmt: skip
+#: "before we train anything", "before any tuning", "before anything trains",
+#: "before the first token is trained", "before pretraining".
+EARLY_BEFORE = re.compile(
+    r"\bbefore\s+(?:(?:we|you|they|anyone)\s+)?(?:(?:start|begin)\w*\s+)?"
+    r"(?:(?:any|the|a)\s+)?(?:single\s+)?(?:pre\s?)?(?:train|tun|sft\b|first\s+token)|"
+    r"\bbefore\s+anything\s+(?:is\s+)?(?:pre\s?)?train"
+)
+#: Who looks after safety and the law, in the words people use for them.
+SAFETY_WORDS = ("safety", "legal", "privacy", "compliance", "red team", "red-team",
+                "red teaming", "red-teaming", "security review", "trust and safety")  # fmt: skip
+#: Only at the end: a practice brought in late.
+LATE = re.compile(
+    r"\b(?:at|near|towards?|by)\s+the\s+end\b|\b(?:at|before|near)\s+(?:the\s+)?"
+    r"(?:launch|release|go[\s-]?live)\b|\blaunch\s+(?:stage|review|checklist)\b|"
+    r"\brelease\s+candidate\b|\bonce\s+(?:the\s+)?model\s+is\s+(?:finished|done|trained)\b"
+)
+#: Who comes in when: the plan, not a risk's description.
+BROUGHT_IN = re.compile(
+    r"\b(?:bring|brings|brought|involve\w*|come\s+in|comes\s+in|join\w*|happens?|"
+    r"sign\w*\s+off|sign[\s-]?off|test\w*|review\w*|(?:we|i)\s*'?d?\s+(?:add|call))\b"
+)
+#: An evaluation set the product's own data makes (what product evals are, in other words).
+EVAL_SET = re.compile(
+    r"\b(?:real|held\s?out|proxy|\w+\s(?:graded|judged|rated|labell?ed|annotated)|graded|"
+    r"judged|rated|labell?ed|annotated)\b[^.;]{0,60}?\b(?:sets?|suites?|tasks|tickets|chats|"
+    r"notes|summaries|conversations|claims|contracts|drafts|queries|questions|sessions|cases)\b|"
+    r"\b(?:customer|user|client|in\s+product|internal|our\s+own)\b[\w\s]{0,20}?\b(?:evals?|"
+    r"eval\s+(?:suite|set)|test\s+(?:set|suite))\b"
+)
+#: The set is for judging: a word of testing or grading in the sentence.
+EVAL_CUE = re.compile(
+    r"\b(?:set|suite|bar|graded|judged|rated|labell?ed|annotated|evals?|test|tests|score|"
+    r"scores|baseline|pass|judge)\b"
+)
 #: Engineering kept apart from training: a ticket queue, a team separate from research.
 SILO = re.compile(
     r"\bticket\s+(?:queue|system)s?\b|\bseparate\s+from\s+(?:the\s+)?(?:research|training)\b|"
@@ -558,6 +603,14 @@ def _low(s: str) -> str:
 
 def _spots(low: str, words: Iterable[str]) -> list[int]:
     return sorted(m.start() for w in words for m in re.finditer(rf"(?<![a-z]){w}", low))
+
+
+def _early_at(sentence: str) -> int:
+    """Where the sentence first says a practice starts early, or -1."""
+    spots = _spots(_low(sentence), (re.escape(w) for w in EARLY_WORDS))
+    before = EARLY_BEFORE.search(_low(sentence))
+    spots += [before.start()] if before else []
+    return min(spots) if spots else -1
 
 
 def _first_at(sentence: str, words: Iterable[str]) -> int:
@@ -1262,18 +1315,30 @@ class _Reader:
         self.note(label, "on" if on else "off", s, key, hedged)
 
     def _levers(self, s: str, t: Text) -> None:
-        scan = SCAN.search(_low(s))
+        low = _low(s)
+        scan = SCAN.search(low)
         if scan is not None:
             self._lever("decontaminate", "decontaminate", s, scan.start())
-        early_words = ("early", "before training", "from day one", "from the start",
-                       "up front", "before the training", "from the beginning",
-                       "from the first day", "from day 1")  # fmt: skip
-        early = _first_at(s, early_words)
+        early = _early_at(s)
         if early >= 0 and find(t, ("product_evals",)).found:
             at = max(early, _concept_at(s, "product_evals"))
             self._lever("product_evals_early", "product evals early", s, min(at, early))
-        if early >= 0 and _has(t, ("safety", "legal", "privacy")):
-            self._lever("safety_from_start", "safety from the start", s, early)
+        elif early >= 0 and (built := EVAL_SET.search(low)) and EVAL_CUE.search(low):
+            # "a set of 1,500 real claims we assemble before training": the product's own
+            # evaluation, named by what it is made of.
+            self._lever("product_evals_early", "product evals early", s, min(built.start(), early))
+        if _has(t, SAFETY_WORDS):
+            if early >= 0:
+                self._lever("safety_from_start", "safety from the start", s, early)
+            elif (
+                (late := LATE.search(low)) is not None
+                and not negated(low, late.start())
+                and BROUGHT_IN.search(low) is not None
+            ):
+                # "we bring legal and safety in at the end": only at release. Only where the
+                # sentence says who comes in when ("a safety finding at the end is blocking
+                # the launch" describes a risk, not the plan: nothing read of the lever).
+                self._late_safety(s, low)
         embed = _first_at(s, ("embed", "same team", "sit with"))
         if embed >= 0 and _has(t, ("engineer", "infra")):
             self._lever("engineering_embedded", "engineering embedded", s, embed)
@@ -1286,6 +1351,14 @@ class _Reader:
         ):
             self.levers["engineering_embedded"] = False
             self.note("engineering embedded", "off", s, "engineering_embedded=off")
+
+    def _late_safety(self, s: str, low: str) -> None:
+        if "safety_from_start" in self.levers:
+            return
+        sure = not HEDGE.search(low)  # "maybe bring legal in at launch": asked
+        if self.sure("safety_from_start=off", sure):
+            self.levers["safety_from_start"] = False
+        self.note("safety from the start", "off", s, "safety_from_start=off", not sure)
 
     def _role(self, s: str, t: Text) -> None:
         # Negated where it says who owns what ("research does not own the data mix, …"),
