@@ -90,3 +90,28 @@ def test_negating_the_practice_never_earns_its_credit(said: str, refused: str, k
     """The practice said earns it; the same said and refused never does (issue 25)."""
     assert key in _sure(said), _sure(said)
     assert key not in _sure(refused) | _unsure(refused), _sure(refused)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # the ship call on the product's own set, named by what it is
+        ("I decide the ship call on the claims-set result.", True),
+        ("I call the release on the 900-question set.", True),
+        ("Ship = me, on the A/B.", True),
+        ("I own go-live on the physician score.", True),
+        ("I decide the release, on the partner-graded clauses.", True),
+        ("The decision to launch is mine, going by those product evals.", True),
+        # public, overall or refused: no credit
+        ("We ship on the benchmark score.", False),
+        ("We ship on 5 benchmark results.", False),
+        ("We launch on the overall score.", False),
+        ("We will not ship on the chat score alone.", False),
+        ("We ship with a reserve.", False),
+    ],
+)  # fmt: skip
+def test_the_ship_call_on_the_products_own_set(text: str, read: bool) -> None:
+    key = "practice:ship_on_product_evals=yes"
+    assert (key in _sure(text)) is read, (text, _sure(text))
+    if not read:
+        assert key not in _unsure(text), text

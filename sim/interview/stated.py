@@ -90,6 +90,18 @@ _COMES = (
 )
 _SHIP = r"(?:ship|launch|release|go\s+live)\w*"
 _BENCH = r"(?:public\s+)?(?:benchmark|leaderboard|mmlu)\w*"
+#: The product's own evaluation in the words people use for it (not a public benchmark,
+#: not an overall or average figure).
+_NOT_OURS = (
+    r"(?!(?:public|benchmark|leaderboard|mmlu|gsm8k|humaneval|open|external|overall|average|"
+    r"final|total|aggregate|headline|loss|eval\s+loss)\b)"
+)
+_PRODUCT_SET = (
+    rf"{_NOT_OURS}(?:(?:in\s+product|product|customer|user|client|internal)\s+evals?\b|"
+    r"(?:\w+\s+)?(?:graded|judged|rated|labell?ed)\s+\w+|"
+    rf"(?:[\d,]+\s+{_NOT_OURS})?\w+\s+(?:score|scores|ratings|result|results|set|suite)\b|"
+    r"a\s?/\s?b\b)"
+)
 
 STATED: dict[str, Stated] = {
     h.id: h
@@ -223,6 +235,13 @@ STATED: dict[str, Stated] = {
                 re.compile(rf"\b{_SHIP}\b[^.;]{{0,60}}?\b(?:based\s+on|rests?\s+on|depends?\s+on|"
                            r"gated\s+on|on|by|once|when|if|against|after)\s+(?:the\s+|our\s+)?"
                            r"product\s+evals?\b"),
+                # the product's own set named by what it is ("on the 900 question set", "with
+                # the chat score", "going by the clinician ratings", "on the A/B"), never a
+                # public or an overall figure
+                re.compile(rf"\b{_SHIP}\b[^.;:]{{0,50}}?\b(?:based\s+on|rests?\s+on|"
+                           r"depends?\s+on|gated\s+on|judged\s+(?:only\s+)?on|on|by|going\s+by|"
+                           r"with|against|waits?\s+for|look\w*\s+at)\s+"
+                           rf"(?:the\s+|our\s+|those\s+|these\s+)?{_PRODUCT_SET}"),
             ),
         ),
     )
