@@ -38,6 +38,8 @@ PACKAGE = Path(__file__).resolve().parent
 ENGINE = PACKAGE / "engine"
 #: Builds live under the running environment's prefix (the project's .venv).
 BUILDS = Path(sys.prefix) / "trainingroom-native"
+#: The file name ending of a compiled module on this interpreter.
+SUFFIX = str(sysconfig.get_config_var("EXT_SUFFIX"))
 #: Written last into a build's folder: a folder without it is an interrupted build.
 DONE = "BUILT"
 
@@ -65,7 +67,7 @@ def digest() -> str:
     """
     h = hashlib.sha256()
     h.update(sys.version.encode())
-    h.update(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
+    h.update(SUFFIX.encode())
     for path in sorted(ENGINE.glob("*.py")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:20]
@@ -126,9 +128,7 @@ def _missing_files(target: Path) -> list[str]:
         listed = (target / DONE).read_text().splitlines()[1:]
     except OSError:
         return [DONE]
-    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-    wanted_modules = {f"sim/engine/{p.stem}{suffix}" for p in engine_sources()}
-    names = set(listed) | wanted_modules
+    names = set(listed) | {f"sim/engine/{p.stem}{SUFFIX}" for p in engine_sources()}
     return sorted(n for n in names if not (target / n).is_file())
 
 
@@ -190,9 +190,8 @@ def build(force: bool = False, quiet: bool = False) -> Path:
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-25:])
             raise BuildError(f"mypyc failed (exit {done.returncode}):\n{tail}")
-        suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
-        shared = list(work.glob(f"*{suffix}"))
-        modules = list((work / "sim" / "engine").glob(f"*{suffix}"))
+        shared = list(work.glob(f"*{SUFFIX}"))
+        modules = list((work / "sim" / "engine").glob(f"*{SUFFIX}"))
         if len(modules) != len(files):
             raise BuildError(f"mypyc built {len(modules)} of {len(files)} engine modules")
         # Assembled under a name of its own, then renamed into place: a process that

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -76,7 +75,7 @@ def _copy_engine(tmp_path: Path) -> Path:
 
 def _fake_build(built: Path, leave_out: str = "") -> None:
     """A build's files (empty: only their presence is read before an import)."""
-    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    suffix = native.SUFFIX
     (built / "sim" / "engine").mkdir(parents=True)
     names = [f"sim/engine/{p.stem}{suffix}" for p in native.engine_sources()]
     names.append(f"shared__mypyc{suffix}")
@@ -136,7 +135,7 @@ def test_a_build_missing_a_module_is_not_used_at_all(
     """Half compiled, half Python would mix classes that are not interchangeable."""
     monkeypatch.setattr(native, "ENGINE", _copy_engine(tmp_path))
     monkeypatch.setattr(native, "BUILDS", tmp_path / "builds")
-    suffix = str(sysconfig.get_config_var("EXT_SUFFIX"))
+    suffix = native.SUFFIX
     for gone in (f"sim/engine/budget{suffix}", f"shared__mypyc{suffix}"):
         built = native.build_dir()
         shutil.rmtree(built, ignore_errors=True)

@@ -129,15 +129,18 @@ class Ledger:
     def __init__(self, budget_usd: Usd, reserve_usd: Usd, keep_entries: bool = True) -> None:
         self.budget_usd = budget_usd
         self.reserve_usd = reserve_usd
-        #: Whether each charge is kept (a batch replication nobody looks at keeps only the
-        #: totals, added in the same order, so they are the same numbers).
-        self.keep_entries = keep_entries
-        #: None when the ledger keeps totals only.
+        #: Each charge, or None when the ledger keeps totals only (a batch replication
+        #: nobody looks at: the totals are added in the same order, so the same numbers).
         self._charges: list[Charge] | None = [] if keep_entries else None
         self._entries: list[LedgerEntry] = []
         self.totals: dict[CostCategory, Usd] = dict.fromkeys(COST_CATEGORIES, 0.0)
         #: Spent by the budget plan's lines (sim.engine.budget.LINES).
         self.line_totals: dict[str, Usd] = {}
+
+    @property
+    def keep_entries(self) -> bool:
+        """Whether each charge is kept, not only the totals."""
+        return self._charges is not None
 
     @property
     def entries(self) -> list[LedgerEntry]:
