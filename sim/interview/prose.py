@@ -37,6 +37,7 @@ from sim.interview.clauses import (
     NOT,
     NOT_EXCEPT,
     REFUSE,
+    TAKES_CLAUSE,
     bare_term,
     bind_numbers,
     clause_end,
@@ -82,16 +83,18 @@ TEAM_WORDS: dict[str, tuple[str, ...]] = {
                    "steering", "director", "board", "leadership group"),
     "product": ("product team", "product manager", "pm", "product lead"),
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
-                    "research lead", "pretraining lead", "pretraining team"),
+                    "research lead", "pretraining lead", "pretraining team", "pretrain lead",
+                    "pretrain team",
+                    "training workstream", "training crew", "training group"),
     "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
     "data": ("data team", "data engineer", "data lead", "data people", "data folks",
-             "data person"),
+             "data person", "data crew", "data workstream", "data group", "data squad"),
     "post_training": ("post training", "alignment team", "fine tuning team", "alignment",
                       "tuning lead", "tuning team", "fine tuning lead", "alignment lead"),
     "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
-              "eval lead", "evaluation"),
+              "eval lead", "evaluation", "eval crew", "evals crew"),
     "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel",
-                     "lawyers", "privacy"),
+                     "lawyers", "privacy", "licensing team", "licensing folks", "licensing lead"),
 }  # fmt: skip
 #: A consequence stated: the risk leads to a cost ("so quality falls short", "-> days lost").
 CAUSE = re.compile(
@@ -99,7 +102,7 @@ CAUSE = re.compile(
     r"inflates?|interrupts?|diverges?|makes?|gives?|forces?|wastes?|hurts?|breaks?|"
     r"leads?\s+to|result(?:s|ing)?\s+in|paid\s+twice|idles?|"
     # what a risk does to the run, the model or the launch
-    r"fails?|misses|underperforms?|caps?|capped|burns?|burning|eats?|halts?|blocks?|pulled|"
+    r"fails?|misses|underperforms?|caps?|capped|burns?(?!\s+in\b)|burning|eats?|halts?|blocks?|pulled|"
     r"retrain\w*|overstat\w*|stalls?|dilutes?|run\s+out|runs\s+out|wasted|"
     r"billed|lie|lies|degrad\w*|undertrained|drifts?|abandons?|turns?\s+\w+\s+into)\b"
 )
@@ -118,8 +121,11 @@ WATCH_AT = re.compile(
     r"\b(?:with|watch\w*|runs?|using|via|through|who|checking|tracking|monitor\w*|make|"
     r"reports?|reporting|flags?|alerts?|pages?|"
     r"making|builds?|sampl\w*|look\w*|has|have|keeps?|checks?|scans?|reads?|reviews?|"
-    r"signs?|triggers?|dashboards?|pagers?)\b|[(:;]|,\s*(?:they|she|he)\b|"
-    r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))"
+    r"signs?|triggers?|dashboards?|pagers?)\b|[(:;]|(?:,\s*|\band\s+)(?:they|she|he)\b|"
+    r",\s*(?=(?:[a-z0-9]+\s+){0,3}(?:scan|check|audit|alert|rate))|"
+    # a second predicate of the same subject: ", rolls back on …", "and greps the shards"
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=[a-z]+s\s+(?:on|to|the|a|an|back|it|its|their|every|each|in|with|"
+    r"for|off|up|out|all|over|our|its|their|his|her|my)\b)"
 )
 #: A decontamination step (an overlap scan), as opposed to the leak it looks for.
 SCAN = re.compile(
@@ -138,8 +144,19 @@ NOT_A_TEAM = re.compile(
     r"\b(?:runs?|phases?|stages?|steps?|budget|costs?|plan|mix|pipeline|schedule|timeline|"
     r"tokens?|days?|weeks?|gpus?|compute)\b"
 )
+#: What may stand between a subject and its verb ("the lead also owns", "legal should own").
+BEFORE_VERB = re.compile(r"(?:\s+(?:[a-z]+ly|also|would|should|will|can))?\s*$")
+#: A determiner before a subject.
+DETERMINER = re.compile(r"\b(?:the|our|a|an|their)\s+$")
 #: A list of owners under a head: "Owners: …", "3. Owners and first signals: …".
-OWNER_LIST = re.compile(r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?owners?\b[^:]{0,60}:\s*(.+)$")
+#: Also a head that gives each risk its owner ("every risk gets an owner: …"; not "each
+#: step has one owner", whose items are steps).
+OWNER_LIST = re.compile(
+    r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?(?:[^:]{0,60}\brisks?\b[^:]{0,40}\b)?owners?\b[^:]{0,60}:"
+    r"\s*(.+)$"
+)
+#: A head that gives no one a risk ("nobody is the owner: …").
+NO_OWNER = re.compile(r"\b(?:nobody|no\s?one|no\s+owner|not\s+(?:an?\s+|the\s+)?owner)\b")
 #: "I" (the candidate) as a subject.
 ME = re.compile(r"(?<![a-z'])(?:i|me|myself|i'm|i'll|i'd)(?![a-z'])")
 #: "our own", "on their own": the adjective, no owning verb.
@@ -151,6 +168,8 @@ OWN_VERB = re.compile(
     rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
     # "is owner of", "has the pager for", "on the hook for" (the holder before it)
     r"(?:is|are)\s+(?:the\s+)?owners?\s+of|has\s+the\s+pager\s+for|on\s+the\s+hook\s+for|"
+    # "has the responsibility for", "have responsibility of", "carries benchmark leakage"
+    r"(?:has|have)\s+(?:the\s+)?responsibilit(?:y|ies)\s+(?:for|of)|carr(?:y|ies)(?=\s+(?:the\s+)?[a-z])|"
     r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
     r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
     # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
@@ -688,15 +707,24 @@ def _risk_of(t: Text) -> str | None:
     scores = {r: sum(phrases_named(t, c) for c in topic(r)) for r in RISK_KINDS}
     best = max(scores, key=lambda r: scores[r])
     tied = [r for r, v in scores.items() if v == scores[best]]
-    if scores[best] > 0 and len(tied) == 2 and len(set(tied) & GENERIC_RISKS) == 1:
-        # "the benchmarks leaked into the web data": the data and the evals are where a
-        # leak or an unlicensed source lives, so a tie with one of those names it.
+    if scores[best] <= 0:
+        return None
+    return _settled(tied)
+
+
+def _settled(tied: list[str]) -> str | None:
+    """The one risk of those a text names equally, or None when it cannot be trusted.
+
+    "the benchmarks leaked into the web data": the data and the evals are where a leak or
+    an unlicensed source lives, so a tie with one of those names it.
+    """
+    if len(tied) == 1:
+        return tied[0]
+    if len(tied) == 2 and len(set(tied) & GENERIC_RISKS) == 1:
         other = next(r for r in tied if r not in GENERIC_RISKS)
         if other in LIVES_IN_DATA:
             return other
-    if scores[best] <= 0 or len(tied) > 1:
-        return None  # nothing, or a tie: no risk can be trusted
-    return best
+    return None
 
 
 #: What an owner is said to own, in words the risks' own vocabulary leaves to others:
@@ -705,9 +733,35 @@ def _risk_of(t: Text) -> str | None:
 OWNED_AS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:training\s+)?(?:stability|instabilit\w*|divergences?|blow\s?ups?)\b"),
      "loss_spike"),
-    (re.compile(r"\b(?:reliability|uptime|the\s+(?:cluster|nodes|gpus|fleet))\b"), "hardware"),
+    (re.compile(r"\b(?:reliability|uptime|the\s+(?:cluster|nodes|gpus|fleet|machines|servers|"
+                r"hosts))\b"), "hardware"),
     (re.compile(r"\b(?:provenance|consent|the\s+licen[cs]es?|every\s+licen[cs]e)\b"), "licensing"),
+    # "owns quality", "the archive's quality", "the quality of the mix": the quality of what
+    # goes in, unless it is the model's or its answers'
+    (re.compile(r"(?<!model\s)(?<!model's\s)(?<!answer\s)(?<!output\s)(?<!response\s)"
+                r"(?<!product\s)\bquality\b(?!\s+(?:bar|target|of\s+(?:the\s+)?"
+                r"(?:model|answers?|outputs?|responses?|product)))"), "data_quality"),
 )  # fmt: skip
+
+
+#: A signal in words the risks' signals leave to others (reader only, as OWNED_AS): every
+#: source checked, audited or signed off before use is a licence audit.
+SIGNALED_AS: dict[str, re.Pattern[str]] = {
+    "licensing": re.compile(
+        r"\b(?:check\w*|audit\w*|vet\w*|signs?\s+off|signing\s+off|clear\w*|verif\w*|"
+        r"approv\w*)\s+(?:(?:on|of|off)\s+)?(?:each|every|all|any)\s+(?:[a-z]+\s+)?"
+        r"(?:sources?|providers?|datasets?|repos?|vendors?|suppliers?)\b"
+    ),
+}
+
+
+def _signals(rest: str, risk: str) -> bool:
+    """Whether an owner's sentence, its owned words set aside, names a signal of ``risk``."""
+    text = affirmed(rest)
+    if find(text, SIGNALS[risk]).found:
+        return True
+    extra = SIGNALED_AS.get(risk)
+    return extra is not None and extra.search(" ".join(text.raw)) is not None
 
 
 def _risks_in(part: str) -> list[str]:
@@ -720,6 +774,66 @@ def _risks_in(part: str) -> list[str]:
         if r and r not in out:
             out.append(r)
     return out
+
+
+#: A noun that names a measured quantity: an owned object that is one is watched
+#: ("owns that failure rate", "owns the loss curve").
+MEASURE = re.compile(
+    r"\b(?:rates?|ratios?|counts?|numbers|metrics?|scores?|curves?|alarms?|alerts?|"
+    r"dashboards?|z\s?scores?|kpis?|percent(?:age)?s?)\b"
+)
+#: Where the items of an owned object part: "spikes, loss and grad-norm alarms".
+OBJECT_ITEM = re.compile(r",|;|\band\b|\bplus\b|[()+]")
+
+
+def _risk_words_blanked(head: str) -> str:
+    """An owned object with the words that only name its risks blanked.
+
+    The risk's own words are no warning ("owns the hardware"); what the object says of a
+    risk it has already named is ("owns spikes, loss and grad-norm alarms": the loss and
+    its alarms are how spikes show), and so is an item that is a measured quantity ("owns
+    that failure rate"). An item that names no risk of its own is kept when it names a
+    signal of those named, or nothing of any risk; risk words without a risk are blanked.
+    A negator stays, as it still negates what is watched ("owns data quality and does not
+    watch dedup").
+    """
+    named: set[str] = set()
+    out, at = [], 0
+    for m in [*OBJECT_ITEM.finditer(head), None]:
+        end = m.start() if m else len(head)
+        item = head[at:end]
+        risks = set(_risks_in(item))
+        signal = MEASURE.search(item) or (
+            not risks - named and (_names_signal(item, named) or not _names_topic(item)))
+        named.update(risks)
+        out.append(item if signal else _blank_words(item))
+        if m is not None:
+            out.append(m.group(0))
+            at = m.end()
+    return "".join(out)
+
+
+def _names_signal(text: str, risks: Iterable[str]) -> bool:
+    t = Text.of(text)
+    return any(find(t, SIGNALS[r]).found for r in risks)
+
+
+def _names_topic(text: str) -> bool:
+    t = Text.of(text)
+    return any(phrases_named(t, f"topic_{r}") for r in RISK_KINDS)
+
+
+def _blank_words(text: str) -> str:
+    """``text`` with every word but a negator blanked, its length kept."""
+    return re.sub(
+        r"\S+",
+        lambda m: (
+            m.group(0)
+            if NOT.fullmatch(m.group(0)) or m.group(0).endswith("n't")
+            else " " * len(m.group(0))
+        ),
+        text,
+    )
 
 
 def _signal_clause(s: str) -> str:
@@ -912,7 +1026,7 @@ class _Reader:
         old = self.risks.get(risk, RiskPlan())
         if old.owner is not None:
             return
-        warning = _signal_clause(s) if find(affirmed(rest), SIGNALS[risk]).found else ""
+        warning = _signal_clause(s) if _signals(rest, risk) else ""
         if self.sure(f"owner:{risk}={team}", not unsure):
             self.risks[risk] = RiskPlan(owner=team, early_warning=warning)  # type: ignore[arg-type]
         self.note(f"owner of {risk}", team + (" with an early warning" if warning else ""), s,
@@ -935,12 +1049,17 @@ class _Reader:
             self._owner_of(colon.group(1), colon.group(2), s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
         listed = OWNER_LIST.match(low)
+        if listed is not None and NO_OWNER.search(low[: listed.start(1)]):
+            listed = None
         items = listed.group(1) if listed else low if self.listing and not verbs else None
         self.listing = items is not None and s.rstrip().endswith(";")
-        if not verbs and items is not None:
+        # A verb in the head ("Owners, with what each one watches: …") is not an item's.
+        at = listed.start(1) if listed else 0
+        if items is not None and not any(v.start() >= at for v in verbs):
             self._owner_list(items, s)
         for i, m in enumerate(verbs):
-            if negated(low, m.start(), refusals=False):
+            start = self._subject_start(low, m.start())
+            if negated(low[start:], m.start() - start, refusals=False):
                 continue
             before = low[verbs[i - 1].end() : m.start()] if i else ""
             if (
@@ -953,10 +1072,9 @@ class _Reader:
                 # "owns contamination and runs overlap checks against every product eval":
                 # the same subject's second verb says how the risk is watched, not another one.
                 continue
-            start = clause_start(low, m.start())
             end = len(low)
             if i + 1 < len(verbs):
-                nxt = clause_start(low, verbs[i + 1].start())
+                nxt = self._subject_start(low, verbs[i + 1].start())
                 end = nxt if nxt > m.end() else verbs[i + 1].start()
             # "I own the objective, and the sponsor signs off the budget": the object ends
             # where another subject's decision begins.
@@ -980,7 +1098,9 @@ class _Reader:
                 inverted = (by.group(1) or by.group(2)) if by else None
                 if by and inverted and _team_in(inverted, self.teams):
                     subject, obj = inverted, obj[: by.start()]
-            self._owner_of(subject, obj, s)
+            # a clause opened at its team is read alone: a negator before it reaches
+            # neither the verb nor what is watched
+            self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
 
     def _owner_list(self, items: str, s: str) -> None:
         """A list of owners under an "Owners:" head, each a team and what it owns or watches.
@@ -991,9 +1111,7 @@ class _Reader:
         ("data lead" names the data team, not the data's quality). An item naming two teams
         or two risks (a tie) gives nothing.
         """
-        one = len({t for t in self.teams if _team_in(items, (t,)) is not None}) == 1
-        parts = [items] if one else re.split(r",\s*(?![^()]*\))", items)
-        for part in parts:
+        for part in self._owner_items(items):
             teams = {t for t in self.teams if _team_in(part, (t,)) is not None}
             if len(teams) != 1:
                 continue
@@ -1004,11 +1122,65 @@ class _Reader:
                 rest = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])", " ", rest)
             t = Text.of(ME.sub(" ", rest))
             named = [r for r in RISK_KINDS if any(phrases_named(t, c) for c in topic(r))]
-            risk = named[0] if len(named) == 1 else None  # two risks named: whose is it?
+            # two risks named: whose is it? (unless one is where the other lives)
+            risk = _settled(named) if named else next(
+                (r for pat, r in OWNED_AS if pat.search(rest)), None)  # fmt: skip
             if risk is not None and not negated(rest, 0):
                 self._own(risk, team, part.strip(), part, unsure=False)
 
-    def _owner_of(self, subject: str, obj: str, s: str) -> None:
+    def _subject_start(self, low: str, at: int) -> int:
+        """Where the clause of the owning verb at ``at`` starts: at its team, when named.
+
+        A transcript runs its clauses together ("… at data prep not at the end infra owns
+        hardware"): a team right before an owning verb is its subject and opens a clause
+        of its own, so a negator before it does not reach it; unless the word before the
+        team takes a clause ("I don't think the data lead owns it" stays negated).
+        """
+        start = clause_start(low, at)
+        verb = BEFORE_VERB.search(low, start, at)
+        near = verb.start() if verb else at
+        spots = [w.start() for w in re.finditer(r"\b[a-z]", low[start:near])][-3:]
+        team = next((start + p for p in reversed(spots)
+                     if self._names_team(low[start + p : near])), None)  # fmt: skip
+        if team is None:
+            return start
+        det = DETERMINER.search(low, start, team)
+        team = det.start() if det else team
+        words = low[start:team].split()
+        if words and words[-1] not in TAKES_CLAUSE:
+            return team
+        return start
+
+    def _names_team(self, words: str) -> bool:
+        return _team_in(words, self.teams) is not None and not NOT_A_TEAM.search(words)
+
+    def _owner_items(self, items: str) -> list[str]:
+        """The items of a list of owners, each with one team.
+
+        Items that hold commas are parted by semicolons ("data lead, dup rate per shard;
+        infra, node failures"); a stretch that names no team goes with the item before it
+        ("the data lead for cleaning, judged by the dedup rate"), or the first item's team
+        after it ("tokenizer, the pretraining lead, fertility").
+        """
+        out: list[str] = []
+        for group in re.split(r";\s*(?![^()]*\))", items):
+            parts = re.split(r",\s*(?![^()]*\))", group)
+            merged: list[str] = []
+            for part in parts:
+                if merged and (_team_in(part, self.teams) is None
+                               or _team_in(merged[-1], self.teams) is None):  # fmt: skip
+                    merged[-1] += ", " + part
+                else:
+                    merged.append(part)
+            out += merged
+        return out
+
+    def _owner_of(self, subject: str, obj: str, s: str, said_from: int = 0) -> None:
+        """The team of ``subject`` owns the risks of ``obj``, read for signals in ``s``.
+
+        ``said_from``: where the owner's own clause starts in ``s`` (a transcript's clause
+        opened at its team), so that a negator before it does not mask its signal.
+        """
         who = re.search(r"((?:\S+\s+){0,4}\S+)\s+(?:who|that)\s*$", subject)
         if who is not None:
             # "I would want a data person who owns …": the subject of "owns" is the noun
@@ -1021,18 +1193,8 @@ class _Reader:
             return
         w = WATCH_AT.search(obj)
         head = obj[: w.start()] if w else obj
-        # The risk's own words are no warning ("owns the hardware"); a negator among them
-        # still negates what is watched ("owns data quality and does not watch dedup").
-        kept = re.sub(
-            r"\S+",
-            lambda m: (
-                m.group(0)
-                if NOT.fullmatch(m.group(0)) or m.group(0).endswith("n't")
-                else " " * len(m.group(0))
-            ),
-            head,
-        )
-        rest = _low(s).replace(head, kept, 1) if head.strip() else _low(s)
+        said = _low(s)[said_from:]
+        rest = said.replace(head, _risk_words_blanked(head), 1) if head.strip() else said
         for risk in _risks_in(head):
             self._own(risk, team, s, rest, unsure=False)
 
