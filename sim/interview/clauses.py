@@ -349,8 +349,10 @@ def ordered(text: str, hits: Sequence[tuple[int, str]]) -> tuple[list[str], bool
         after = AFTER.search(between)
         if after and not FORWARD.match(between[after.end() :]):
             order = [b, a]
-    elif len(order) > 2 and (AFTER.search(text[seen[order[0]] :])):
-        sure = False
+    elif len(order) > 2 and any(
+        not FORWARD.match(text, m.end()) for m in AFTER.finditer(text, seen[order[0]])
+    ):
+        sure = False  # "after that" and "after we …" go on forward: only a bare "after" turns back
     return order, sure
 
 

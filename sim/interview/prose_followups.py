@@ -38,38 +38,56 @@ CALL_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "rollback_skip": ("roll back", "rollback", "rolling back", "rolls back", "rolled back",
                           "go back to the", "go back or", "revert", "restore the last",
                           "last good checkpoint", "skip the batch", "skip those batch",
-                          "skip the bad batch", "go back to the checkpoint"),
+                          "skip the bad batch", "go back to the checkpoint",
+                          "going back to the", "back to the last good", "rewind",
+                          "skipping the batch", "skipping these batch", "skipping those batch",
+                          "skip these batch", "reload the last good", "resume from the last good"),
         "pause_investigate": ("pause", "investigate", "stop the run", "halt", "diagnose",
                               "dig into", "look into", "root cause", "stop and look"),
         "continue": ("keep training", "train through", "train on", "carry on", "continue",
                      "wait it out", "ride it out", "let it recover", "keep going"),
         "overreact": ("change the recipe", "new recipe", "restart from scratch",
-                      "rewrite the recipe", "start over"),
+                      "rewrite the recipe", "start over", "recipe is wrong",
+                      "recipe is unstable", "different recipe", "change it and restart",
+                      "lower the learning rate", "lower learning rate", "reduce the learning rate",
+                      "cut the learning rate", "new learning rate", "change the learning rate",
+                      "new lr", "lower the lr", "change the lr", "change the hyperparameters"),
     },
     "budget": {
         "use_reserve": ("reserve", "contingency", "buffer"),
-        "cut_ablations": ("ablation", "proxy run"),
+        "cut_ablations": ("ablation", "proxy run", "proxies", "sweep", "small runs",
+                          "small scale runs", "pilot runs", "experiment budget",
+                          "fewer experiments", "small experiments"),
         "reduce_tokens": ("fewer tokens", "less data", "train on fewer", "token budget",
                           "cut tokens", "smaller token", "reduce tokens", "reduce the tokens",
-                          "fewer training tokens", "cut the tokens"),
+                          "fewer training tokens", "cut the tokens", "less tokens",
+                          "fewer token", "then tokens", "shorter run", "train shorter"),
         "fewer_post_training_rounds": ("post training round", "fewer round",
-                                       "rounds of post training", "fewer rlhf"),
+                                       "rounds of post training", "fewer rlhf", "round less",
+                                       "tuning round", "preference round", "rl round",
+                                       "rlhf round", "sft round", "alignment round",
+                                       "dpo round", "fewer fine tuning", "less fine tuning",
+                                       "less post training", "post training scope"),
         "smaller_eval_scope": ("eval scope", "fewer evals", "smaller eval"),
         "fewer_hires": ("fewer hires", "hiring freeze", "freeze hiring", "not hire"),
         "smaller_cluster": ("smaller cluster", "fewer gpus", "fewer nodes"),
-        "accept_overrun": ("overrun", "go over budget", "ask for more money", "exceed"),
+        "accept_overrun": ("overrun", "go over budget", "ask for more money", "exceed",
+                           "going over budget", "go over the budget", "going over the budget"),
     },
     "ship": {
         "extra_round": ("another round", "extra round", "one more round", "more post training",
-                        "another post training"),
+                        "another post training", "tuning round", "another tuning",
+                        "more fine tuning", "another fine tuning", "more tuning"),
         "fix_data_and_retune": ("fix the data", "retune", "fix data", "clean the data",
-                                "better data"),
+                                "better data", "fixing the data", "tuning again", "tune again"),
         "ship": ("ship", "launch", "release", "go live"),
     },
 }  # fmt: skip
 #: Words that hold a release without saying how ("not ready", "hold"): read as one more
 #: round, marked unsure.
 HOLD = re.compile(r"\b(?:hold|not\s+ready|wait|delay|postpone|don't\s+ship|no\s+ship|no\b)", re.I)
+#: The calls that hold a release, each saying how.
+HOLDS = ("extra_round", "fix_data_and_retune")
 #: Verbs that hold a release named after them ("hold the release", "delay the launch").
 HOLD_VERB = re.compile(
     r"\b(?:hold(?:ing)?|delay(?:ing)?|postpon\w*|wait\w*\s+(?:on|with))\W+(?:\w+\W+)?$"
@@ -96,6 +114,28 @@ class FollowupReading:
 COUNTERFACTUAL = re.compile(r"^\W*(?:if\b[^;.:]*\b(?:were|had\s+been)\b|had\s+\w+\s+been\b)", re.I)
 
 
+#: A verb that spares what follows it ("we keep the tuning rounds", "protect the sweep"):
+#: the call named after it within a few words is the one not made.
+KEPT = re.compile(
+    r"\b(?:keep(?:ing|s)?|protect(?:ing|s)?|spar(?:e|es|ing)|preserv(?:e|es|ing)|"
+    r"hold(?:ing|s)?\s+on\s+to)\s+(?:\w+\s+){0,3}$"
+)
+#: ... unless it keeps it small ("keep the sweep small", "keep the run short"): a cut.
+KEPT_SMALL = re.compile(
+    r"\w*(?:\s+\w+){0,2}\s+(?:small|smaller|short|shorter|low|lower|down|lean|"
+    r"minimal|to\s+a\s+minimum)\b"
+)
+
+
+def spared(call: str, head: str, low: str, at: int) -> bool:
+    """Whether the call's words at ``at`` follow a verb that spares them.
+
+    ``head``: the clause before them. Keeping on training is the call to continue, never
+    a refusal.
+    """
+    return call != "continue" and bool(KEPT.search(head)) and not KEPT_SMALL.match(low, at)
+
+
 def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
     """(position, call, negated) for each call's words found in ``s``."""
     low = normalise(s).lower().replace("-", " ")
@@ -107,6 +147,8 @@ def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
                 head = low[clause_start(low, m.start()) : m.start()]
                 if call == "ship" and HOLD_VERB.search(head):
                     neg = True
+                if spared(call, head, low, m.start()):
+                    neg = True  # "we keep the tuning rounds": what is spared is no cut
                 if COUNTERFACTUAL.search(low[: m.start()]):
                     neg = True  # "if the gap were within the noise we'd ship": not this world
                 out.append((m.start(), call, neg))
@@ -138,6 +180,22 @@ def _alternatives(low: str, said: list[tuple[int, str]]) -> bool:
     )
 
 
+def _confirm(readings: list[Reading], calls: list[str], order: Sequence[str], s: str) -> None:
+    """A call read unsure that a later sentence names for sure is sure, from that sentence.
+
+    It keeps its place in the order: "Not ready." holds the release without saying how
+    (read as one more round, unsure); "we run one more round" confirms it, and "we fix the
+    data and tune again" says which hold it was.
+    """
+    for i, r in enumerate(readings):
+        named = r.value if r.value in order else None
+        if r.unsure and named is None and r.value == "extra_round":
+            named = next((c for c in order if c in HOLDS and c not in calls), None)
+        if r.unsure and named is not None:
+            readings[i] = Reading(r.field, named, s, key=r.key.rsplit("=", 1)[0] + "=" + named)
+            calls[i] = named
+
+
 def read_followup(fid: str, text: str) -> FollowupReading:
     """The calls a prose answer to follow-up ``fid`` makes, in order (negated calls left out)."""
     kind = FOLLOWUPS[fid].asks
@@ -145,7 +203,8 @@ def read_followup(fid: str, text: str) -> FollowupReading:
     readings: list[Reading] = []
     for s in sentences(text):
         hits = _hits(kind, s)
-        said = [(at, c) for at, c, neg in hits if not neg and c not in calls]
+        named = {r.value for r in readings if not r.unsure}
+        said = [(at, c) for at, c, neg in hits if not neg and c not in named]
         refused = {c for _, c, neg in hits if neg}
         said = [(at, c) for at, c in said if c not in refused]
         offered = _alternatives(normalise(s).lower().replace("-", " "), said)
@@ -154,7 +213,11 @@ def read_followup(fid: str, text: str) -> FollowupReading:
         sure = sure and not offered
         if kind == "ship" and not order and HOLD.search(s) and "ship" in refused | {"ship"}:
             order, sure = ["extra_round"], False
+        if sure:
+            _confirm(readings, calls, order, s)
         for c in order:
+            if c in calls:
+                continue
             calls.append(c)
             readings.append(Reading(f"call: {fid}", c, s, key=f"call:{fid}={c}", unsure=not sure))
     return FollowupReading(fid, tuple(calls), tuple(readings), text.strip()[:2_000])
