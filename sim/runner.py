@@ -43,45 +43,11 @@ def replicate(
 
     ``policy`` is a policy's name or a (picklable, stateless) decider.
     """
-    with collector_paused():
-        model = ProjectModel(scenario, seed=seed, replication=rep, decider=policy, observed=False)
-        model.env.run()
-        row = outcome_row(model)
+    model = ProjectModel(scenario, seed=seed, replication=rep, decider=policy, observed=False)
+    model.env.run()
+    row = outcome_row(model)
     row["rep"] = rep
     return row
-
-
-_PAUSES = 0
-_PAUSES_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a play runs; on again after it.
-
-    A play makes tens of thousands of short-lived objects; the collector's young-generation
-    passes over the play's live state cost about a tenth of a replication (measured with
-    py-spy on the compiled engine). Memory stays bounded: a play's cycles are freed by the
-    first collection after it. Nested and threaded uses (Dask runs plays in threads) count
-    pauses, so the collector is on again when the last one ends, and only if it was on.
-    No number depends on the collector.
-    """
-    global _PAUSES
-    with _PAUSES_LOCK:
-        if _PAUSES == 0 and not gc.isenabled():
-            paused = False
-        else:
-            paused = True
-            _PAUSES += 1
-            gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            with _PAUSES_LOCK:
-                _PAUSES -= 1
-                if _PAUSES == 0:
-                    gc.enable()
 
 
 def replicate_batch(
