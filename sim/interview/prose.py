@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sim.interview.clauses import (
+    BOUNDARY,
     NOT,
     NOT_EXCEPT,
     REFUSE,
@@ -177,6 +178,8 @@ OWN_VERB = re.compile(
     r"(?:sits?|rests?|lies)\s+with)\b",
     re.I,
 )
+#: A decision named as a noun ("rollbacks", "data fixes", "the ship", "release").
+DECISION_NOUN = r"(?:rollback|roll\s+back|data\s+fix|release|ship|launch|budget|schedule)\w*"
 DECIDE_VERB = re.compile(
     r"\b(?:decides?|deciding|makes?\s+the\s+(?:[a-z]+\s+){0,4}?calls?|calls?\s+the|"
     r"(?<!\bat\s)(?<!\bthe\s)(?<!\bbefore\s)(?<!\buntil\s)signs?\s+off|approves?|has\s+the\s+say|owns?\s+the\s+[a-z\s]{0,20}calls?|"
@@ -187,16 +190,86 @@ DECIDE_VERB = re.compile(
     # a list whose last item is a call: "I own the objective, the trade-offs and the ship call"
     r"owns?\s+(?:the\s+[a-z'-]+(?:\s+[a-z'-]+){0,3}?(?:,\s+(?:and\s+)?|\s+and\s+))+"
     r"the\s+(?:rollback|ship|launch|release|budget|"
-    r"schedule)\s+(?:calls?|decisions?))\b",
+    r"schedule)\s+(?:calls?|decisions?)|"
+    # "calls rollbacks", "makes rollback calls", "holds the rollback decision": the
+    # decision named as the object of a verb of calling or holding, with no "the"
+    rf"calls?\s+(?:all\s+|every\s+|each\s+|any\s+)?{DECISION_NOUN}|"
+    rf"(?:makes?|holds?|keeps?)\s+(?:all\s+|every\s+|each\s+|any\s+|the\s+)?{DECISION_NOUN}\s+"
+    r"(?:calls?|decisions?)|"
+    # "owns go/no-go for launch", "owns ship." (the bare decision ending its clause),
+    # "holds the purse strings" (the budget)
+    r"owns?\s+(?:the\s+)?go\s*/?\s*no\s+go|owns?\s+(?:ship|launch|release)(?=\s*(?:[,;.]|$))|"
+    r"(?:owns?|holds?|controls?)\s+the\s+purse(?:\s+strings)?|"
+    # "says when we roll back", "is the one who says roll back": the say over an action
+    r"says?\s+(?:when|whether|if)\s+(?:we\s+|to\s+)?(?=roll\s+back|ship|launch|release)|"
+    r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch)))\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
-    "rollback": ("rollback", "roll back", "loss spike", "spike"),
-    "data_fix": ("data fix", "data defect", "fix the data"),
-    "budget": ("budget", "spend"),
+    "rollback": ("rollback", "roll back", "loss spike", "spike", "rewind"),
+    "data_fix": ("data fix", "data defect", "fix the data", "patch the data",
+                 "patches the data"),
+    "budget": ("budget", "spend", "purse"),
     "schedule": ("schedule", "deadline", "slip", "date"),
-    "ship": ("ship", "launch", "release", "go live"),
-}
+    "ship": ("ship", "launch", "release", "go live", "no go"),
+}  # fmt: skip
+#: The decision said to be the holder's own: "the call is mine", "the decision to ship is
+#: mine", "would be mine", "the ship decision is also me", "that call is theirs" (group 1),
+#: "is the training lead's call" (group 2).
+MINE = re.compile(
+    r"\b(?:call|decision|say)(?:\s+(?:to|on|about|over|for)\s+[a-z]+(?:\s+[a-z]+)?)?\s+"
+    r"(?:is|are|would\s+be|will\s+be|stays?)\s+(?:also\s+|always\s+|then\s+)?"
+    r"(mine|my\s+own|me|theirs|hers|his)\b|"
+    r"\bmy\s+(?:call|decision)\b|(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b"
+)
+#: A decision that is passed to its holder: "rollbacks go to the leadership group",
+#: "every data fix comes to me", "escalates to the VP".
+GOES_TO = re.compile(
+    r"\b(?:goes|go|went|comes?|came|escalat(?:e|es|ed))\s+(?:straight\s+|directly\s+)?to\s+(.+)$"
+)
+#: What may be passed to a holder: a decision by its noun, never a sum ("the budget goes to
+#: the data team" gives money, not a say).
+CALLED = re.compile(
+    r"\b(?:rollbacks?|roll\s+backs?|data\s+fix(?:es)?|restarts?|calls?|decisions?|"
+    r"go\s*/?\s*no\s+go)\b"
+)
+#: The action of a decision: rolling back, rewinding, pausing a run, pulling a source,
+#: fixing the data, shipping.
+ACTION = re.compile(
+    r"\b(?:roll(?:s|ed|ing)?\s+back|rewind(?:s|ing)?|revert(?:s|ing)?|"
+    r"pull(?:s|ing)?\s+(?:a|the|any)\s+(?:source|shard|dataset)s?|"
+    r"(?:fix|fixes|fixing|patch|patches|patching)\s+the\s+data)\b"
+)
+#: A right to act given before the action ("has the authority to", "is empowered to",
+#: "gets to").
+AUTHORITY = re.compile(
+    r"\b(?:(?:has|have)\s+the\s+(?:authority|right|power|mandate)|(?:is|are)\s+"
+    r"(?:empowered|authori[sz]ed|allowed|free|trusted)|gets?)\s+to\s+$"
+)
+#: An action done with no one else's say, after it ("on their own (authority)", "alone",
+#: "themselves", "without a meeting", "without waiting for me", "no meeting").
+ALONE = re.compile(
+    r"\b(?:on\s+(?:their|her|his|its|my)\s+own(?:\s+authority)?|alone|themselves|herself|"
+    r"himself|without\s+(?:a\s+|any\s+)?(?:meeting|escalation|escalating|asking|waiting|"
+    r"sign\s+off|approval|permission|a\s+vote)|no\s+meeting)\b"
+)
+#: A sentence whose decisions are no one's or everyone's ("nobody", "together", "the
+#: group"); the leadership group is a team.
+MANY = re.compile(
+    r"\b(?:(?:no\s?one|nobody)(?!\s+else)|everyone|everybody|someone|together|"
+    r"(?<!leadership\s)group)\b"
+)
+#: A head naming the list of rights that follows ("5. Calls during the run:", "Who decides:").
+RIGHTS_HEAD = re.compile(
+    r"^\W*(?:\d+[.)]\s*)?[a-z\s]*\b(?:calls?|decisions?|decides|rights?)\b[^:]*:\s*"
+)
+#: A holder and a bare auxiliary standing for a verb said before ("the lead does.").
+ELIDED = re.compile(r"^\W*((?:[a-z]+\s+){0,3}[a-z]+)\s+(?:does|do|will|can)\b\s*(?:[,.]|$)")
+#: A decision named as a call of its kind ("the ship call", "release decision").
+OWNED_CALL = re.compile(rf"\b{DECISION_NOUN}\s+(?:calls?|decisions?)\b|\bgo\s*/?\s*no\s+go\b")
+#: A holder that is a body of many, whose decisions are no one team's ("the steering
+#: committee", "a change board chaired by the sponsor").
+COMMITTEE = re.compile(r"\b(?:committee|council|panel|forum|change\s+board|working\s+group)\b")
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "budget": {"use_reserve": ("reserve", "contingency"),
@@ -645,6 +718,27 @@ def _has(t: Text, words: Iterable[str]) -> bool:
 NOT_ALTERNATIVE = re.compile(r"\b(?:not|never|nor)\b[^,;:.]*")
 
 
+#: A clause's words before its verb that name no subject of their own: a conjunction, an
+#: adverb, a modal, a pronoun or a relative ("and also", "she", "be the one who").
+SUBJECTLESS = re.compile(
+    r"\W*(?:(?:and|also|then|so|but|she|he|they|who|be|is|are|the|one|can|could|should|will|"
+    r"would|may|must|always|alone|[a-z]+ly)\W+)*\W*"
+)
+#: A personal pronoun or a relative standing for a team named before it.
+PRONOUN = re.compile(r"\b(?:she|he|they|who)\b")
+
+
+def _first_team_stretch(before: str, teams: Iterable[str]) -> str:
+    """The stretch of ``before`` up to the end of the first team it names ("" if none)."""
+    first = _team_in(before, teams, nearest=False)
+    if first is None:
+        return ""
+    for end in range(1, len(before) + 1):
+        if _team_in(before[:end], teams, nearest=False) == first:
+            return before[:end]
+    return before
+
+
 def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | None:
     """The team a stretch of text names, or the candidate for "I".
 
@@ -804,7 +898,8 @@ def _risk_words_blanked(head: str) -> str:
         item = head[at:end]
         risks = set(_risks_in(item))
         signal = MEASURE.search(item) or (
-            not risks - named and (_names_signal(item, named) or not _names_topic(item)))
+            not risks - named and (_names_signal(item, named) or not _names_topic(item))
+        )
         named.update(risks)
         out.append(item if signal else _blank_words(item))
         if m is not None:
@@ -1208,23 +1303,30 @@ class _Reader:
         """
         low = _low(s)
         asked, self.asked = self.asked, None
-        if re.search(r"\b(?:no\s?one|nobody|everyone|everybody|someone|together|group)\b", low):
+        # "together" makes any decision of its sentence shared; "nobody", "everyone", a
+        # group hold nothing, and say nothing of another clause's holder ("…, and nobody
+        # pages me" leaves the lead's rollback hers)
+        if re.search(r"\btogether\b", low):
             return
         question = re.match(rf"^\W*who\s+(?:{DECIDE_VERB.pattern})(.*)\?\W*$", low)
         if question is not None:
             self.asked = question.group(question.lastindex or 0)
             return
-        found = self._decider(low)
+        found = (self._on_own_authority(low) + self._decider(low) + self._listed_right(low)
+                 + self._my_job(low) + self._owned_calls(low))  # fmt: skip
+        if not found:
+            found = self._elided_right(low)
         if not found and asked is not None:
             holder = re.split(r"[,;(]|\s(?:on|with|after|within|based|by|fast)\b", low)[0]
             if len(holder.split()) <= 4 and _team_in(holder, self.teams) is not None:
                 found = [(holder, asked)]
         for subject, what in found:
-            self._right(subject, what, low, s)
+            if not MANY.search(subject + " " + what):
+                self._right(subject, what, low, s)
 
     def _right(self, subject: str, what: str, low: str, s: str) -> None:
         team = _team_in(subject, self.teams)
-        if team is None:
+        if team is None or COMMITTEE.search(subject):
             return
         kinds = [k for k, words in DECISION_WORDS.items() if _first_at(what, words) >= 0]
         borrowed = False
@@ -1281,21 +1383,42 @@ class _Reader:
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
             return [(passive.group(1), low[: passive.start()])]
-        mine = re.search(
-            r"\b(?:call|decision|say)\s+(?:is|are)\s+(mine|my\s+own)\b|\bmy\s+(?:call|decision)\b|"
-            r"(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b",
-            low,
-        )
+        mine = MINE.search(low)
         if mine is not None and not negated(low, mine.start(), refusals=False):
             who = mine.group(2) or "i"
-            return [(who, low[: mine.start()] + " " + low[mine.start() : mine.end()])]
+            if mine.group(1) in ("theirs", "hers", "his"):
+                # "that call is theirs": the team named before, never the candidate
+                who = next((ME.sub(" ", b) for b in (low[: mine.start()], _low(self.joined))
+                            if _team_in(ME.sub(" ", b), self.teams) is not None), "")  # fmt: skip
+            # the decision is named before the holder, or in the clause before the ";"
+            what = low[: mine.start()] + " " + low[mine.start() : mine.end()]
+            if not any(_first_at(what, ws) >= 0 for ws in DECISION_WORDS.values()):
+                what += " " + _low(self.joined)
+            # "…, but the training lead is deciding about rollback": a turn after it
+            # may name another holder, read by its own verb
+            turn = BOUNDARY.search(low, mine.end())
+            rest = low[turn.end() :] if turn is not None else ""
+            return [(who, what)] + [
+                (rest[: v.start()], rest[v.start() :])
+                for v in DECIDE_VERB.finditer(rest)
+                if _team_in(rest[: v.start()], self.teams) and not negated(rest, v.start())
+            ][:1]
+        gone = GOES_TO.search(low)
+        if gone is not None and not negated(low, gone.start(), refusals=False):
+            holder = re.split(r"[,;(]|\s(?:because|since|for|and|who|on|after)\b", gone.group(1))[0]
+            if CALLED.search(low[: gone.start()]):
+                return [(holder, low[: gone.start()])]
+        cleft = re.match(rf"^\W*who\s+(?:{DECIDE_VERB.pattern})(.*?)\s+is\s+(.+)$", low)
+        if cleft is not None:
+            last = cleft.lastindex or 0
+            return [(re.split(r"[,;(]", cleft.group(last))[0], cleft.group(max(last - 1, 0)))]
         verbs = list(DECIDE_VERB.finditer(low))
         out = []
         for i, m in enumerate(verbs):
             if negated(low, m.start(), refusals=False):
                 continue
             start = clause_start(low, m.start())
-            subject = low[start : m.start()]
+            subject = self._subject_of(low, start, m.start())
             end = len(low)
             if i + 1 < len(verbs):
                 # This verb's object ends where the next verb's subject begins.
@@ -1309,6 +1432,110 @@ class _Reader:
             )
             out.append((subject, what))
         return out
+
+    def _listed_right(self, low: str) -> list[tuple[str, str]]:
+        """A list of rights, one a clause: "rollback = the training lead;", "ship, me.".
+
+        A decision named alone, then its holder after "=", ":" or "," (the list's items are
+        parted by semicolons, so each is a sentence of its own); the comma form only inside
+        a list (after a clause ending in ";" or a head naming calls or decisions).
+        """
+        body = RIGHTS_HEAD.sub("", low)
+        in_list = body != low or bool(self.joined)
+        item = re.match(rf"^\W*((?:the\s+)?{DECISION_NOUN}(?:\s+(?:calls?|decisions?))?)\s*"
+                        r"(=|:|,|->|→)\s*(.+)$", body)  # fmt: skip
+        if item is None or (item.group(2) == "," and not in_list):
+            return []
+        holder = re.split(r"[,;(]|\s(?:on|with|after|within|based|by)\b", item.group(3))[0]
+        if len(holder.split()) > 4 or not re.match(r"^\s*(?:the\s+|our\s+|me\b|i\b|my\s+)?[a-z]",
+                                                   holder):  # fmt: skip
+            return []
+        return [(holder, item.group(1))]
+
+    def _my_job(self, low: str) -> list[tuple[str, str]]:
+        """The candidate's own remit named as a list holds the calls named in it.
+
+        "My job as PM is the objective, the trade-offs and the ship call": the ship call.
+        """
+        job = re.search(r"\bmy\s+(?:own\s+)?(?:job|role|remit|part)\b([^;.]*)", low)
+        if job is None or negated(low, job.end(), refusals=False):
+            return []
+        calls = [c.group(0) for c in OWNED_CALL.finditer(job.group(1))]
+        return [("i", c) for c in calls]
+
+    def _owned_calls(self, low: str) -> list[tuple[str, str]]:
+        """A list of owners whose item names a call gives its team the call.
+
+        "Owners: …, training lead (loss alerts, rollback call)": the risk and the call.
+        """
+        listed = OWNER_LIST.match(low)
+        if listed is None or NO_OWNER.search(low[: listed.start(1)]):
+            return []
+        out = []
+        for part in self._owner_items(listed.group(1)):
+            teams = {t for t in self.teams if _team_in(part, (t,)) is not None}
+            call = OWNED_CALL.search(part)
+            if len(teams) == 1 and call is not None and not negated(part, call.start()):
+                out.append((part, call.group(0)))
+        return out
+
+    def _elided_right(self, low: str) -> list[tuple[str, str]]:
+        """A holder whose verb stands for the deciding verb of the clause before the ";".
+
+        "Nobody outside the team calls a rollback; the lead does.": that clause's own holder
+        is set aside, the new one holds its decision.
+        """
+        elided = ELIDED.match(low)
+        before = _low(self.joined)
+        verb = DECIDE_VERB.search(before)
+        if elided is None or verb is None or not before:
+            return []
+        return [(elided.group(1), before[verb.start() :])]
+
+    def _on_own_authority(self, low: str) -> list[tuple[str, str]]:
+        """Who acts on a decision with no one else's say holds it.
+
+        "The training lead rolls back on their own", "can pause a run alone", "rewinds
+        without waiting for me", "has the authority to roll back", "is empowered to roll
+        back": the action of a decision done alone, or by a right given, is its holder's
+        call. An action merely done ("the lead rolls back to the checkpoint") says nothing
+        of who decided it.
+        """
+        out = []
+        for m in ACTION.finditer(low):
+            if negated(low, m.start(), refusals=False):
+                continue
+            start = clause_start(low, m.start())
+            given = AUTHORITY.search(low[start : m.start()])
+            # to the end of its stretch: "pause a run alone, the data lead can …"
+            alone = ALONE.search(re.split(r"[,;.:()]", low[m.end() :])[0])
+            if given is None and alone is None:
+                continue
+            at = start + given.start() if given else m.start()
+            kind = "data fix" if re.search(r"pull|fix|patch", m.group(0)) else "rollback"
+            out.append((self._subject_of(low, start, at), kind))
+        return out
+
+    def _subject_of(self, low: str, start: int, at: int) -> str:
+        """The subject of the verb at ``at``, whose clause starts at ``start``.
+
+        A clause with no subject of its own continues the sentence's first one ("The
+        training lead owns spikes, watches the loss, and decides rollbacks"; "The training
+        lead, not me, decides"; "- Tuning lead: drift; calls the rollback" after the head
+        before its colon); a pronoun ("she decides", "they decide") or a relative ("the one
+        who decides") stands for the nearest team named before it.
+        """
+        subject = low[start:at]
+        if _team_in(subject, self.teams) is not None or not SUBJECTLESS.fullmatch(subject):
+            return subject
+        before = low[:start] if start else _low(self.joined)
+        pronoun = PRONOUN.search(subject) is not None
+        if pronoun:
+            return ME.sub(" ", before)  # "she", "they": never the candidate
+        # the sentence's first team; not "I", which frames what others do ("I'd have the
+        # lead …, and decide …" leaves the deciding to the lead)
+        opening = _first_team_stretch(before, self.teams)
+        return "" if ME.search(opening) else opening
 
     def _subject_at(self, between: str) -> int:
         """Where the last team named in ``between`` starts (its length if none is named)."""
