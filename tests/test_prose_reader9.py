@@ -140,3 +140,71 @@ def test_lists_and_remits_of_rights(text: str, read: set[str]) -> None:
 def test_lookalike_rights_read_nothing(text: str) -> None:
     read = {k for k in _sure(text) | _unsure(text) if k.startswith("right:")}
     assert not read, (text, read)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # a cut or a slip said as a head or a noun
+        ("Cut: contingency, then the sweeps, then fewer tokens.",
+         "playbook:budget=use_reserve>cut_ablations>reduce_tokens"),
+        ("On a cut we spend the reserve and then the proxies.",
+         "playbook:budget=use_reserve>cut_ablations"),
+        ("Slip: one RL round less, then push the date.",
+         "playbook:schedule=cut_post_training_rounds>accept_slip"),
+        ("If things slip, we drop a tuning round first and then move the date.",
+         "playbook:schedule=cut_post_training_rounds>accept_slip"),
+        # money that tightens, a squeeze, a budget that goes down
+        ("If money gets tight, the contingency goes first, then a round of fine-tuning.",
+         "playbook:budget=use_reserve>fewer_post_training_rounds"),
+        ("If we get squeezed, we use the buffer, then cut experiments.",
+         "playbook:budget=use_reserve>cut_ablations"),
+        ("If the budget drops, the reserve goes before an RL round.",
+         "playbook:budget=use_reserve>fewer_post_training_rounds"),
+    ],
+)  # fmt: skip
+def test_playbooks_in_many_words(text: str, read: str) -> None:
+    assert read in _sure(text), (text, _sure(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no cut and no slip: a reserve kept, a word that only looks like one
+        "We keep a contingency and run the sweeps before the main run.",
+        "The loss can slip a little after a restart, and we look at the proxies.",
+        "We squeeze more out of the GPUs, then run the sweeps and the reserve checks.",
+    ],
+)
+def test_lookalike_playbooks_read_nothing(text: str) -> None:
+    read = {k for k in _sure(text) | _unsure(text) if k.startswith("playbook:budget")
+            or k.startswith("playbook:schedule")}  # fmt: skip
+    assert not read, (text, read)
+
+
+def test_a_further_step_on_a_condition_is_asked() -> None:
+    """An order that ends before a step said on a condition is asked, not read sure."""
+    text = ("On a cut the reserve takes the first half, the sweeps the rest, and if it is "
+            "deeper, something else we agree then.")  # fmt: skip
+    assert not any(k.startswith("playbook:budget") for k in _sure(text)), _sure(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "warned"),
+    [
+        # the product's own eval scored at each checkpoint, or built from real use
+        ("The evals lead owns the gap to real use and tracks the support-set score at each "
+         "checkpoint.", True),
+        ("Our eval team owns the eval gap, scoring every checkpoint on the graded tickets.",
+         True),
+        ("The evals lead owns the eval gap and builds the test set out of real chats.", True),
+        # the owner alone, or a score not taken per checkpoint
+        ("The evals lead owns the eval gap.", False),
+        ("The evals lead owns the eval gap and reports the score to me.", False),
+        ("The evals lead owns the eval gap and never builds tests from real chats.", False),
+    ],
+)  # fmt: skip
+def test_an_eval_gap_signal_names_the_products_own_eval(text: str, warned: bool) -> None:
+    sure = _sure(text)
+    assert "owner:eval_gap=evals" in sure, (text, sure)
+    assert ("warning:eval_gap=yes" in sure) is warned, (text, sure)

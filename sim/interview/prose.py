@@ -272,15 +272,20 @@ OWNED_CALL = re.compile(rf"\b{DECISION_NOUN}\s+(?:calls?|decisions?)\b|\bgo\s*/?
 COMMITTEE = re.compile(r"\b(?:committee|council|panel|forum|change\s+board|working\s+group)\b")
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "budget": {"use_reserve": ("reserve", "contingency"),
-               "cut_ablations": ("ablation", "proxies", "proxy run", "sweeps", "small runs"),
+    "budget": {"use_reserve": ("reserve", "contingency", "the buffer"),
+               "cut_ablations": ("ablation", "proxies", "proxy run", "sweeps", "small runs",
+                                 "fewer experiments", "less experiments", "trim experiments",
+                                 "cut experiments"),
                "reduce_tokens": ("fewer tokens", "reduce tokens", "cut tokens", "token"),
                "fewer_post_training_rounds": ("post training round", "fewer round",
-                                              "tuning round", "preference round", "rlhf round"),
+                                              "tuning round", "preference round", "rlhf round",
+                                              "rl round", "round of post training",
+                                              "round of fine tuning", "round less"),
                "accept_overrun": ("overrun",)},
     "schedule": {"cut_post_training_rounds": ("post training round", "cut round",
                                               "fewer round", "tuning round", "preference round",
-                                              "rlhf round"),
+                                              "rlhf round", "rl round", "round of post training",
+                                              "round of fine tuning", "round less"),
                  "add_core_staff": ("add staff", "add people", "add core", "hire",
                                     "more staff", "add more people", "core engineer",
                                     "more engineers", "add engineers", "extra engineers"),
@@ -300,11 +305,21 @@ OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 PLAYBOOK_CUES: dict[str, re.Pattern[str]] = {
     "budget": re.compile(
         r"budget\s+(?:is\s+|gets\s+|was\s+)?cut|cut\s+(?:to\s+)?the\s+budget|over\s+budget|"
-        r"budget\s+slip|cut\s+in\s+the\s+budget"
+        r"budget\s+slip|cut\s+in\s+the\s+budget|"
+        # a cut said as a head or a noun ("Cut: …", "on a cut", "a cut of 15%"), money that
+        # tightens, a squeeze, a budget that goes down
+        r"^\W*(?:\*\s*)?(?:budget\s+)?cut\s*:|\b(?:on|after|with|if)\s+a\s+cut\b|\ba\s+cut\s+of\b|"
+        r"money\s+(?:gets?|got|is|goes|runs?)\s+(?:tight|short)|money\s+tightens|"
+        r"\b(?:we|budget|money)\s+(?:gets?|got|are|is)\s+squeezed|^\W*(?:if\s+)?squeezed?\s*:|"
+        r"budget\s+(?:is\s+)?(?:going\s+down|drops?|shrinks?|falls?)|cutting\s+the\s+budget"
     ),
     "schedule": re.compile(
         r"schedule\s+(?:is\s+)?slip|we\s+slip|slipping|behind\s+schedule|we\s+run\s+late|"
-        r"we\s+are\s+late|falls?\s+behind"
+        r"we\s+are\s+late|falls?\s+behind|"
+        # a slip said as a head or a noun ("Slip: …", "on a slip", "a slip of ten days"),
+        # things that slip, a calendar that slides
+        r"^\W*(?:\*\s*)?slip\s*:|\b(?:on|after|with|if)\s+a\s+slip\b|\ba\s+slip\s+(?:of|costs)\b|"
+        r"\b(?:things|we|schedule)\s+slip(?:s|ped)?\b|\bslip\s+of\b|calendar\s+slides"
     ),
     "rollback": re.compile(r"loss\s+spike|spikes?\b|diverg"),
     "ship": re.compile(r"\blag|product\s+evals?\s+(?:are\s+)?below|below\s+target"),
@@ -437,6 +452,26 @@ ORDINAL = re.compile(
 )
 #: Where one item of a listed sequence ends and the next begins.
 ITEM_SPLIT = re.compile(r"[,;:.!?]|\bthen\b|\band\b")
+
+
+#: A further step on a condition ("and if it's deeper, …", "if that is not enough, …").
+FURTHER = re.compile(
+    r"\bif\s+(?:it'?s|it\s+is|that'?s|that\s+is|the\s+\w+\s+is|it\s+goes)\s+(?:any\s+)?"
+    r"(?:deeper|bigger|larger|more|worse|further|not\s+enough|still\s+short)|"
+    r"\bif\s+(?:that|it)\s+(?:is\s+not|isn't|does\s+not|doesn't)\s+(?:enough|cover)"
+)
+
+
+def _further_step(low: str, hits: list[tuple[int, str]]) -> bool:
+    """Whether a step on a condition follows the last option read, naming none.
+
+    "… the rest comes out of ablations, and if it's deeper, one more thing": the order
+    read would end before a step said; asked instead.
+    """
+    if not hits:
+        return False
+    last = max(a for a, _ in hits)
+    return FURTHER.search(low, last) is not None
 
 
 #: A possibility, not a plan: "could", "might", "may" just before an option.
@@ -845,6 +880,18 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         r"\b(?:check\w*|audit\w*|vet\w*|signs?\s+off|signing\s+off|clear\w*|verif\w*|"
         r"approv\w*)\s+(?:(?:on|of|off)\s+)?(?:each|every|all|any)\s+(?:[a-z]+\s+)?"
         r"(?:sources?|providers?|datasets?|repos?|vendors?|suppliers?)\b"
+    ),
+    # the product's own eval named by its score, taken at each checkpoint ("reports the
+    # claims-set score on every checkpoint", "scoring every checkpoint on both"), or built
+    # from real use ("builds the tests from what our users ask", "out of real tickets")
+    "eval_gap": re.compile(
+        r"\b(?:reports?|reporting|scor\w*|tracks?|tracking|measur\w*|runs?|running)\s+"
+        r"(?:(?:the|our|its|their)\s+)?(?:[a-z]+\s+){0,3}?(?:score|set|suite|evals?|rating)s?\s+"
+        r"(?:on|for|at|after)\s+(?:each|every)\s+(?:checkpoint|epoch)|"
+        r"\bscor\w*\s+(?:each|every)\s+checkpoint|"
+        r"\bbuild\w*\s+(?:(?:a|the|our|its|their)\s+)?(?:[a-z]+\s+){0,2}?(?:test\s+sets?|tests|"
+        r"evals?|suites?)\s+(?:(?:out\s+)?of|from|with)\s+(?:real|actual|what\s+(?:our\s+)?"
+        r"(?:customers?|users?|clients?))"
     ),
 }
 
@@ -1680,7 +1727,7 @@ class _Reader:
             }
             hits = [(a, o) for a, o in hits if o not in refused]
             options, sure = ordered(low, hits)
-            sure = sure and not _unknown_step(low, spans)
+            sure = sure and not _unknown_step(low, spans) and not _further_step(low, hits)
             if kind in ("budget", "schedule"):
                 sure = sure and not _unknown_item(low, spans)
             # "we could ship something that lags": a possibility, not the response; asked.
