@@ -145,21 +145,21 @@ def test_lookalike_rights_read_nothing(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        # a cut or a slip said as a head or a noun
+        # options in a sequence of their own, with no cue (the cues said as a head or a
+        # noun, "Cut:", "on a cut", "if money gets tight", were tried and taken out: on
+        # three blind sets they read 3 playbooks more right and 3 more wrong)
         ("Cut: contingency, then the sweeps, then fewer tokens.",
          "playbook:budget=use_reserve>cut_ablations>reduce_tokens"),
         ("On a cut we spend the reserve and then the proxies.",
          "playbook:budget=use_reserve>cut_ablations"),
-        ("Slip: one RL round less, then push the date.",
+        # the options' new words, under the cues the reader knows
+        ("If we slip, one RL round less, then push the date.",
          "playbook:schedule=cut_post_training_rounds>accept_slip"),
-        ("If things slip, we drop a tuning round first and then move the date.",
-         "playbook:schedule=cut_post_training_rounds>accept_slip"),
-        # money that tightens, a squeeze, a budget that goes down
-        ("If money gets tight, the contingency goes first, then a round of fine-tuning.",
+        ("If the budget is cut, the contingency goes first, then a round of fine-tuning.",
          "playbook:budget=use_reserve>fewer_post_training_rounds"),
         ("If we get squeezed, we use the buffer, then cut experiments.",
          "playbook:budget=use_reserve>cut_ablations"),
-        ("If the budget drops, the reserve goes before an RL round.",
+        ("If the budget is cut, the reserve goes before an RL round.",
          "playbook:budget=use_reserve>fewer_post_training_rounds"),
     ],
 )  # fmt: skip
@@ -174,6 +174,8 @@ def test_playbooks_in_many_words(text: str, read: str) -> None:
         "We keep a contingency and run the sweeps before the main run.",
         "The loss can slip a little after a restart, and we look at the proxies.",
         "We squeeze more out of the GPUs, then run the sweeps and the reserve checks.",
+        # a cut or a slip said as a head or a noun is no cue of its own
+        "If money gets tight, the contingency goes first, then a round of fine-tuning.",
     ],
 )
 def test_lookalike_playbooks_read_nothing(text: str) -> None:
@@ -184,9 +186,11 @@ def test_lookalike_playbooks_read_nothing(text: str) -> None:
 
 def test_a_further_step_on_a_condition_is_asked() -> None:
     """An order that ends before a step said on a condition is asked, not read sure."""
-    text = ("On a cut the reserve takes the first half, the sweeps the rest, and if it is "
-            "deeper, something else we agree then.")  # fmt: skip
+    text = ("If the budget is cut, the reserve takes the first half, the sweeps the rest, and "
+            "if it is deeper, something else we agree then.")  # fmt: skip
     assert not any(k.startswith("playbook:budget") for k in _sure(text)), _sure(text)
+    plain = "If the budget is cut, the reserve takes the first half, then the sweeps the rest."
+    assert "playbook:budget=use_reserve>cut_ablations" in _sure(plain), _sure(plain)
 
 
 @pytest.mark.parametrize(
