@@ -43,11 +43,18 @@ BLIND_SETS = (
     # Measured once on 2026-12-05, then looked at (its misses drove that day's last rules).
     BlindSet("held-out 3, written blind 2026-12-05", CORPUS.with_name("heldout3.yaml"),
              CORPUS.with_name("heldout3_grades.yaml"), held_out=False),
+    # Held out, but their aggregate rows steered two choices of the fourth session
+    # (docs/interview.md, "The playbook cues taken out again"): development figures since,
+    # their errors still unlisted.
     BlindSet("held-out 4, written blind 2026-12-05", CORPUS.with_name("heldout4.yaml"),
              CORPUS.with_name("heldout4_grades.yaml"), held_out=True),
     # Written and graded blind in the session after held-out 4 (HELDOUT5.md).
     BlindSet("held-out 5, written blind 2026-12-05", CORPUS.with_name("heldout5.yaml"),
              CORPUS.with_name("heldout5_grades.yaml"), held_out=True),
+    # Written and graded blind in the fourth session (HELDOUT6.md); measured once with that
+    # session's last reader.
+    BlindSet("held-out 6, written blind 2026-12-05", CORPUS.with_name("heldout6.yaml"),
+             CORPUS.with_name("heldout6_grades.yaml"), held_out=True),
 )  # fmt: skip
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 
