@@ -127,7 +127,7 @@ KEPT_SMALL = re.compile(
 )
 
 
-def spared(call: str, head: str, low: str, at: int) -> bool:
+def _spared(call: str, head: str, low: str, at: int) -> bool:
     """Whether the call's words at ``at`` follow a verb that spares them.
 
     ``head``: the clause before them. Keeping on training is the call to continue, never
@@ -147,7 +147,7 @@ def _hits(kind: str, s: str) -> list[tuple[int, str, bool]]:
                 head = low[clause_start(low, m.start()) : m.start()]
                 if call == "ship" and HOLD_VERB.search(head):
                     neg = True
-                if spared(call, head, low, m.start()):
+                if _spared(call, head, low, m.start()):
                     neg = True  # "we keep the tuning rounds": what is spared is no cut
                 if COUNTERFACTUAL.search(low[: m.start()]):
                     neg = True  # "if the gap were within the noise we'd ship": not this world
