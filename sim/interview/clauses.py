@@ -410,8 +410,17 @@ _CLAUSE_WORD = re.compile(
 TERM_LIST_ITEMS, TERM_LIST_BARE = 6, 0.8
 #: An item of a term list is a few words at most.
 TERM_WORDS = 3
-#: A run of this many words with no verb, no punctuation and no number is a list of terms.
+#: A run of this many words with no verb, no punctuation and no number is a list of terms,
+#: when fewer than this share of its words are articles, prepositions or pronouns.
 TERM_RUN_WORDS = 12
+TERM_RUN_FUNCTION = 0.15
+_FUNCTION_WORDS = frozenset(
+    "the a an of on in to for with when if as at by from her his its their my our your "
+    "this that these those who which what where while before after until".split()
+)
+#: A keyword salad: this many words or more, at most this share of them distinct (real
+#: sentences of the corpora stay above 0.6).
+SALAD_WORDS, SALAD_SHARE = 8, 0.5
 
 
 def term_list(sentence: str) -> bool:
@@ -421,17 +430,29 @@ def term_list(sentence: str) -> bool:
     it states nothing.
 
     Six items or more, four in five of them bare terms of at most three words (no number,
-    no "x: y" or "x → y"), and no subject or finite verb anywhere. A terse list of numbers
+    no "x: y" or "x → y"), and no subject or finite verb anywhere; or a keyword salad, the
+    same few words over and over, whatever they are. A terse list of numbers
     ("reserve 12%, ablations 7%, …") or of bindings ("data lead: dedup rates, …") is no
     term list, and neither is a list a sentence carries ("the data team watches dedup,
     filter rates, …").
     """
+    words = re.findall(r"[a-z0-9']+", sentence.lower())
+    if len(words) >= SALAD_WORDS and len(set(words)) <= SALAD_SHARE * len(words):
+        return True  # the same few words over and over ("rollback legal owner rollback …")
     items = [i.strip(" .!?-*\t") for i in _ITEM.split(sentence)]
     items = [i for i in items if i]
     if _CLAUSE_WORD.search(sentence):
         return False
-    if len(items) == 1 and len(sentence.split()) >= TERM_RUN_WORDS and not _BOUND.search(sentence):
-        return True  # a run of nouns with no verb and no punctuation ("dedup overlap scan …")
+    if (
+        len(items) == 1
+        and len(words) >= TERM_RUN_WORDS
+        and not _BOUND.search(sentence)
+        and sum(1 for w in words if w in _FUNCTION_WORDS) < TERM_RUN_FUNCTION * len(words)
+    ):
+        # a run of nouns with no verb and no punctuation ("dedup overlap scan …"); a
+        # sentence has its articles and prepositions ("the lead rolls back on her own when
+        # the loss jumps")
+        return True
     if len(items) < TERM_LIST_ITEMS:
         return False
     bare = [i for i in items if not _BOUND.search(i) and len(i.split()) <= TERM_WORDS]

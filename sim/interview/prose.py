@@ -105,7 +105,15 @@ CAUSE = re.compile(
     # what a risk does to the run, the model or the launch
     r"fails?|misses|underperforms?|caps?|capped|burns?(?!\s+in\b)|burning|eats?|halts?|blocks?|pulled|"
     r"retrain\w*|overstat\w*|stalls?|dilutes?|run\s+out|runs\s+out|wasted|"
-    r"billed|lie|lies|degrad\w*|undertrained|drifts?|abandons?|turns?\s+\w+\s+into)\b"
+    r"billed|lie|lies|degrad\w*|undertrained|drifts?|abandons?|turns?\s+\w+\s+into|"
+    # the same verbs in their other forms, and more verbs of damage (2026-12-05, fifth session)
+    r"costing|meant|inflated|lying|lowers|lowered|lowering|ruin\w*|depress\w*|"
+    r"disappoint\w*|translat\w*\s+into|turns?\s+into|halted|halting|"
+    r"blows?\s+(?:through|up)|blow(?:s|ing|n)?\s+(?:the|our|through\s+the)\s+budget|"
+    r"stop(?:s|ped|ping)?\s+(?:the\s+|our\s+)?(?:launch|release|project|product|run)|"
+    r"(?:is|are)\s+stopping|learns?\s+less|learning\s+(?:less|bad|wrong)|garbage(?!\s+in\b)|"
+    r"shortfall|run\s+dry|runs\s+dry|paying\s+for\s+nothing|thrown\s+away|"
+    r"no\s+money\s+left|keeps?\s+billing)\b"
 )
 #: The verbs of CAUSE that only ever state a cost ("makes", "gives", "so" do other work too).
 COST_VERB = re.compile(
@@ -503,6 +511,35 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "engineering": ("engineering", "engineer"),
     "program_management": ("program manag", "tpm", "program lead"),
 }
+#: Where a sentence of roles parts into one clause a role.
+ROLE_PART = re.compile(
+    r";|,\s*(?:and\s+|while\s+|whereas\s+)?(?=(?:and\s+)?(?:i|research|engineering|program|"
+    r"the\s+(?:tpm|program|product|research|engineering))\b)|"
+    r"\s+(?:and|while|whereas)\s+(?=(?:research|engineering|program\s+manag|the\s+tpm)\b)"
+)
+#: A verb of doing a role's work, after its subject ("owns", "sets", "is choosing", "runs").
+ROLE_VERB = re.compile(
+    r"\b(?:own|owns|owning|sets?|setting|makes?|making|picks?|picking|chooses?|choosing|"
+    r"designs?|designing|runs?|running|keeps?|keeping|handles?|handling|drives?|driving|"
+    r"decides?|deciding|defines?|defining|is\s+responsible\s+for|are\s+responsible\s+for|"
+    r"(?<=job\s)is|(?<=role\s)is|(?<=part\s)is|(?<=job\s)as|(?<=pm\s)is|(?<=this\s)is)\b"
+)
+#: The subject of a role's clause: the role named, or the candidate (the PM) as "I" or
+#: "my job / role / part (as PM)".
+ROLE_SUBJECT: dict[str, re.Pattern[str]] = {
+    "product_manager": re.compile(
+        r"^\W*(?:and\s+)?(?:(?:as\s+(?:the\s+)?(?:pm|product\s+manager)\s*,?\s*)?i(?:'d|\s+would)?"
+        r"(?:\s+\w+ly)?(?:\s+see)?\s+(?:my\s+(?:own\s+)?job\s+)?|"
+        r"(?:my|the)\s+(?:own\s+)?(?:job|role|part)(?:\s+in\s+all\s+this)?(?:\s+as\s+"
+        r"(?:the\s+)?(?:pm|product\s+manager))?\s+|"
+        r"(?:the\s+)?(?:pm|product\s+manager)\s+)$"
+    ),
+    "research": re.compile(r"^\W*(?:and\s+)?(?:the\s+)?research(?:\s+team)?\s+(?:is\s+)?$"),
+    "engineering": re.compile(r"^\W*(?:and\s+)?(?:the\s+)?engineering(?:\s+team)?\s+(?:is\s+)?$"),
+    "program_management": re.compile(
+        r"^\W*(?:and\s+)?(?:the\s+)?(?:program\s+management|program\s+manager|tpm)\s+(?:is\s+)?$"
+    ),
+}
 #: The scope concept each role's sentence must name twice ("the recipe, the data mix").
 ROLE_SCOPE = {
     "product_manager": "pm_scope",
@@ -603,13 +640,30 @@ DIM_WORDS: dict[str, tuple[str, ...]] = {
 #: A side of a trade-off phrased as a loss ("slip two weeks", "spend the reserve").
 LOSS = re.compile(
     r"\b(?:slip\w*|spend\w*|spent|accept\w*|sacrific\w*|give\s+up|giving\s+up|lose|losing|"
-    r"miss\w*|delay\w*|cut\w*|overrun|go\s+over|below|drop\w*|burn\w*|use\s+the\s+reserve)\b"
+    r"miss\w*|delay\w*|cut\w*|overrun|go\s+over|below|drop\w*|burn\w*|use\s+the\s+reserve|"
+    r"late)\b"
 )
 PROTECT = re.compile(
     r"\b(?:protect\w*|keep\w*|hold\w*|prioriti[sz]\w*|favou?r\w*|guard\w*|preserv\w*|"
-    r"defend\w*|put)\b"
+    r"defend\w*|put|non\s+negotiable)\b"
 )
-GIVE = re.compile(r"\b(?:give\s+up|sacrific\w*|trade\s+away|let\s+go|can\s+lose)\b")
+GIVE = re.compile(
+    r"\b(?:give\s+up|sacrific\w*|trade\s+away|let\s+go|can\s+lose|absorb\w*|flex\w*|"
+    r"move\s+the\s+(?:date|launch|deadline)|can\s+move|accept\w*)\b"
+)
+#: One side ranked above the other ("quality outranks the date", "X is more important than
+#: Y"), or given for it ("trade two weeks for quality", "give two weeks for quality", "give
+#: up two weeks before we ship under the bar", "slip before we ship below the bar").
+RANKED = re.compile(
+    r"\b(?:outranks?|trumps?|comes?\s+(?:before|ahead\s+of)|(?:is|are)\s+more\s+important\s+than|"
+    r"matters?\s+more\s+than|wins?\s+over)\b"
+)
+GIVEN_FOR = re.compile(
+    r"\b(?:trad(?:e|es|ing)|giv(?:e|es|ing)(?:\s+up)?|spend\w*)\s+(?!up\b)(.+?)\s+(?:for|before)\s+(.+)"
+)
+SLIP_BEFORE = re.compile(
+    r"\b(slip\w*|delay\w*|(?:move|push)\s+the\s+(?:date|launch))\b(.*?)\bbefore\b(.+)"
+)
 RATHER_THAN = re.compile(r"\brather\s+than\b|\binstead\s+of\b")
 RATHER_X_THAN = re.compile(r"\brather\s+(?!than\b)(.+?)\bthan\b(.+)")
 OVER = re.compile(r"(?<!\bgo\s)(?<!\bgoes\s)(?<!\bwent\s)(?<!\bbe\s)(?<!\bis\s)\bover\b")
@@ -622,20 +676,30 @@ SPAN = re.compile(
 )
 COST_OF = re.compile(r"\bat\s+the\s+(?:cost|expense|price)\s+of\b")
 SCRATCH = re.compile(
-    r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b[^.;]{0,30}\bfrom\s+scratch\b|"
+    # what is built from scratch is the model, not a set, a tokenizer or a pipeline ("we build
+    # the eval set from scratch", "train a tokenizer from scratch")
+    r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b(?:(?!eval|test|sets?\b|suite|"
+    r"tokeni|pipeline|data|classifier|reward|judge|dashboard|tool|harness|benchmark|process|"
+    r"plan\b|team)[^.;]){0,30}\bfrom\s+scratch\b|"
     r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
 )
 #: Adapting a base model chosen; fine-tuning named as a phase or its rounds ("fewer
 #: fine-tuning rounds", "from fine-tuning to evals", "the fine-tuning team") chooses nothing.
 ADAPT = re.compile(
-    r"\badapt(?:s|ing)?\b(?!\s+(?:quickly|fast|as\s+we\s+go|on\s+the\s+fly|accordingly|when|if|"
-    r"to\s+(?:change|what|whatever|new|the\s+(?:situation|news|plan|schedule))))|"
+    r"\badapt(?:s|ing)?\b(?!\s+(?:quickly|fast|well|as\s+we\s+go|on\s+the\s+fly|accordingly|when|if|"
+    r"to\s+(?:change|what|whatever|new|the\s+(?:situation|news|plan|schedule))))"
+    # what is adapted is no model: "adapt the recipe", "adapting the schedule", "the data mix"
+    r"(?!\s+(?:the\s+|our\s+|a\s+|this\s+|that\s+|its\s+)?(?:data\s+|training\s+)?(?:recipe|plan|"
+    r"schedule|mix|process|approach|timeline|budget|roadmap|playbook|hyperparameter|learning\s+rate|"
+    r"org|team|date|scope|priorit|estimate|forecast|tokeni|eval|prompt|strategy))|"
     r"(?<!\bfrom\s)\bfine\s+tun(?:e|ed|ing)\b(?!\s+(?:rounds?|runs?|steps?|cycles?|"
     r"stages?|phases?|data|sets?|team|lead|work|jobs?|passe?s?|budget|to\b|(?:the|our|a|this|"
-    r"that|my)\s+(?:plan|process|schedule|budget|approach|estimate|forecast|org|team|playbook)))|"
+    r"that|my)\s+(?:plan|process|schedule|budget|approach|estimate|forecast|org|team|playbook)|"
+    # a model of the post-training, not the base: "fine-tune the reward model"
+    r"(?:the|a|an|our)\s+(?:\w+\s+)?(?:reward|classifier|judge|critic|grader)))|"
     r"\bcontinu(?:e|ed|ing)\s+pretrain\w*|"
     r"\b(?:start\w*|build\w*)\s+(?:from|on\s+top\s+of|on)\s+(?:an?\s+|the\s+)?(?:open[\s-]weights?|"
-    r"open\s+(?:base\s+)?(?:model|checkpoint)|base\s+(?:model|checkpoint)|pretrained\s+(?:model|"
+    r"open\s+(?:\d+(?:\.\d+)?b\s+)?(?:base\s+)?(?:model|checkpoint)|base\s+(?:model|checkpoint)|pretrained\s+(?:model|"
     r"checkpoint)|llama|mistral|qwen)|"
     r"\b(?:take|use|pick|start\s+with|go\s+with)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}?(?:open[\s-]"
     r"weights?|open\s+(?:\d+b\s+)?(?:base\s+)?model|base\s+model|pretrained\s+model|llama|mistral|"
@@ -647,6 +711,15 @@ MODEL_NOUN = re.compile(
     r"\b(?:models?|weights|checkpoints?|base|llama\w*|mistral|qwen|open[\s-]weights?|"
     r"continu\w*\s+pretrain\w*|from\s+scratch|from\s+zero|pretrain\w*|build|"
     r"\d+(?:\.\d+)?\s?b)\b"
+)
+#: A choice said as what it would be, then turned from ("… would be faster, but …").
+WOULD_BUT = re.compile(r"\b(?:would|could|might)\s+(?:\w+\s+){0,4}?[^.;]{0,60},\s*but\b")
+#: A strategy word in a purpose or a method ("To fine-tune …, I'd …", "how to adapt …").
+PURPOSE = re.compile(r"^\W*(?:in\s+order\s+)?to\s+$|.*\bhow\s+to\s+$")
+#: Pretraining and a fine-tune in sequence: the fine-tune is the phase after pretraining.
+PHASED = re.compile(
+    r"(?<!continued\s)(?<!continue\s)\bpre\s?train\w*\b[^.;]{0,40}\b(?:then|after(?:wards)?|next|"
+    r"followed\s+by)\b|\b(?:after|once|following)\s+(?:the\s+)?pre\s?train\w*"
 )
 #: A model to adapt named ("good open weights exist", "a strong base model").
 OPEN_MODEL = re.compile(
@@ -685,6 +758,9 @@ def _both_strategies(low: str) -> bool:
     adapt = ADAPT.search(low)
     if adapt and re.match(r"\s+(?:nothing|no\b)", low[adapt.end() :]):
         return False  # "we adapt nothing, we train from scratch"
+    if adapt and adapt.group(0).startswith("fine") and PHASED.search(low) \
+            and not OPEN_MODEL.search(low):  # fmt: skip
+        return False  # "we pretrain, then fine-tune it on chats": a phase, not the other
     return bool(scratch and adapt and not negated(low, scratch.start(), refusals=False)
                 and not negated(low, adapt.start(), refusals=False))  # fmt: skip
 
@@ -806,14 +882,176 @@ NO_CAUSE = re.compile(
 )
 
 
+#: A negator that describes the risk, not its cost: nobody catches it, it is not noticed, a
+#: source used without consent ("a spike nobody catches overnight turns into …", "if they
+#: are not caught within hours", "training on them without consent could force a retrain").
+UNSEEN = re.compile(
+    r"\b(?:nobody|no\s+one|not|never|n't|(?:do|does|did)nt)\s+(?:\w+\s+)?(?:catch\w*|caught|"
+    r"sees?|seen|notic\w*|watch\w*|own(?:s|ed)?|reacts?|check\w*|spots?|spotted|detect\w*)\b|"
+    r"\bwithout\s+(?:(?:their|the|a|an|any|proper|clear)\s+)?(?:consent|permission|"
+    r"licen[cs]es?|rights|clearance|anyone\s+notic\w*)\b"
+)
+#: "drops" said of a thing that fails ("a node dropped almost daily") refuses nothing.
+DROPPED = re.compile(
+    r"\b(?:nodes?|gpus?|machines?|hosts?|connections?|jobs?|throughput|mfu|score|quality|"
+    r"loss|accuracy)\s+(?:\w+\s+)?drop\w*"
+)
+
+
 def _consequence(low: str) -> bool:
-    """Whether a sentence states a consequence it does not negate or refuse."""
+    """Whether a sentence states a consequence it does not negate or refuse.
+
+    Any consequence said and not negated in its own clause counts ("… are not caught
+    within hours" is the risk; "ruin a run" its cost); a negator that describes the risk
+    (:data:`UNSEEN`) negates no cost.
+    """
     blank = {m.end() for m in NO_CAUSE.finditer(low)}
-    cause = next((m for m in CAUSE.finditer(low) if m.end() not in blank), None)
-    if cause is None or REFUSE.search(NOT_EXCEPT.sub(" ", low)):
+    if REFUSE.search(NOT_EXCEPT.sub(" ", DROPPED.sub(" ", low))):
         return False
-    head = NOT_EXCEPT.sub(" ", low[clause_start(low, cause.start()) : cause.start()])
-    return len(NOT.findall(head)) % 2 == 0
+    for cause in CAUSE.finditer(low):
+        if cause.end() in blank:
+            continue
+        head = low[clause_start(low, cause.start()) : cause.start()]
+        # what follows the cause word in its clause, up to a condition ("so the model does
+        # not learn less" negates it; "… if nobody is on call" is the risk's condition)
+        tail = low[cause.end() :]
+        tail = tail[: min(clause_end(low, cause.end()) - cause.end(),
+                          *(m.start() for m in TAIL_END.finditer(tail)))]  # fmt: skip
+        # a negator there counts when a cost follows it ("no retrain is forced"); "… so
+        # they are not telling us …" is the cost said in the negative, "retrain without
+        # it" a cost of its own
+        tail = UNSEEN.sub(" ", NOT_EXCEPT.sub(" ", tail))
+        negators = len(NOT.findall(UNSEEN.sub(" ", NOT_EXCEPT.sub(" ", head))))
+        negators += sum(1 for m in NOT.finditer(tail)
+                        if m.group(0) != "without" and CAUSE.search(tail, m.end()))  # fmt: skip
+        if negators % 2 == 0:
+            return True
+    return False
+
+
+#: Where a consequence's clause gives way to its condition or its reason.
+TAIL_END = re.compile(
+    r"[,;:.]|\b(?:if|when|unless|until|before|after|because|since|while|and|but|so|which|"
+    r"where|as)\b|$"
+)
+
+
+#: An amount of money in words ("700 thousand dollar", "2 million euros"): an estimate.
+MONEY = re.compile(r"\d\s*(?:k|m|thousand|million|billion)?\s*(?:dollars?|usd|euros?|eur)\b", re.I)
+#: Where a sentence parts into clauses that may each name a risk and its cost.
+CHALLENGE_PART = re.compile(
+    r";|,\s*(?:and|plus|but)\s+|\s+and\s+(?=(?:an?|the|any|every|our|your)\s)|"
+    # a spoken list's next item ("… finding out second the cluster you lose a node …")
+    r"\s(?=(?:second(?:ly)?|third(?:ly)?|fourth|fifth|the\s+(?:second|third|next|other)\s+"
+    r"(?:thing|one|risk|problem|issue))\b)"
+)
+#: The words of a clause that hold its subject.
+SUBJECT_WORDS = 6
+#: A stage named as a head ("Data:", "c) Cluster:", "The first challenge is data:").
+RISK_HEAD = re.compile(r"^[^:;.]{1,60}?:")
+#: A clause whose subject is a person says what people do, not what a risk does.
+PERSONAL = re.compile(r"^\W*(?:we|i|you|they|he|she|it|this|that|which|who|nobody)\b")
+
+
+#: Words that name a risk only weakly as a clause's subject: "the loss" is the curve that
+#: shows a spike, "a restart policy" no safety policy, "people" whoever they are.
+WEAK_SUBJECT = re.compile(r"\b(?:loss|polic(?:y|ies)|people)\b")
+
+
+def _subject_risk(part: str) -> str | None:
+    """The risk a clause's subject names: its head ("Data: …"), else its first words.
+
+    A clause opened by a person ("we only noticed when the evals …") names none, nor a weak
+    word alone (:data:`WEAK_SUBJECT`: "… and the loss looks healthy while quality stalls").
+    """
+    head = RISK_HEAD.match(part)
+    rest = part
+    if head is not None and len(head.group(0).split()) <= SUBJECT_WORDS:
+        said = _risk_said(head.group(0), Text.of(head.group(0)))
+        if said is not None:
+            return said
+        rest = part[head.end() :]
+    if PERSONAL.match(_low(rest)):
+        return None
+    rest = _low(rest)
+    cause = next((m for m in CAUSE.finditer(rest) if rest[: m.start()].strip()), None)
+    subject = rest[: cause.start()] if cause is not None else rest
+    subject = WEAK_SUBJECT.sub(" ", " ".join(subject.split()[:SUBJECT_WORDS]))
+    said = _risk_said(subject, Text.of(subject))
+    if said is None:
+        return next((r for pat, r in OWNED_AS if pat.search(subject)), None)
+    return said if _named_apart_from_cost(subject, said) else None
+
+
+def _costs_said(s: str, risk: str, dims: tuple[str, ...]) -> bool:
+    """Whether ``s`` says what ``risk`` costs.
+
+    A cost beyond the risk's own words, a consequence not negated, and the risk named by
+    more than the cost.
+    """
+    return bool(
+        dims
+        # the budget's own words are money: its cost must be named beyond them
+        and (_costs_beyond(s, risk) or (not _vague(_low(s)) and risk != "budget"))
+        and _named_apart_from_cost(s, risk)
+        and _consequence(_low(s))
+    )
+
+
+def _risk_said(s: str, t: Text) -> str | None:
+    """The one risk a sentence is about, a tie settled by its head or its subject.
+
+    "Data: … the model learns less and misses the target" names the data by its head; "the
+    GPUs fail … and each failure *costs* us hours" names hardware, not the budget: what
+    comes before the consequence is the risk, what follows says what it costs.
+    """
+    tied = _tied(t)
+    if not tied:
+        return None  # no risk named at all: no part of it names one either
+    risk = _settled(tied)
+    if risk is not None:
+        if risk == "staffing":
+            # "people" is also whom the model fails ("fails journalists, who ask about local
+            # people"): the staff named after the consequence are not the risk
+            said = _said_before_cost(_low(s))
+            return said if said is not None and said != "budget" else risk
+        return risk
+    head = RISK_HEAD.match(s)
+    if head is not None and len(head.group(0).split()) <= 6:
+        said = _risk_of(Text.of(head.group(0))) or next(
+            (r for pat, r in OWNED_AS if pat.search(_low(head.group(0)))), None
+        )
+        if said is not None and said in tied:
+            return said
+    said = _said_before_cost(_low(s))
+    if said is not None:
+        return said
+    # the risk the sentence names first, within its first words ("a spike nobody owns
+    # leaves the cluster idle": the spike, not the cluster it idles), before any word of
+    # what it costs, and never the budget, whose words are money
+    words = _low(s).split()
+    for n in range(1, min(len(words), FIRST_WORDS) + 1):
+        prefix = Text.of(" ".join(words[:n]))
+        if _costs(prefix):
+            return None
+        first = [r for r in _tied(prefix) if r != "budget"]
+        if first:
+            return first[0] if len(first) == 1 else None
+    return None
+
+
+#: How far into a sentence its first risk is looked for, when its words tie.
+FIRST_WORDS = 8
+
+
+def _said_before_cost(low: str) -> str | None:
+    """The risk named before the sentence's first cost verb, or else its first cause word."""
+    for verbs in (COST_VERB, CAUSE):
+        cause = next((m for m in verbs.finditer(low) if low[: m.start()].strip()), None)
+        said = _risk_of(Text.of(low[: cause.start()])) if cause is not None else None
+        if said is not None:
+            return said
+    return None
 
 
 #: Risks whose words name the medium other risks live in (data, evals, users).
@@ -823,12 +1061,27 @@ LIVES_IN_DATA = frozenset(("contamination", "licensing"))
 
 
 def _risk_of(t: Text) -> str | None:
+    tied = _tied(t)
+    return _settled(tied) if tied else None
+
+
+#: A risk's words the shared vocabulary leaves out (reader only): "GPUs" is no stem of
+#: "GPU" to the stemmer; chips and accelerators are the hardware, shards the data.
+RISK_WORDS: dict[str, tuple[str, ...]] = {
+    "hardware": ("=gpus", "=chips", "=accelerators"),
+    "data_quality": ("=shard", "=shards"),
+}
+
+
+def _tied(t: Text) -> list[str]:
+    """The risks a text names most (several when tied; none when it names none)."""
     scores = {r: sum(phrases_named(t, c) for c in topic(r)) for r in RISK_KINDS}
+    for r, words in RISK_WORDS.items():
+        scores[r] += sum(1 for w in words if t.has(w))
     best = max(scores, key=lambda r: scores[r])
-    tied = [r for r, v in scores.items() if v == scores[best]]
     if scores[best] <= 0:
-        return None
-    return _settled(tied)
+        return []
+    return [r for r, v in scores.items() if v == scores[best]]
 
 
 def _settled(tied: list[str]) -> str | None:
@@ -852,8 +1105,8 @@ def _settled(tied: list[str]) -> str | None:
 OWNED_AS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:training\s+)?(?:stability|instabilit\w*|divergences?|blow\s?ups?)\b"),
      "loss_spike"),
-    (re.compile(r"\b(?:reliability|uptime|the\s+(?:cluster|nodes|gpus|fleet|machines|servers|"
-                r"hosts))\b"), "hardware"),
+    (re.compile(r"\b(?:reliability|uptime|infrastructure|the\s+(?:cluster|nodes|gpus|fleet|"
+                r"machines|servers|hosts))\b"), "hardware"),
     (re.compile(r"\b(?:provenance|consent|the\s+licen[cs]es?|every\s+licen[cs]e)\b"), "licensing"),
     # "owns quality", "the archive's quality", "the quality of the mix": the quality of what
     # goes in, unless it is the model's or its answers'
@@ -1038,13 +1291,7 @@ class _Reader:
         if term_list(s):
             return  # a list of terms binds nothing to anything: it states nothing
         self._elided_warning(s)
-        risk = _risk_of(t)
-        if risk is None:
-            # A tie settled by the subject: what comes before the consequence is the risk,
-            # what follows says what it costs ("the GPUs fail … and each failure *costs* us
-            # hours" names hardware, not the budget).
-            cause = next((m for m in COST_VERB.finditer(_low(s)) if s[: m.start()].strip()), None)
-            risk = _risk_of(Text.of(s[: cause.start()])) if cause is not None else None
+        risk = _risk_said(s, t)
         dims = _costs(t)
         # A sentence that says why late discovery costs (the grounding) is read as that,
         # not as one risk's challenge: "found late, a data defect means a restart".
@@ -1065,7 +1312,8 @@ class _Reader:
         nobody = decides is not None and re.search(
             r"\b(?:nobody|no\s+one|no\s+body)\s+$", _low(s)[: decides.start()]
         )
-        plan_sentence = len(self.readings) > before or "$" in s or bool(decides and not nobody)
+        plan_sentence = (len(self.readings) > before or "$" in s or bool(MONEY.search(s))
+                         or bool(decides and not nobody))  # fmt: skip
         if risk is None and not plan_sentence and self.last_challenge is not None:
             # "… each restart loses days; first seen during training": where the challenge
             # just named first shows, said in the next sentence without naming it again.
@@ -1085,31 +1333,46 @@ class _Reader:
             self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
         if (
             risk
-            and dims
-            # the budget's own words are money: its cost must be named beyond them
-            and (_costs_beyond(s, risk) or (not _vague(_low(s)) and risk != "budget"))
             and risk not in self.challenges
-            and _named_apart_from_cost(s, risk)
             and not plan_sentence
             and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE)
-            and _consequence(_low(s))
+            and _costs_said(s, risk, dims)
         ):
-            hits = [k for k, d in DIMENSIONS.items() if d in dims]
-            phase = first_seen(s)
-            self.challenges[risk] = Challenge(
-                stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
-                hits=hits, consequence=s[:TEXT_MAX], earliest_signal=phase,  # type: ignore[arg-type]
-            )  # fmt: skip
-            self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
-            if phase is not None:
-                self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
-            self.last_challenge = risk
+            self._challenge(risk, dims, s)
+        if not plan_sentence and not _has(Text.of(FIRST.split(_low(s))[0]), CHALLENGE_NOT_GATE):
+            # A sentence of two risks, each with its own cost ("a bad mix costs the run, and
+            # a spike nobody watches burns the cluster overnight"): each clause is read.
+            parts = CHALLENGE_PART.split(s)
+            for part in parts if len(parts) > 1 else ():
+                pt = Text.of(part)
+                r = _risk_said(part, pt)
+                # the clause's own subject names its risk ("…, and a spike nobody watches
+                # burns …"); a risk named later in it only says what the first one costs
+                # ("…, and a model tuned on them writes text that users abandon")
+                if (r and r not in self.challenges and _subject_risk(part) == r
+                        and _costs_said(part, r, _costs(pt))):  # fmt: skip
+                    self._challenge(r, _costs(pt), s)
+            if risk in self.challenges and self.challenges[risk].consequence == s[:TEXT_MAX]:
+                self.last_challenge = risk  # the sentence's own risk, not a clause's
         if (
             "product_use" not in self.update
             and find(affirmed(s), ("product_use", "product_task")).missing == ()
         ):
             self.update["product_use"] = s
             self.note("product use", s, s, "product_use=yes")
+
+    def _challenge(self, risk: str, dims: tuple[str, ...], s: str) -> None:
+        """``risk`` named as a challenge by ``s``, with what it costs (``dims``)."""
+        hits = [k for k, d in DIMENSIONS.items() if d in dims]
+        phase = first_seen(s)
+        self.challenges[risk] = Challenge(
+            stage=STAGE_OF_RISK[risk], title=_title(risk), risk=risk,  # type: ignore[arg-type]
+            hits=hits, consequence=s[:TEXT_MAX], earliest_signal=phase,  # type: ignore[arg-type]
+        )  # fmt: skip
+        self.note("challenge", f"{_title(risk)} ({', '.join(hits)})", s, f"challenge={risk}")
+        if phase is not None:
+            self.note("first seen at", phase, s, f"first_seen:{risk}={phase}")
+        self.last_challenge = risk
 
     def _elided_warning(self, s: str) -> None:
         """A fragment after a semicolon names the signal of the owner before it.
@@ -1149,8 +1412,16 @@ class _Reader:
             dismissed = DISMISSED.match(plain, m.end())
             if dismissed is not None:
                 plain = plain[: m.start()] + " " + plain[dismissed.end() :]
-        said = find(affirmed(plain, refusals=True), ("sunk_compute", "redo", "downstream"))
-        if len(said.found) >= 2:
+        # "the compute spent cannot be recovered" says it is lost, and negates nothing after
+        plain = UNRECOVERED.sub("is lost", plain)
+        text = affirmed(plain, refusals=True)
+        said = set(find(text, ("sunk_compute", "redo", "downstream")).found)
+        said |= {m for m, words in LATE_MORE.items() if any(text.has(w) for w in words)}
+        if not find(text, ("downstream",)).found and not (
+            "redo" in said or any(text.has(w) for w in ("thrown away", "throw away", "wasted"))
+        ):
+            said.discard("downstream")  # the rounds named, but nothing of them lost or redone
+        if len(said) >= 2:
             self.update["late_discovery"] = s[:TEXT_MAX]
             self.note("why late is expensive", s, s, "late=yes")
 
@@ -1793,16 +2064,32 @@ class _Reader:
         # objective, the trade-offs and the ship call"), as the form's role boxes are read.
         own = _concept_at(s, "ownership")
         listed = re.match(r"^\W*([a-z\s]{1,30}):", _low(s)) is not None
-        if (not find(t, ("ownership",)).found and not listed) or (
-            own >= 0 and negated(_low(s), own)
-        ):
-            return
-        at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
-        said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)
-        if said and phrases_named(t, ROLE_SCOPE[said[0][1]]) >= 2:
-            role = said[0][1]
-            self.roles[role] = s[:TEXT_MAX]
-            self.note(f"role: {role.replace('_', ' ')}", s, s, f"role:{role}=yes")
+        if (find(t, ("ownership",)).found or listed) and not (own >= 0 and negated(_low(s), own)):
+            at = {r: _first_at(s, w) for r, w in ROLE_WORDS.items()}
+            said = sorted((i, r) for r, i in at.items() if 0 <= i < ROLE_AT and r not in self.roles)
+            if said and phrases_named(t, ROLE_SCOPE[said[0][1]]) >= 2:
+                self._role_read(said[0][1], s)
+        # A sentence of roles, one a clause ("I own the objective and the release; research
+        # owns the recipe and the data mix, and engineering runs the cluster and the
+        # pipeline"): each clause opened by its role and a verb of doing its work.
+        for part in ROLE_PART.split(s):
+            low = _low(part).strip()
+            verb = ROLE_VERB.search(low)
+            if verb is None or negated(low, verb.start()):
+                continue
+            role = next((r for r, pat in ROLE_SUBJECT.items() if pat.match(low[: verb.start()])),
+                        None)  # fmt: skip
+            # two things of the role's scope, each an item of its own ("the objective and the
+            # release"), not a condition on one ("decides ship, on product evals")
+            items = [i for i in re.split(r",|\band\b|&|\bplus\b", low[verb.end() :])
+                     if not re.match(r"\s*(?:on|by|with|for|from|based|using|via|at)\b", i)
+                     and phrases_named(Text.of(i), ROLE_SCOPE[role or "research"])]  # fmt: skip
+            if role is not None and role not in self.roles and len(items) >= 2:
+                self._role_read(role, s)
+
+    def _role_read(self, role: str, s: str) -> None:
+        self.roles[role] = s[:TEXT_MAX]
+        self.note(f"role: {role.replace('_', ' ')}", s, s, f"role:{role}=yes")
 
     def _strategy(self, s: str, t: Text) -> None:
         if not find(t, ("base_model",)).found:
@@ -1822,6 +2109,9 @@ class _Reader:
         # from scratch would cost us months"): one is weighed against the other; asked.
         # "Adapt" with no model in the sentence ("we adapt, since it's cheaper") is asked too.
         key, weighed = f"strategy={said}", _both_strategies(_after_head(_low(s)))
+        # "Adapting an open model would be faster, but …": said as what it would be, then
+        # turned from; asked, never taken
+        weighed = weighed or bool(WOULD_BUT.search(_low(s)))
         if said == "adapt" and not MODEL_NOUN.search(_low(s)):
             if not re.search(r"\badapt", _low(s)):
                 return  # "the full fine-tune", "only then fine-tune": a phase, no strategy
@@ -1850,6 +2140,17 @@ class _Reader:
         adapt = next((m for m in ADAPT.finditer(low) if not negated(low, m.start(), False)), None)
         if adapt and DISMISSED.match(low, adapt.end()):
             adapt = None
+        if adapt and (
+            PURPOSE.match(low[: adapt.start()])
+            or (
+                adapt.group(0).startswith("fine")
+                and PHASED.search(low)
+                and not OPEN_MODEL.search(low)
+            )
+        ):
+            # "To fine-tune a model efficiently, I'd use LoRA": a method, no choice; "after
+            # pretraining we fine-tune it on chats": the fine-tune is a phase of pretraining
+            adapt = None
         chosen = CHOSEN.search(low)
         if chosen is not None and not negated(low, chosen.start(1), refusals=False):
             # "Adapting the open base model caps a target, so pretrain": what the sentence
@@ -1860,15 +2161,18 @@ class _Reader:
         return "adapt" if adapt else None
 
     def _tradeoff(self, s: str) -> None:
-        if len(self.tradeoffs) >= 3:
-            return
-        found = _direction(_low(s))
-        if found is None:
-            return
-        protect, give = found
-        self.tradeoffs.append(TradeOff(protect=protect, give_up=give, text=s[:TEXT_MAX]))  # type: ignore[arg-type]
-        value = f"protect {protect}, give up {give}"
-        self.note("trade-off", value, s, f"tradeoff={protect}>{give}")
+        # "rather slip than cut the evals, and rather spend the reserve than slip more":
+        # each clause its own trade-off
+        for part in TRADEOFF_PART.split(_low(s)):
+            if len(self.tradeoffs) >= 3:
+                return
+            found = _direction(part)
+            if found is None or any((t.protect, t.give_up) == found for t in self.tradeoffs):
+                continue
+            protect, give = found
+            self.tradeoffs.append(TradeOff(protect=protect, give_up=give, text=s[:TEXT_MAX]))  # type: ignore[arg-type]
+            value = f"protect {protect}, give up {give}"
+            self.note("trade-off", value, s, f"tradeoff={protect}>{give}")
 
     def result(self) -> InterviewPlan:
         p = self.plan
@@ -1908,15 +2212,34 @@ def _costs_beyond(s: str, risk: str) -> bool:
     return bool(_costs(Text.of(low)))
 
 
+#: The mechanisms of late discovery in words the rubric's concepts leave to others (reader
+#: only): compute paid for and lost, work done again, the rounds that sat on the checkpoint.
+UNRECOVERED = re.compile(
+    r"\b(?:cannot|can't|can\s+not|won't|will\s+not|never)\s+(?:be\s+)?(?:recovered|undone|"
+    r"refunded|(?:got|gotten|get)\s+back)\b"
+)
+LATE_MORE: dict[str, tuple[str, ...]] = {
+    "sunk_compute": ("already paid", "=is =lost", "=are =lost", "=is =sunk",
+                     "double cost", "paid twice", "pay twice"),
+    "redo": ("=done =again", "=do =again", "=doing =again", "rebuilt", "rebuild"),
+    "downstream": ("tuning rounds", "tuning round", "=sft", "preference tuning",
+                   "instruction tuning", "distillation", "on that checkpoint",
+                   "on a bad base", "on a bad checkpoint", "eval work"),
+}  # fmt: skip
 #: What a risk costs said as what it does to the run, the bill or the model, beside the
 #: rubric's own words for time, money and quality (the rubric's concepts stay as they are:
 #: these words read a challenge's consequence, not an answer's).
 RISK_COSTS: dict[str, tuple[str, ...]] = {
-    "time": ("=hours", "=overnight", "=quarter", "=years", "retrain"),
+    "time": ("=hours", "=overnight", "=quarter", "=years", "retrain", "=weekend",
+             "train again", "=restarts"),
     "money": ("=billed", "=burns", "=burning", "wasted", "run out of money", "compute bill",
-              "=run out", "=runs out"),
+              "=run out", "=runs out", "=burned", "=burnt", "=billing", "blow the budget",
+              "blow through", "paying for nothing", "no money left", "=dry"),
     "quality": ("underperform", "=fails", "=fail", "junk", "=wrong", "overstate", "=stalls",
-                "undertrained", "=bland", "look better"),
+                "undertrained", "=bland", "look better", "=capped", "=caps", "=cap",
+                "learns less", "learn less", "=learning =bad", "=lie", "=lies", "=lying",
+                "=inflated", "disappoint", "shortfall", "ceiling", "stop trusting",
+                "=abandon", "=abandons", "not happy", "=misleading", "looks fine"),
 }  # fmt: skip
 
 
@@ -1951,9 +2274,26 @@ def _dim(part: str, last: bool = False) -> str | None:
     return (max(spots) if last else min(spots))[1]
 
 
+#: Where a sentence of trade-offs parts into one a clause.
+TRADEOFF_PART = re.compile(r";|,\s*and\s+(?=[^,;]*\brather\b)")
+#: A side that puts the model in users' hands ("ship a model that leaks a name", "hand the
+#: agents a worse assistant", "cut the evals"): what it risks is quality.
+SHIPPED = re.compile(
+    r"\b(?:ship\w*|launch\w*|releas\w*|hand\w*|put\w*\s+(?:a|an|the)\b|cut\w*\s+(?:the\s+)?"
+    r"evals?|skip\w*\s+(?:the\s+)?evals?|model\s+(?:\w+\s+){0,3}?(?:likes?|trusts?|uses?)\s+less)\b"
+)
+#: A side said as being late ("launch two weeks late", "a late launch").
+LATE_SIDE = re.compile(r"\blate\b|\bslip\w*|\bdelay\w*|\bmove\s+the\s+(?:date|launch|deadline)\b")
+
+
+def _side_dim(part: str) -> str | None:
+    """The dimension a side of a trade-off names, or quality for a side that ships."""
+    return _dim(part) or ("quality" if SHIPPED.search(part) else None)
+
+
 def _sides(a: str, b: str, a_is_chosen: bool) -> tuple[str, str] | None:
     """(protect, give up) from a chosen side and an avoided side, by how each is phrased."""
-    da, db = _dim(a), _dim(b)
+    da, db = _side_dim(a), _side_dim(b)
     if da is None or db is None or da == db:
         return None
     chosen, avoided = (a, b) if a_is_chosen else (b, a)
@@ -1981,6 +2321,9 @@ def _direction(low: str) -> tuple[str, str] | None:
             avoided, _, chosen = after.partition(",")
             return _sides(chosen, avoided, a_is_chosen=True)
         return _sides(before, re.split(r"[,;:]", after)[0], a_is_chosen=True)
+    ranked = _ranked(low)
+    if ranked is not None:
+        return ranked
     m = COST_OF.search(low)
     if m is not None:
         da, db = _dim(low[: m.start()]), _dim(re.split(r"[,;:]", low[m.end() :])[0])
@@ -1989,16 +2332,44 @@ def _direction(low: str) -> tuple[str, str] | None:
         before, after = low[: m.start()], low[m.end() :]
         if SPAN.match(after):
             continue  # "$3.5M over nine months", "1.5 days over the run": a span, no choice
+        before = before.rstrip(" ,")  # "take a late launch, …, over a weaker model"
         head = before[clause_start(before, len(before)) :]
-        da, db = _dim(head, last=True), _dim(re.split(r"[,;:]", after)[0][:30])
+        da = _dim(head, last=True)
+        db = _side_dim(re.split(r"[,;:]", after)[0][:30])
         if da and db and da != db and not re.search(r"\b(?:go|goes|went|run|running)\s*$", head):
-            return da, db
-    parts = re.split(r"[,;:]", low)
+            # "I'd take a late launch over a weaker model": the side taken as a loss gives
+            return (db, da) if LATE_SIDE.search(before) and da == "schedule" else (da, db)
+    parts = re.split(r"[,;:]|\band\b", low)
     kept = [p for p in parts if PROTECT.search(p) and _dim(p)]
     given = [p for p in parts if GIVE.search(p) and _dim(p)]
     if kept and given and kept[0] != given[0]:
         da, db = _dim(kept[0]), _dim(given[0])
         return (da, db) if da and db and da != db else None
+    return None
+
+
+def _ranked(low: str) -> tuple[str, str] | None:
+    """(protect, give up) of a side ranked above the other, or given for it."""
+    m = RANKED.search(low)
+    if m is not None:
+        before = low[clause_start(low, m.start()) : m.start()]
+        da = _dim(before, last=True)
+        db = _side_dim(re.split(r"[,;:]", low[m.end() :])[0])
+        if da and db and da != db and not NOT.search(NOT_EXCEPT.sub(" ", before)):
+            return da, db
+    m = GIVEN_FOR.search(low)
+    if m is not None:
+        given = _dim(m.group(1))
+        kept = _dim(re.split(r"[,;:]", m.group(2))[0])
+        if given and kept and given != kept:
+            head = NOT_EXCEPT.sub(" ", low[clause_start(low, m.start()) : m.start()])
+            # "we don't trade quality for the date": the side not given is the one kept
+            return (given, kept) if len(NOT.findall(head)) % 2 else (kept, given)
+    m = SLIP_BEFORE.search(low)
+    if m is not None and not NOT.search(NOT_EXCEPT.sub(" ", low[: m.start()])):
+        kept = _side_dim(re.split(r"[,;:]", m.group(3))[0])
+        if kept is not None and kept != "schedule":
+            return kept, "schedule"
     return None
 
 

@@ -76,7 +76,8 @@ _ANYONE = (
     r"the\s+team\s+as\s+a\s+whole)"
 )
 _OWN = (
-    r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?ownership|(?:is|are)\s+(?:responsible|"
+    r"(?:owns?|owners?\s+of|share[sd]?\s+(?:the\s+)?(?:ownership|responsibility)|"
+    r"feels?\s+(?:a\s+sense\s+of\s+)?ownership|(?:is|are)\s+(?:responsible|"
     r"accountable)|in\s+charge|decides?|makes?\s+the\s+(?:\w+\s+)?calls?)"
 )
 #: What may stand between "everyone" and its owning verb ("everyone on the team really owns").
@@ -86,7 +87,8 @@ _FILL = (
 )
 _COMES = (
     r"(?:as\s+we\s+go|as\s+(?:they|things|it|problems|issues)\s+(?:come|comes|arise|arises|"
-    r"happen|happens)(?:\s+up)?|when\s+(?:they|things|it|problems|issues)\s+(?:come|comes)\s+up)"
+    r"happen|happens)(?:\s+up)?|when\s+(?:they|things|it|problems|issues)\s+(?:come|comes)\s+up|"
+    r"when\s+(?:they|it|that|things)\s+(?:happens?|arises?|hits?))"
 )
 _SHIP = r"(?:ship|launch|release|go\s+live)\w*"
 _BENCH = r"(?:public\s+)?(?:benchmark|leaderboard|mmlu)\w*"
@@ -115,7 +117,7 @@ STATED: dict[str, Stated] = {
                            r"accountab\w*)\b[^.;]{0,40}\btogether\b"),
                 re.compile(r"\b(?:shared|collective|joint)\s+ownership\b|"
                            r"\bshar(?:e|es|ing)\s+(?:the\s+)?ownership\b|"
-                           r"\bown(?:s|ed)?\s+(?:it\s+|them\s+)?collectively\b|"
+                           r"\bown(?:s|ed)?\s+(?:\w+\s+){0,2}?collectively\b|"
                            r"\beveryone'?s\s+(?:job|responsibility|problem)\b"),
                 re.compile(r"\bwhoever\b[^.;]{0,40}\b(?:fix|deal|handle|own|pick|take|look|watch|"
                            r"catch|free|available|around|on\s+call)\w*|\banyone\s+(?:can|could|will|may)\s+(?:pick|take|own|handle|"
@@ -134,11 +136,12 @@ STATED: dict[str, Stated] = {
                 re.compile(rf"\b(?:sits?|lies|rests?|is|are)\s+with\s+{_ANYONE}\b"),
             ),
             self_negating=(
-                re.compile(r"\bnot\s+sure\s+who\b|\bowners?\b[^.;]{0,40}\b(?:we\s+(?:will|'ll)\s+see|"
-                           r"tbd|to\s+be\s+(?:decided|named|agreed))\b"),
+                re.compile(r"\bnot\s+sure\s+who\b|\b(?:owners?|who\s+is\s+responsible)\b[^.;]{0,40}\b"
+                           r"(?:we\s+(?:will|'ll)\s+see|tbd|to\s+be\s+(?:decided|named|agreed))\b|"
+                           r"\b(?:figure|work|sort)\w*\s+out\s+who\s+(?:owns|is\s+responsible|does)\b"),
                 re.compile(r"\b(?:no|without)\s+(?:named\s+|clear\s+|single\s+|fixed\s+)?owners\b"),
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|assign|name|appoint)\s+(?:any\s+)?"
-                           r"owners\b"),
+                           r"(?:\w+\s+)?owners\b"),
             ),
         ),
         Stated(
@@ -146,7 +149,9 @@ STATED: dict[str, Stated] = {
             self_negating=(
                 re.compile(r"(?:n't|\bnot|\bnever|\bdont)\s+(?:\w+\s+)?plan\s+(?:\w+\s+){0,2}?"
                            r"(?:for|ahead|in\s+advance)\b|"
-                           r"\b(?:no|without\s+a)\s+playbook\b"),
+                           r"\b(?:no|without\s+a)\s+playbook\b|\bno\s+point\s+(?:in\s+)?planning\b|"
+                           r"\b(?:rather\s+than|instead\s+of)\s+(?:a\s+|any\s+)?(?:detailed\s+|fixed\s+|"
+                           r"formal\s+)?(?:plan|playbook)\b"),
             ),
             said=(
                 re.compile(rf"\b(?:decide|figure|work|sort|fix|handle|deal|react|improvise|"
@@ -161,7 +166,8 @@ STATED: dict[str, Stated] = {
                            r"happens)\b"),
                 re.compile(r"\b(?:figure|work|sort)\w*\s+(?:it|things|the\s+rest)\s+out\b"
                            r"(?!\s+(?:before|in\s+advance|up\s+front|ahead))"),
-                re.compile(r"\bdecide\s+then\b|\bplay\s+it\s+by\s+ear\b|\bwing\s+it\b"),
+                re.compile(r"\bdecide\s+then\b|\bplay\w*\s+(?:it\s+|things\s+)?by\s+ear\b|"
+                           r"\bwing\s+it\b"),
                 re.compile(r"\b(?:think|decide|figure|deal|handle|talk|judg)\w*\s+(?:\w+\s+){0,3}?"
                            r"(?:in\s+(?:that|the)\s+moment|at\s+the\s+time|on\s+the\s+day)\b"),
             ),
@@ -171,8 +177,12 @@ STATED: dict[str, Stated] = {
             said=(
                 re.compile(rf"\b(?:when|once|as\s+soon\s+as)\b[^.;]{{0,80}}\b{_BENCH}[^.;]{{0,50}}"
                            rf"\b{_SHIP}"),
-                re.compile(rf"\b{_SHIP}\s+(?:\w+\s+){{0,2}}(?:as\s+soon\s+as|when|once)\b[^.;]{{0,60}}"
+                re.compile(rf"\b{_SHIP}[\s:]+(?:\w+\s+){{0,2}}(?:as\s+soon\s+as|when|once)\b[^.;]{{0,60}}"
                            rf"\b{_BENCH}"),
+                # the release judged by looking at the benchmarks, no product eval named
+                re.compile(rf"^(?![^.;]*\b(?:product|users?|customers?)\b)[^.;]*?\b{_SHIP}\b"
+                           rf"[^.;]{{0,40}}?\b(?:look\w*\s+at|go\w*\s+by|judg\w*\s+(?:it\s+)?(?:on|by))"
+                           rf"\b[^.;]{{0,30}}?\b{_BENCH}"),
                 re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,3}}?(?:are|is)\s+enough\s+(?:to|for)\s+"
                            rf"(?:\w+\s+){{0,2}}?(?:{_SHIP}|the\s+(?:ship|launch|release|go))"),
                 re.compile(rf"\b{_BENCH}\s+(?:\w+\s+){{0,2}}?(?:tell|decide|show)\w*\s+(?:\w+\s+)?"
@@ -202,8 +212,9 @@ STATED: dict[str, Stated] = {
             said=(
                 re.compile(r"\b(?:skip|drop|forgo|avoid)\w*\s+(?:the\s+|any\s+|a\s+)?"
                            r"(?:\w+\s+)?(?:gate|review|go\s*/?\s*no\s*go)s?\b"),
-                re.compile(r"\b(?:straight|directly|right)\s+(?:in)?to\s+the\s+(?:main|big|full|"
-                           r"real)\s+run\b|"
+                re.compile(r"\b(?:straight|directly|right)\s+(?:from\s+(?:the\s+)?(?:data\s+)?(?:collection|"
+                           r"prep\w*|assembly|gathering|data|crawl\w*|scrap\w*)\s+)?(?:in)?to\s+"
+                           r"(?:the\s+)?(?:main|big|full|real)\s+(?:run|training)\b|"
                            r"\b(?:start|kick\w*\s+off|launch|begin)\w*\s+(?:the\s+)?(?:main|big|full)\s+run\s+"
                            r"(?:right\s+away|immediately|straight\s+away|at\s+once|directly)\b|"
                            r"\b(?:just|simply)\s+(?:start|begin|kick\s+off)\s+(?:training|the\s+(?:main\s+|"
@@ -214,7 +225,8 @@ STATED: dict[str, Stated] = {
             ),
             self_negating=(
                 re.compile(r"\b(?:no(?![\s/]+go\b)|without\s+(?:a|any))\s+(?:\w+\s+){0,2}?(?:gate|go\s*/?\s*"
-                           r"no\s*go)s?\b(?![-\s]*(?:keeper|way))"),
+                           r"no\s*go)s?\b(?![-\s]*(?:keeper|way))|"
+                           r"\bwithout\s+(?:a|any)\s+(?:\w+\s+)?review\s+(?:stage|step|gate)\b"),
                 re.compile(r"\b(?:not|never)\s+(?:set\s+up|have|hold|run|do)\s+(?:any\s+)?"
                            r"(?:\w+\s+){0,3}?(?:gates?|reviews?)\b"),
                 # "Gates: none", "Gate: n/a"
