@@ -317,6 +317,9 @@ def test_lookalike_hazards_read_nothing(text: str) -> None:
         ("Rather than pretrain, we fine-tune an open model on our tickets.", "strategy=adapt"),
         ("We'd adapt if an open model reached the target, but none does, so we pretrain.",
          "strategy=pretrain"),
+        # a modal or a bare head before "pretrain", the other strategy refused
+        ("We would pretrain rather than adapt.", "strategy=pretrain"),
+        ("Pretrain, not adapt: no open model fits our memory budget.", "strategy=pretrain"),
         # pretraining and then its fine-tune phase: one strategy, sure
         ("We pretrain on 1T tokens, then fine-tune the model on support chats.",
          "strategy=pretrain"),
@@ -343,6 +346,8 @@ def test_strategies_said(text: str, read: str) -> None:
         "To fine-tune a model efficiently, I'd use LoRA adapters.",
         # a condition, a refusal
         "We'd adapt if the budget were cut.",
+        "We'd pretrain only if we had the data.",
+        "We would pretrain a small proxy model first to test the mix.",
         "We would not adapt an open model.",
         # said as what it would be, then turned from: asked, never sure
         "Adapting an open model would be faster, but no open model is licensed for our data.",

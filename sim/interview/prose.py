@@ -681,7 +681,10 @@ SCRATCH = re.compile(
     r"\b(?:pretrain\w*|train\w*|build\w*|doing\s+pretrain)\b(?:(?!eval|test|sets?\b|suite|"
     r"tokeni|pipeline|data|classifier|reward|judge|dashboard|tool|harness|benchmark|process|"
     r"plan\b|team)[^.;]){0,30}\bfrom\s+scratch\b|"
-    r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b"
+    r"\bwe\s+pretrain\b|\bpretrain(?:ing)?\s+our\s+own\b|"
+    # "we would pretrain rather than adapt", "Pretrain, not adapt:", "Pretrain:"
+    r"\b(?:we|i)(?:\s+(?:would|will|should|must|shall)|'d|'ll)\s+pretrain\b(?!\s+(?:a|an|the)\s+"
+    r"(?:small|tiny|proxy|pilot)\b)|^\W*pretrain(?:\s+from\s+scratch)?\s*[,:;]"
 )
 #: Adapting a base model chosen; fine-tuning named as a phase or its rounds ("fewer
 #: fine-tuning rounds", "from fine-tuning to evals", "the fine-tuning team") chooses nothing.
@@ -712,6 +715,8 @@ MODEL_NOUN = re.compile(
     r"continu\w*\s+pretrain\w*|from\s+scratch|from\s+zero|pretrain\w*|build|"
     r"\d+(?:\.\d+)?\s?b)\b"
 )
+#: A strategy said on a condition right after it ("we'd pretrain only if we had the data").
+CONDITIONAL = re.compile(r"\s+(?:\w+\s+){0,3}?(?:only\s+if|if|unless)\b")
 #: A choice said as what it would be, then turned from ("… would be faster, but …").
 WOULD_BUT = re.compile(r"\b(?:would|could|might)\s+(?:\w+\s+){0,4}?[^.;]{0,60},\s*but\b")
 #: A strategy word in a purpose or a method ("To fine-tune …, I'd …", "how to adapt …").
@@ -2133,6 +2138,8 @@ class _Reader:
         if WEIGHED.search(low) or low.rstrip().endswith("?"):
             return None  # "Build or adapt.", "do we pretrain or not": the choice asked, not made
         scratch = SCRATCH.search(low)
+        if scratch and CONDITIONAL.match(low, scratch.end()):
+            scratch = None  # "we'd pretrain only if we had the data": no choice made
         if scratch and DISMISSED.match(low, scratch.end()):
             scratch = None  # "pretraining from scratch would be vanity here": set aside
             if OPEN_MODEL.search(low):
