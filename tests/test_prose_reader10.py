@@ -122,6 +122,9 @@ def test_a_tie_settled_by_head_or_subject(text: str, read: str) -> None:
         "People say garbage in, garbage out about data.",
         "The GPUs are costing us around 700 thousand dollars, and salaries 1.8 million.",
         "We drop the noisy shards, so the model learns less junk.",
+        # "a leak" in a sentence about privacy is no benchmark leak
+        "The second is privacy, because customer files cannot be used without consent, and a "
+        "leak would halt the product.",
         # a clause whose subject is a person or a weak word names no risk of its own
         "Spam in one shard dilutes the mix, and we only noticed when the evals came back flat, "
         "so we lost three weeks.",
@@ -132,6 +135,8 @@ def test_lookalike_challenges_read_nothing_new(text: str) -> None:
     sure = _sure(text)
     if text.startswith("Spam"):
         assert "challenge=eval_gap" not in sure and "challenge=data_quality" in sure
+    elif text.startswith("The second is privacy"):
+        assert "challenge=contamination" not in sure and "challenge=licensing" in sure
     elif text.startswith("The data is clean"):
         assert "challenge=safety" not in sure
     else:
@@ -154,6 +159,11 @@ def test_lookalike_challenges_read_nothing_new(text: str) -> None:
          {"role:product_manager=yes", "role:research=yes"}),
         ("My role as PM is the what and the why: the objective, the trade-offs and the launch "
          "decision.", {"role:product_manager=yes"}),
+        # the scope in words its concept leaves out: goals, the model, reports
+        ("The product manager sets the goals and makes the trade-offs; research designs the "
+         "model and the experiments.", {"role:product_manager=yes", "role:research=yes"}),
+        ("The program manager owns the schedule and the weekly burn report.",
+         {"role:program_management=yes"}),
     ],
 )  # fmt: skip
 def test_roles_one_a_clause(text: str, read: set[str]) -> None:

@@ -524,6 +524,14 @@ ROLE_VERB = re.compile(
     r"decides?|deciding|defines?|defining|is\s+responsible\s+for|are\s+responsible\s+for|"
     r"(?<=job\s)is|(?<=role\s)is|(?<=part\s)is|(?<=job\s)as|(?<=pm\s)is|(?<=this\s)is)\b"
 )
+#: A role's scope in words its concept leaves to others (reader only): the PM's goals,
+#: research's model and experiments' design, program management's reports and risks.
+ROLE_MORE: dict[str, re.Pattern[str]] = {
+    "product_manager": re.compile(r"\b(?:goals?|the\s+why|the\s+what)\b"),
+    "research": re.compile(r"\b(?:designs?\s+)?the\s+model\b|\bthe\s+experiments?\b"),
+    "engineering": re.compile(r"\bthe\s+(?:platform|training\s+stack|serving)\b"),
+    "program_management": re.compile(r"\b(?:reports?|the\s+risks?|the\s+dependencies)\b"),
+}
 #: The subject of a role's clause: the role named, or the candidate (the PM) as "I" or
 #: "my job / role / part (as PM)".
 ROLE_SUBJECT: dict[str, re.Pattern[str]] = {
@@ -947,7 +955,7 @@ MONEY = re.compile(r"\d\s*(?:k|m|thousand|million|billion)?\s*(?:dollars?|usd|eu
 CHALLENGE_PART = re.compile(
     r";|,\s*(?:and|plus|but)\s+|\s+and\s+(?=(?:an?|the|any|every|our|your)\s)|"
     # a spoken list's next item ("… finding out second the cluster you lose a node …")
-    r"\s(?=(?:second(?:ly)?|third(?:ly)?|fourth|fifth|the\s+(?:second|third|next|other)\s+"
+    r"(?<!\bthe)\s(?=(?:second(?:ly)?|third(?:ly)?|fourth|fifth|the\s+(?:second|third|next|other)\s+"
     r"(?:thing|one|risk|problem|issue))\b)"
 )
 #: The words of a clause that hold its subject.
@@ -959,8 +967,9 @@ PERSONAL = re.compile(r"^\W*(?:we|i|you|they|he|she|it|this|that|which|who|nobod
 
 
 #: Words that name a risk only weakly as a clause's subject: "the loss" is the curve that
-#: shows a spike, "a restart policy" no safety policy, "people" whoever they are.
-WEAK_SUBJECT = re.compile(r"\b(?:loss|polic(?:y|ies)|people)\b")
+#: shows a spike, "a restart policy" no safety policy, "people" whoever they are, "a leak"
+#: a privacy leak as well as a benchmark's.
+WEAK_SUBJECT = re.compile(r"\b(?:loss|polic(?:y|ies)|people|leaks?)\b")
 
 
 def _subject_risk(part: str) -> str | None:
@@ -2088,7 +2097,8 @@ class _Reader:
             # release"), not a condition on one ("decides ship, on product evals")
             items = [i for i in re.split(r",|\band\b|&|\bplus\b", low[verb.end() :])
                      if not re.match(r"\s*(?:on|by|with|for|from|based|using|via|at)\b", i)
-                     and phrases_named(Text.of(i), ROLE_SCOPE[role or "research"])]  # fmt: skip
+                     and (phrases_named(Text.of(i), ROLE_SCOPE[role or "research"])
+                          or ROLE_MORE[role or "research"].search(i))]  # fmt: skip
             if role is not None and role not in self.roles and len(items) >= 2:
                 self._role_read(role, s)
 
@@ -2238,7 +2248,8 @@ LATE_MORE: dict[str, tuple[str, ...]] = {
 #: these words read a challenge's consequence, not an answer's).
 RISK_COSTS: dict[str, tuple[str, ...]] = {
     "time": ("=hours", "=overnight", "=quarter", "=years", "retrain", "=weekend",
-             "train again", "=restarts"),
+             "train again", "=restarts", "=halt", "=halts", "stop the launch",
+             "stops the launch", "stop the release", "stopped the release"),
     "money": ("=billed", "=burns", "=burning", "wasted", "run out of money", "compute bill",
               "=run out", "=runs out", "=burned", "=burnt", "=billing", "blow the budget",
               "blow through", "paying for nothing", "no money left", "=dry"),
