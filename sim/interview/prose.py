@@ -82,20 +82,23 @@ CANDIDATE_TEAM = "product"
 TEAM_WORDS: dict[str, tuple[str, ...]] = {
     "leadership": ("leadership", "exec", "executive", "vp", "cto", "ceo", "sponsor",
                    "steering", "director", "board", "leadership group"),
-    "product": ("product team", "product manager", "pm", "product lead"),
+    "product": ("product team", "product manager", "pm", "product lead", "head of product"),
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
                     "research lead", "pretraining lead", "pretraining team", "pretrain lead",
                     "pretrain team",
-                    "training workstream", "training crew", "training group"),
+                    "training workstream", "training crew", "training group",
+                    "head of training", "head of research", "research team"),
     "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
     "data": ("data team", "data engineer", "data lead", "data people", "data folks",
-             "data person", "data crew", "data workstream", "data group", "data squad"),
+             "data person", "data crew", "data workstream", "data group", "data squad",
+             "head of data", "data manager"),
     "post_training": ("post training", "alignment team", "fine tuning team", "alignment",
                       "tuning lead", "tuning team", "fine tuning lead", "alignment lead"),
     "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
               "eval lead", "evaluation", "eval crew", "evals crew"),
     "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel",
-                     "lawyers", "privacy", "licensing team", "licensing folks", "licensing lead"),
+                     "lawyers", "privacy", "licensing team", "licensing folks", "licensing lead",
+                     "safety lead", "head of safety", "trust and safety"),
 }  # fmt: skip
 #: A consequence stated: the risk leads to a cost ("so quality falls short", "-> days lost").
 CAUSE = re.compile(
@@ -153,8 +156,10 @@ DETERMINER = re.compile(r"\b(?:the|our|a|an|their)\s+$")
 #: Also a head that gives each risk its owner ("every risk gets an owner: …"; not "each
 #: step has one owner", whose items are steps).
 OWNER_LIST = re.compile(
-    r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?(?:[^:]{0,60}\brisks?\b[^:]{0,40}\b)?owners?\b[^:]{0,60}:"
-    r"\s*(.+)$"
+    r"(?:^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?(?:[^:]{0,60}\brisks?\b[^:]{0,40}\b)?owners?\b[^:]{0,60}:"
+    # "I'm putting one owner on each:", "a single owner for every one of them:"
+    r"|^[^:]{0,40}\b(?:one|a\s+single|an)\s+owners?\s+(?:for|per|on|to)\s+(?:each|every|all)\b"
+    r"[^:]{0,30}:)\s*(.+)$"
 )
 #: A head that gives no one a risk ("nobody is the owner: …").
 NO_OWNER = re.compile(r"\b(?:nobody|no\s?one|no\s+owner|not\s+(?:an?\s+|the\s+)?owner)\b")
@@ -175,8 +180,43 @@ OWN_VERB = re.compile(
     r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
     # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
     r"(?:is\s+|are\s+)?(?:accountable|answerable)\s+for|answers\s+for|"
-    r"(?:sits?|rests?|lies)\s+with)\b",
+    r"(?:sits?|rests?|lies)\s+with|"
+    # "has / takes ownership of", "is the DRI for", "the point person on", "keeps an eye on"
+    r"(?:has|have|had|takes?|took|taking)\s+(?:full\s+|clear\s+|the\s+)?ownership\s+(?:of|for|over)|"
+    r"(?:is|are)\s+(?:the\s+)?(?:dri|point\s+person|go\s?to\s+person)\s+(?:for|on|of)|"
+    r"keeps?\s+an\s+eye\s+on|manag(?:es|e)(?=\s+(?!(?:the\s+|a\s+|our\s+|their\s+|his\s+|her\s+)?"
+    r"(?:[a-z]+\s+)?(?:team|people|staff|group|crew|engineers|researchers|folks|squad|org)\b))|"
+    # the holder after the verb: "belongs to the infra lead", "the owner of X is the lead"
+    r"belongs?\s+to|belonging\s+to|(?<=\bthe\s)owners?\s+of|"
+    # "For data quality, the data lead is the owner": the owned thing in the head before
+    r"(?:is|are)\s+(?:the\s+)?(?:owners?|dri|one\s+accountable|one\s+responsible)"
+    r"(?=\s*(?:[.;,!?)]|$|\band\b|\bhere\b|\bthere\b)))\b",
     re.I,
+)
+#: A subject named by a person and an apposition: "Priya, our data lead, owns …", "Marco
+#: (infra) owns …", "Sam, who runs the cluster team, owns …": the apposition names the team.
+APPOSITIVE = re.compile(
+    r"(?:^|[.;!?]\s+)[^\w(]*[a-z][\w']*(?:\s+[a-z][\w']*){0,2}\s*"
+    r"(?:,\s*([^,;:.()]{2,60}?)\s*,|\(\s*([^()]{2,60}?)\s*\))\s*$"
+)
+#: The thing owned said first, in a head before the owner's clause: "For data quality, the
+#: data lead is the owner", "As for hardware, infra owns it".
+FOR_HEAD = re.compile(r"(?:^|[.;!?]\s+)[^\w]*(?:and\s+)?(?:as\s+)?for\s+([^,;:.]{3,80}?),\s*$")
+#: The owned thing first, then its owner after a mark: "Hardware failures: infra",
+#: "Loss spikes -> the pretraining lead, watching grad norm" ("->" reads " >" once lowered).
+OWNED_HEAD = re.compile(r"^\W*([a-z][a-z\s']{2,60}?)\s*(?::|\s>|→|=|\s[–—]\s)\s*(.+)$")
+#: Words that may stand beside a team's words in an owner said alone ("our data lead").
+OWNER_FILLER = frozenset(
+    "the our their a an my your lead leads team head manager folks people person owner "
+    "group crew squad engineer engineers".split()
+)
+#: A clause whose subject is a signal: "the early signal is …", "her first warning would be …".
+SIGNAL_SUBJECT = re.compile(
+    r"^\W*(?:and\s+)?(?:the|her|his|their|its|our|my|a|an|that\s+team's|the\s+team's)\s+"
+    r"(?:(?:early|earliest|first|leading|main|key|best|usual)\s+)?(?:warning\s+)?"
+    r"(?:signals?|warnings?|indicators?|tells?|alarms?|tripwires?|triggers?|canar(?:y|ies)|"
+    r"metrics?\s+to\s+watch)\s+(?:\w+\s+){0,3}?"
+    r"(?:is|are|would\s+be|will\s+be|=|:)\s"
 )
 #: A decision named as a noun ("rollbacks", "data fixes", "the ship", "release").
 DECISION_NOUN = r"(?:rollback|roll\s+back|data\s+fix|release|ship|launch|budget|schedule)\w*"
@@ -1118,7 +1158,9 @@ class _Reader:
         no subject or verb of its own, so it is the first one's object continued.
         """
         owned, self.owned = self.owned, []
-        if not self.joined or has_clause(s):
+        # "…; the early signal is the dedup rate", "Her first warning would be …": a clause
+        # whose subject is a signal goes on with the owner before (joined or not).
+        if not SIGNAL_SUBJECT.match(_low(s)) and (not self.joined or has_clause(s)):
             return
         for risk in owned:
             old = self.risks.get(risk)
@@ -1179,6 +1221,8 @@ class _Reader:
                 and _team_in(colon.group(1), self.teams) and not NOT_A_TEAM.search(colon.group(1))
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
+        if not verbs:
+            self._owned_head(low, s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
         listed = OWNER_LIST.match(low)
         if listed is not None and NO_OWNER.search(low[: listed.start(1)]):
@@ -1215,12 +1259,22 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith(("owned by", "owned from", "sit", "rest", "lies")):
+            if m.group(0).startswith(("owned by", "owned from", "sit", "rest", "lies", "belong")):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
             if colon is not None and _team_in(subject, self.teams) is None:
                 subject = colon.group(1)  # "Data lead: on the hook for corpus quality"
+            if _team_in(subject, self.teams) is None and re.fullmatch(
+                r"[\s,]*(?:(?:is|are|will|would|should|can|also|be)\b[\s,]*)*", subject
+            ):
+                app = APPOSITIVE.search(low, 0, start)
+                if app is not None and not negated(app.group(0), 0):
+                    subject = app.group(1) or app.group(2)  # "Priya, our data lead, owns …"
+            if not _risks_in(obj.split(",")[0]) and not re.match(r"\s*(?:of|for)\b", obj):
+                head = FOR_HEAD.search(low, 0, start)
+                if head is not None:
+                    obj = head.group(1)  # "For hardware, the infra lead is the owner"
             # "…, and her early signal is dedup and toxicity rates": a clause of its own.
             obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
@@ -1233,6 +1287,39 @@ class _Reader:
             # a clause opened at its team is read alone: a negator before it reaches
             # neither the verb nor what is watched
             self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
+
+    def _owned_head(self, low: str, s: str) -> None:
+        """The owned thing first, its owner after a mark: "Hardware failures: the infra team".
+
+        Only a head that names one risk and no team, and an owner said in a few words that
+        name one team (what follows a comma may name its signal); a head that names a stage
+        or a cost ("Evaluation: leaked items inflate the scores") gives nothing.
+        """
+        m = OWNED_HEAD.match(low)
+        # a head naming a decision ("Data fix call: the data lead") gives a right, no risk
+        if (m is None or _team_in(m.group(1), self.teams) is not None
+                or re.search(rf"\b{DECISION_NOUN}|\b(?:calls?|decisions?|sign\s?off)\b",
+                             m.group(1))):  # fmt: skip
+            return
+        risks = _risks_in(m.group(1))
+        pieces = re.split(r"[,;(]|\s[–—-]\s|\bwho\b|\bwatch", m.group(2))
+        owner = pieces[0]
+        if len(pieces) > 1 and len(owner.split()) <= 2 and _team_in(owner, self.teams) is None:
+            owner = pieces[1]  # "Hardware: Marco, our infra lead"
+        if (len(risks) != 1 or _consequence(m.group(2)) or negated(m.group(2), 0)
+                or NO_OWNER.search(owner)):  # fmt: skip
+            return
+        teams = {t for t in self.teams if _team_in(owner, (t,)) is not None}
+        if len(teams) != 1:
+            return
+        team = teams.pop()
+        # the owner in a few words: its team's words, a determiner, a name ("fewer
+        # post-training rounds" names a cut, not the post-training team)
+        left = owner
+        for w in sorted(TEAM_WORDS.get(team, ()), key=len, reverse=True):
+            left = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])", " ", left)
+        if len([w for w in re.findall(r"[a-z']+", left) if w not in OWNER_FILLER]) <= 1:
+            self._own(risks[0], team, s, m.group(2), unsure=False)
 
     def _owner_list(self, items: str, s: str) -> None:
         """A list of owners under an "Owners:" head, each a team and what it owns or watches.

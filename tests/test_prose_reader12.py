@@ -1,0 +1,110 @@
+"""The prose reader's rules of 2026-12-05 (fifth session) for owners said in the ways a new
+author says them, found by paraphrase probes (subjects x owning verbs x owned risks x how
+the signal is said, written for the purpose; no corpus sentence). Each rule on sentences
+written for this test, with negated and look-alike variants that must not read.
+
+- *Owning verbs*: "has / takes ownership of", "is the DRI for", "keeps an eye on",
+  "manages" (not a team or its people), "belongs to" (the holder after it), "the owner of X
+  is Y", and "is the owner" with the owned thing in a head before ("For X, Y is the owner").
+- *Teams named by their head*: "the head of data", "the head of research".
+- *A person and an apposition*: "Priya, our data lead, owns …", "Sam (infra) owns …",
+  "Marco, who runs infra, owns …": the apposition names the team.
+- *The owned thing first, its owner after a mark*: "Hardware failures: the infra team",
+  "Loss spikes -> the pretraining lead (grad norm)"; never a decision's head, a stage's
+  cost or a cut ("fewer post-training rounds" names no owner).
+- *A clause whose subject is a signal* goes on with the owner before it, after a semicolon
+  or in the next sentence: "…; the early signal is failed-node counts".
+- *A list of owners* under "one owner for each:".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_prose_reader4 import _sure, _unsure
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # owning verbs
+        ("The infra lead has ownership of node failures.", {"owner:hardware=infra"}),
+        ("Our evals team takes full ownership of contamination.", {"owner:contamination=evals"}),
+        ("The training team is the DRI for loss spikes.", {"owner:loss_spike=pretraining"}),
+        ("The cluster team keeps an eye on the nodes.", {"owner:hardware=infra"}),
+        ("The safety team manages licensing.", {"owner:licensing=safety_legal"}),
+        ("Divergence belongs to the pretraining lead.", {"owner:loss_spike=pretraining"}),
+        ("The owner of node failures is the platform team.", {"owner:hardware=infra"}),
+        ("For contamination, the eval lead is the owner.", {"owner:contamination=evals"}),
+        ("As for the GPUs, infra owns it.", {"owner:hardware=infra"}),
+        # teams by their head
+        ("The head of data owns corpus quality.", {"owner:data_quality=data"}),
+        (
+            "The head of research is accountable for training stability.",
+            {"owner:loss_spike=pretraining"},
+        ),
+        # a person and an apposition
+        ("Priya, our data lead, owns data quality.", {"owner:data_quality=data"}),
+        ("Sam (infra) owns node failures.", {"owner:hardware=infra"}),
+        ("Marco, who runs infra, is on the hook for GPU failures.", {"owner:hardware=infra"}),
+        # the owned thing first
+        ("Hardware failures: the infra team.", {"owner:hardware=infra"}),
+        (
+            "Loss spikes -> the pretraining lead (grad norm alerts).",
+            {"owner:loss_spike=pretraining", "warning:loss_spike=yes"},
+        ),
+        ("Node failures: Marco, our infra lead.", {"owner:hardware=infra"}),
+        # a signal as a subject
+        (
+            "The infra lead owns hardware failures; the early signal is failed-node counts.",
+            {"owner:hardware=infra", "warning:hardware=yes"},
+        ),
+        (
+            "The data lead owns corpus quality. Her first warning would be the dedup rate.",
+            {"owner:data_quality=data", "warning:data_quality=yes"},
+        ),
+        # one owner for each
+        (
+            "I'd put one owner on each: the data team for the dirty data, infra for the machines.",
+            {"owner:data_quality=data", "owner:hardware=infra"},
+        ),
+    ],
+)
+def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
+    sure = _sure(text)
+    assert read <= sure, (text, sure)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_read"),
+    [
+        # a team and its people are managed, not a risk
+        ("The data lead manages the data team.", "owner:data_quality"),
+        ("The infra lead manages a team of six engineers.", "owner:"),
+        # negated, refused, nobody
+        ("Nobody has ownership of data quality.", "owner:data_quality"),
+        ("The infra lead doesn't manage hardware failures.", "owner:hardware"),
+        ("For data quality, nobody is the owner.", "owner:data_quality"),
+        ("Data quality: nobody, honestly.", "owner:data_quality"),
+        # heads that are no owned risk with an owner after them
+        ("Cost over quality once the cut comes: fewer post-training rounds.", "owner:"),
+        ("- Data fix call: data lead", "owner:data_quality"),
+        ("- Budget: exec sponsor signs off", "owner:budget"),
+        ("Evaluation: leaked items inflate the scores.", "owner:"),
+        ("Loss spikes: the training lead and infra.", "owner:loss_spike"),
+        (
+            "Each step has one owner: the data lead for cleaning, the evals lead for the product"
+            " evals.",
+            "owner:",
+        ),
+        # a signal subject with no owner before it, or a signal of another risk
+        ("The early signal is the dedup rate.", "warning:"),
+        ("The infra lead owns hardware failures. The early signal is the loss curve.", "warning:"),
+        # an apposition that is no team, or is negated
+        ("Priya, who doesn't run data, owns nothing.", "owner:"),
+        ("Honestly, to be fair, owns data quality.", "owner:"),
+    ],
+)
+def test_look_alikes_read_no_owner(text: str, not_read: str) -> None:
+    said = _sure(text) | _unsure(text)
+    assert not any(k.startswith(not_read) for k in said), (text, said)
