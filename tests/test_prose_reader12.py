@@ -108,3 +108,31 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
 def test_look_alikes_read_no_owner(text: str, not_read: str) -> None:
     said = _sure(text) | _unsure(text)
     assert not any(k.startswith(not_read) for k in said), (text, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("The training lead has the final say on a rollback.", "right:rollback=pretraining"),
+        ("The cluster team has authority over rollbacks.", "right:rollback=infra"),
+        ("The VP holds the last word on the release.", "right:ship=leadership"),
+        ("The PM is the decision maker for the ship call.", "right:ship=product"),
+        ("The data lead has the final say on whether to fix the data.", "right:data_fix=data"),
+    ],
+)
+def test_the_final_say_is_a_decision_right(text: str, read: str) -> None:
+    assert read in _sure(text), (text, _sure(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nobody has the final say on rollbacks.",
+        "The training lead doesn't have the final say on rollbacks.",
+        "The training lead has the final say on the data mix.",
+        "Who has the final say on rollbacks is still open.",
+    ],
+)
+def test_no_final_say_reads_no_right(text: str) -> None:
+    said = _sure(text)
+    assert not any(k.startswith("right:rollback") for k in said), (text, said)

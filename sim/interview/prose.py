@@ -242,7 +242,11 @@ DECIDE_VERB = re.compile(
     r"(?:owns?|holds?|controls?)\s+the\s+purse(?:\s+strings)?|"
     # "says when we roll back", "is the one who says roll back": the say over an action
     r"says?\s+(?:when|whether|if)\s+(?:we\s+|to\s+)?(?=roll\s+back|ship|launch|release)|"
-    r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch)))\b",
+    r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch))|"
+    # "has the final say on", "has (the) authority over", "is the decision maker for"
+    r"(?:has|have|holds?|gets?)\s+(?:the\s+)?(?:final|last)\s+(?:say|word|call)|"
+    r"(?:has|have|holds?)\s+(?:the\s+|full\s+|final\s+|sole\s+)?(?:authority|veto)\s+(?:over|on|for)|"
+    r"(?:is|are)\s+(?:the\s+)?(?:final\s+)?decision\s+makers?\s+(?:for|on|about))\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
