@@ -63,6 +63,20 @@ from tests.test_prose_reader4 import _sure, _unsure
             "The data lead owns corpus quality. Her first warning would be the dedup rate.",
             {"owner:data_quality=data", "warning:data_quality=yes"},
         ),
+        # whose job it is, assigned, handled by, on someone
+        ("Data quality would be the data lead's job.", {"owner:data_quality=data"}),
+        ("Node failures are the infra team's problem.", {"owner:hardware=infra"}),
+        ("Contamination is my responsibility.", {"owner:contamination=product"}),
+        ("I would assign node failures to the infra lead.", {"owner:hardware=infra"}),
+        ("Node failures are assigned to the platform team.", {"owner:hardware=infra"}),
+        ("Contamination is handled by the evals team.", {"owner:contamination=evals"}),
+        ("Corpus quality is on the data lead.", {"owner:data_quality=data"}),
+        # the gap measured is the eval gap's signal
+        (
+            "The evals team owns the eval gap and reviews the gap between product and"
+            " benchmark scores each morning.",
+            {"owner:eval_gap=evals", "warning:eval_gap=yes"},
+        ),
         # one owner for each
         (
             "I'd put one owner on each: the data team for the dirty data, infra for the machines.",
@@ -100,6 +114,11 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         # a signal subject with no owner before it, or a signal of another risk
         ("The early signal is the dedup rate.", "warning:"),
         ("The infra lead owns hardware failures. The early signal is the loss curve.", "warning:"),
+        ("Corpus quality is not the data lead's job.", "owner:"),
+        ("Quality is nobody's job.", "owner:"),
+        ("The data lead's job is hard enough already.", "owner:"),
+        ("The plan is on track for the data lead.", "owner:"),
+        ("The evals team owns the gap between benchmarks and the product.", "warning:"),
         # an apposition that is no team, or is negated
         ("Priya, who doesn't run data, owns nothing.", "owner:"),
         ("Honestly, to be fair, owns data quality.", "owner:"),

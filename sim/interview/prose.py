@@ -188,6 +188,10 @@ OWN_VERB = re.compile(
     r"(?:[a-z]+\s+)?(?:team|people|staff|group|crew|engineers|researchers|folks|squad|org)\b))|"
     # the holder after the verb: "belongs to the infra lead", "the owner of X is the lead"
     r"belongs?\s+to|belonging\s+to|(?<=\bthe\s)owners?\s+of|"
+    # "handled by the evals team", "assigned to the infra lead", "falls on the data lead"
+    r"(?:handled|managed|covered|watched|monitored)\s+by|assigned\s+to|"
+    r"(?:is|are|sits?|falls?|lands?)\s+(?:squarely\s+)?on(?=\s+(?:the\s+|our\s+|my\s+)?[a-z]+\s+"
+    r"(?:lead|team|folks|people|head|owner)\b)|"
     # "For data quality, the data lead is the owner": the owned thing in the head before
     r"(?:is|are)\s+(?:the\s+)?(?:owners?|dri|one\s+accountable|one\s+responsible)"
     r"(?=\s*(?:[.;,!?)]|$|\band\b|\bhere\b|\bthere\b)))\b",
@@ -205,6 +209,14 @@ FOR_HEAD = re.compile(r"(?:^|[.;!?]\s+)[^\w]*(?:and\s+)?(?:as\s+)?for\s+([^,;:.]
 #: The owned thing first, then its owner after a mark: "Hardware failures: infra",
 #: "Loss spikes -> the pretraining lead, watching grad norm" ("->" reads " >" once lowered).
 OWNED_HEAD = re.compile(r"^\W*([a-z][a-z\s']{2,60}?)\s*(?::|\s>|→|=|\s[–—]\s)\s*(.+)$")
+#: Whose job a risk is: "X is the data lead's job", "X would be my responsibility".
+POSSESSED = re.compile(
+    r"([^;:.]{3,80}?)\s+(?:is|are|would\s+be|will\s+be|becomes?)\s+(?:squarely\s+|entirely\s+|"
+    r"clearly\s+)?((?:the\s+|our\s+)?(?:[a-z]+\s+){0,2}?[a-z]+'s|my|their)\s+(?:job|responsibility|"
+    r"problem|area|remit|domain|baby|to\s+own)\b"
+)
+#: Assigned in the active voice: "I'd assign node failures to the infra lead".
+ASSIGNED = re.compile(r"\bassign(?:s|ed|ing)?\s+([^;:.]{3,80}?)\s+to\s+([^;:.,]{2,40})")
 #: Words that may stand beside a team's words in an owner said alone ("our data lead").
 OWNER_FILLER = frozenset(
     "the our their a an my your lead leads team head manager folks people person owner "
@@ -925,7 +937,11 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         r"\bscor\w*\s+(?:each|every)\s+checkpoint|"
         r"\bbuild\w*\s+(?:(?:a|the|our|its|their)\s+)?(?:[a-z]+\s+){0,2}?(?:test\s+sets?|tests|"
         r"evals?|suites?)\s+(?:(?:out\s+)?of|from|with)\s+(?:real|actual|what\s+(?:our\s+)?"
-        r"(?:customers?|users?|clients?))"
+        r"(?:customers?|users?|clients?))|"
+        # the gap itself measured: "the gap between product and benchmark scores"
+        r"\b(?:gap|difference|delta|spread)\s+between\s+(?:the\s+|our\s+)?(?:(?:product|customer|"
+        r"user|internal)\w*|benchmark\w*|public)(?:\s+[a-z]+)?\s+(?:and|vs\.?|versus)\s+(?:the\s+|our\s+)?"
+        r"(?:[a-z]+\s+)?(?:scores?|numbers|results|metrics)\b"
     ),
 }
 
@@ -1227,6 +1243,7 @@ class _Reader:
             self._owner_of(colon.group(1), colon.group(2), s)
         if not verbs:
             self._owned_head(low, s)
+        self._possessed(low, s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
         listed = OWNER_LIST.match(low)
         if listed is not None and NO_OWNER.search(low[: listed.start(1)]):
@@ -1263,7 +1280,26 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith(("owned by", "owned from", "sit", "rest", "lies", "belong")):
+            if m.group(0).startswith(
+                (
+                    "owned by",
+                    "owned from",
+                    "sit",
+                    "rest",
+                    "lies",
+                    "belong",
+                    "handled",
+                    "managed",
+                    "covered",
+                    "watched",
+                    "monitored",
+                    "assigned",
+                    "is on",
+                    "are on",
+                    "falls",
+                    "lands",
+                )
+            ):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
@@ -1291,6 +1327,23 @@ class _Reader:
             # a clause opened at its team is read alone: a negator before it reaches
             # neither the verb nor what is watched
             self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
+
+    def _possessed(self, low: str, s: str) -> None:
+        """The owner said as whose job it is, or as whom it is assigned to.
+
+        "Data quality is the data lead's job", "hardware failures would be infra's
+        problem", "contamination is my responsibility", "I'd assign node failures to the
+        infra lead"; negated ("is not the data lead's job") or held by nobody, nothing.
+        """
+        for m in POSSESSED.finditer(low):
+            obj, who = m.group(1), m.group(2)
+            if negated(low[: m.end()], m.start(2)) or NO_OWNER.search(who):
+                continue
+            who = "me" if who == "my" else who  # "my responsibility": the candidate's
+            self._owner_of(who, obj[clause_start(obj, len(obj)) :], s)
+        for m in ASSIGNED.finditer(low):
+            if not negated(low, m.start()):
+                self._owner_of(m.group(2), m.group(1), s)
 
     def _owned_head(self, low: str, s: str) -> None:
         """The owned thing first, its owner after a mark: "Hardware failures: the infra team".
