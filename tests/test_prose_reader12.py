@@ -77,6 +77,16 @@ from tests.test_prose_reader4 import _sure, _unsure
             " benchmark scores each morning.",
             {"owner:eval_gap=evals", "warning:eval_gap=yes"},
         ),
+        # a question answered, a relative clause
+        (
+            "Who owns corpus quality? The data lead, watching dedup rates.",
+            {"owner:data_quality=data", "warning:data_quality=yes"},
+        ),
+        ("Who owns contamination? I do.", {"owner:contamination=product"}),
+        (
+            "I'd want the data lead, who owns corpus quality, to read samples daily.",
+            {"owner:data_quality=data"},
+        ),
         # one owner for each
         (
             "I'd put one owner on each: the data team for the dirty data, infra for the machines.",
@@ -119,6 +129,13 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         ("The data lead's job is hard enough already.", "owner:"),
         ("The plan is on track for the data lead.", "owner:"),
         ("The evals team owns the gap between benchmarks and the product.", "warning:"),
+        # asked, not said; an indirect question; a past habit
+        ("Should the data lead own corpus quality? I'm not sure.", "owner:"),
+        ("Does infra own the GPUs?", "owner:"),
+        ("The evals team asked who owns contamination.", "owner:"),
+        ("The data lead used to own quality but now nobody does.", "owner:"),
+        ("Who owns contamination? I don't know.", "owner:"),
+        ("Who owns contamination? Not sure, maybe evals.", "owner:"),
         # an apposition that is no team, or is negated
         ("Priya, who doesn't run data, owns nothing.", "owner:"),
         ("Honestly, to be fair, owns data quality.", "owner:"),

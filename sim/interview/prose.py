@@ -209,6 +209,16 @@ FOR_HEAD = re.compile(r"(?:^|[.;!?]\s+)[^\w]*(?:and\s+)?(?:as\s+)?for\s+([^,;:.]
 #: The owned thing first, then its owner after a mark: "Hardware failures: infra",
 #: "Loss spikes -> the pretraining lead, watching grad norm" ("->" reads " >" once lowered).
 OWNED_HEAD = re.compile(r"^\W*([a-z][a-z\s']{2,60}?)\s*(?::|\s>|→|=|\s[–—]\s)\s*(.+)$")
+#: A question asked, not an owner said: "Does infra own the GPUs?".
+QUESTION = re.compile(
+    r"^\W*(?:should|would|could|does|do|did|is|are|can|shall|will|who|whom|"
+    r"which|why|how|what)\b"
+)
+#: A subject that holds nothing now: an indirect question, or a past habit.
+NOT_HELD = re.compile(
+    r"\b(?:ask\w*|wonder\w*|know|knows|unclear|clear|decide\w*|sure|figure\s+out|see|debate\w*)"
+    r"\s+(?:who|whom|which\s+team)\s*$|\bused\s+to\s*$"
+)
 #: Whose job a risk is: "X is the data lead's job", "X would be my responsibility".
 POSSESSED = re.compile(
     r"([^;:.]{3,80}?)\s+(?:is|are|would\s+be|will\s+be|becomes?)\s+(?:squarely\s+|entirely\s+|"
@@ -1075,6 +1085,8 @@ class _Reader:
         self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
         self.asked: str | None = None
+        #: The risks a question asked the owner of ("Who owns data quality?").
+        self.asked_owner: list[str] = []
         #: The risk of the challenge the sentence before named, if it named one.
         self.last_challenge: str | None = None
         said = sentences(text)
@@ -1233,6 +1245,22 @@ class _Reader:
     def _owners(self, s: str) -> None:
         """Owners: the subject of each owning verb, the risks of its object."""
         low = _low(s)
+        asked, self.asked_owner = self.asked_owner, []
+        if QUESTION.match(low) and s.rstrip().endswith("?"):
+            # "Should the data lead own quality?": asked, not said; "Who owns X?" is
+            # answered by a next sentence that opens with its owner ("The data lead.")
+            who = re.match(rf"^\W*who\s+(?:{OWN_VERB.pattern})(.*)\?\W*$", low)
+            self.asked_owner = _risks_in(who.group(who.lastindex or 0)) if who else []
+            return
+        if asked:
+            holder = re.split(r"[,;(]|\s(?:with|watching|who|by|through|via)\b", low)[0]
+            team = _team_in(holder, self.teams) if len(holder.split()) <= 4 else None
+            if team is not None and not re.search(
+                r"n't|\b(?:not|no|nobody|unclear|maybe)\b", holder
+            ):
+                for risk in asked:
+                    self._own(risk, team, s, low, unsure=False)
+                return
         verbs = list(OWN_VERB.finditer(low))
         colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
         # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
@@ -1303,6 +1331,12 @@ class _Reader:
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            if NOT_HELD.search(subject):
+                continue  # "asked who owns it", "used to own it": nobody holds it now
+            if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
+                # "the data lead, who owns quality, …": the noun before the relative
+                ante = re.search(r"((?:[a-z']+\s+){0,4}[a-z']+)\s*,?\s*$", low[:start])
+                subject = ante.group(1) if ante else subject
             if colon is not None and _team_in(subject, self.teams) is None:
                 subject = colon.group(1)  # "Data lead: on the hook for corpus quality"
             if _team_in(subject, self.teams) is None and re.fullmatch(
