@@ -172,3 +172,40 @@ def test_the_final_say_is_a_decision_right(text: str, read: str) -> None:
 def test_no_final_say_reads_no_right(text: str) -> None:
     said = _sure(text)
     assert not any(k.startswith("right:rollback") for k in said), (text, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Rolling back is up to the training lead.", "right:rollback=pretraining"),
+        ("It's up to the PM whether we ship.", "right:ship=product"),
+        ("I'd leave rollbacks to the training lead.", "right:rollback=pretraining"),
+        ("I'd delegate data fixes to the data lead.", "right:data_fix=data"),
+        ("The decision to roll back rests with the training lead.", "right:rollback=pretraining"),
+        ("Rollback authority sits with the training lead.", "right:rollback=pretraining"),
+        ("The rollback call belongs to the training lead.", "right:rollback=pretraining"),
+        ("The training lead gets the rollback call.", "right:rollback=pretraining"),
+        ("The training lead can roll back without me.", "right:rollback=pretraining"),
+        ("Ship/no-ship is my call.", "right:ship=product"),
+        ("The go/no-go is mine.", "right:ship=product"),
+        ("The training lead pulls the trigger on a rollback.", "right:rollback=pretraining"),
+    ],
+)
+def test_rights_said_as_new_authors_say_them(text: str, read: str) -> None:
+    assert read in _sure(text), (text, _sure(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It's not up to the PM whether we ship.",
+        "Whether we ship isn't up to me.",
+        "Ship/no-ship is not my call.",
+        "I'd give the budget to the data team.",
+        "The schedule is up to us.",
+        "I would never leave rollbacks to the training lead.",
+    ],
+)
+def test_rights_refused_or_no_decision_read_nothing(text: str) -> None:
+    said = _sure(text)
+    assert not any(k.startswith("right:") for k in said), (text, said)

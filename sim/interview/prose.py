@@ -268,11 +268,13 @@ DECIDE_VERB = re.compile(
     # "has the final say on", "has (the) authority over", "is the decision maker for"
     r"(?:has|have|holds?|gets?)\s+(?:the\s+)?(?:final|last)\s+(?:say|word|call)|"
     r"(?:has|have|holds?)\s+(?:the\s+|full\s+|final\s+|sole\s+)?(?:authority|veto)\s+(?:over|on|for)|"
-    r"(?:is|are)\s+(?:the\s+)?(?:final\s+)?decision\s+makers?\s+(?:for|on|about))\b",
+    r"(?:is|are)\s+(?:the\s+)?(?:final\s+)?decision\s+makers?\s+(?:for|on|about)|"
+    # "gets the rollback call", "pulls the trigger on a rollback"
+    r"gets?\s+the\s+(?:[a-z]+\s+){0,2}?(?:call|decision|say)|pulls?\s+the\s+trigger\s+on)\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
-    "rollback": ("rollback", "roll back", "loss spike", "spike", "rewind"),
+    "rollback": ("rollback", "roll back", "rolling back", "loss spike", "spike", "rewind"),
     "data_fix": ("data fix", "data defect", "fix the data", "patch the data",
                  "patches the data"),
     "budget": ("budget", "spend", "purse"),
@@ -283,10 +285,20 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 #: mine", "would be mine", "the ship decision is also me", "that call is theirs" (group 1),
 #: "is the training lead's call" (group 2).
 MINE = re.compile(
-    r"\b(?:call|decision|say)(?:\s+(?:to|on|about|over|for)\s+[a-z]+(?:\s+[a-z]+)?)?\s+"
+    r"\b(?:call|decision|say|go\s*/?\s*no\s+go)(?:\s+(?:to|on|about|over|for)\s+[a-z]+(?:\s+[a-z]+)?)?\s+"
     r"(?:is|are|would\s+be|will\s+be|stays?)\s+(?:also\s+|always\s+|then\s+)?"
     r"(mine|my\s+own|me|theirs|hers|his)\b|"
     r"\bmy\s+(?:call|decision)\b|(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b"
+)
+#: A decision up to its holder: "is up to the training lead (whether we roll back)".
+UP_TO = re.compile(
+    r"\b(?:is|are|'s|would\s+be|will\s+be|stays?)\s+(?:entirely\s+|completely\s+|fully\s+)?"
+    r"up\s+to\s+([^,;]+?)(?:\s+(?:whether|when|if|to\s+decide)\s+(.+))?\s*(?:[,;.]|$)"
+)
+#: A decision handed to its holder: "leave rollbacks to the lead", "delegate X to Y".
+LEFT_TO = re.compile(
+    r"\b(?:leave|leaves|left|delegat(?:e|es|ed|ing)|hand(?:s|ed)?(?:\s+over)?|entrust\w*|"
+    r"give|gives|gave)\s+([^;:.]{3,60}?)\s+to\s+([^;:.]{2,60})"
 )
 #: A decision that is passed to its holder: "rollbacks go to the leadership group",
 #: "every data fix comes to me", "escalates to the VP".
@@ -317,7 +329,8 @@ AUTHORITY = re.compile(
 ALONE = re.compile(
     r"\b(?:on\s+(?:their|her|his|its|my)\s+own(?:\s+authority)?|alone|themselves|herself|"
     r"himself|without\s+(?:a\s+|any\s+)?(?:meeting|escalation|escalating|asking|waiting|"
-    r"sign\s+off|approval|permission|a\s+vote)|no\s+meeting)\b"
+    r"sign\s+off|approval|permission|a\s+vote|me\b|checking|consulting)|no\s+meeting|"
+    r"no\s+(?:escalation|sign\s+off|approval)\s+(?:needed|required))\b"
 )
 #: A sentence whose decisions are no one's or everyone's ("nobody", "together", "the
 #: group"); the leadership group is a team.
@@ -1516,7 +1529,9 @@ class _Reader:
         budget and I decide the ship call" gives three holders); a question "Who decides
         X?" is answered by a next sentence that opens with its holder ("The training lead.").
         """
-        low = _low(s)
+        # "ship/no-ship is my call": the ship call, not a negated ship
+        low = re.sub(r"\b(?:ship|launch|release)\s*/\s*no\s+(?:ship|launch|release)\b", "ship call",
+                     _low(s))  # fmt: skip
         asked, self.asked = self.asked, None
         # "together" makes any decision of its sentence shared; "nobody", "everyone", a
         # group hold nothing, and say nothing of another clause's holder ("…, and nobody
@@ -1591,10 +1606,23 @@ class _Reader:
             ):
                 return [(holder, listed.group(1))]
         # "For the schedule, the decision is from leadership", "the ship call rests with me".
-        held = re.search(r"\b(?:decisions?|calls?|say)\s+(?:is|are|comes?|rests?|lies|sits?)\s+"
-                         r"(?:from|with|up\s+to)\s+(.+)$", low)  # fmt: skip
+        held = re.search(
+            r"\b(?:decisions?|calls?|say|authority|rights?|power)(?:\s+(?:to|on|about|over|for)\s+"
+            r"[a-z]+(?:\s+[a-z]+)?)?\s+(?:is|are|comes?|rests?|lies|sits?|belongs?)\s+"
+            r"(?:from|with|up\s+to|to)\s+(.+)$", low)  # fmt: skip
         if held is not None and not negated(low, held.start(), refusals=False):
             return [(held.group(1), low[: held.end(0) - len(held.group(1))])]
+        # "Rolling back is up to the training lead", "it's up to the PM whether we ship"
+        up_to = UP_TO.search(low)
+        if up_to is not None and not negated(low, up_to.start(), refusals=False):
+            what = low[: up_to.start()] + " " + (up_to.group(2) or "")
+            if any(_first_at(what, ws) >= 0 for ws in DECISION_WORDS.values()):
+                return [(up_to.group(1), what)]
+        # "I'd leave rollbacks to the training lead", "delegate data fixes to the data lead"
+        left = LEFT_TO.search(low)
+        if left is not None and CALLED.search(left.group(1)) and not negated(low, left.start()):
+            return [(re.split(r"[,;(]|\s(?:because|since|and|who)\b", left.group(2))[0],
+                     left.group(1))]  # fmt: skip
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
             return [(passive.group(1), low[: passive.start()])]
