@@ -209,3 +209,40 @@ def test_rights_said_as_new_authors_say_them(text: str, read: str) -> None:
 def test_rights_refused_or_no_decision_read_nothing(text: str) -> None:
     said = _sure(text)
     assert not any(k.startswith("right:") for k in said), (text, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("The data lead owns corpus quality and watches language-ID rates.", "data_quality"),
+        (
+            "The data lead owns corpus quality and reads 200 random documents a week.",
+            "data_quality",
+        ),
+        (
+            "The data lead owns corpus quality, with a small model trained on each mix.",
+            "data_quality",
+        ),
+        ("The evals lead owns contamination and flags scores that look too good.", "contamination"),
+        ("The legal team owns licensing and tracks takedown notices.", "licensing"),
+        ("The infra lead owns the GPUs and watches GPU temperatures.", "hardware"),
+        ("The training lead owns divergence and watches attention logit growth.", "loss_spike"),
+        ("The evals lead owns the eval gap and tracks win rates on customer tasks.", "eval_gap"),
+        ("The safety lead owns safety and tracks refusal rates on each checkpoint.", "safety"),
+    ],
+)
+def test_signals_beside_the_vocabulary(text: str, read: str) -> None:
+    assert f"warning:{read}=yes" in _sure(text), (text, _sure(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The data lead owns corpus quality; language-ID is not something we track.",
+        "The evals lead owns contamination.",
+        "The infra lead owns the GPUs but nobody watches GPU temperatures.",
+    ],
+)
+def test_no_signal_said_reads_no_warning(text: str) -> None:
+    said = _sure(text) | _unsure(text)
+    assert not any(k.startswith("warning:") for k in said), (text, said)

@@ -949,6 +949,7 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         r"\b(?:check\w*|audit\w*|vet\w*|signs?\s+off|signing\s+off|clear\w*|verif\w*|"
         r"approv\w*)\s+(?:(?:on|of|off)\s+)?(?:each|every|all|any)\s+(?:[a-z]+\s+)?"
         r"(?:sources?|providers?|datasets?|repos?|vendors?|suppliers?)\b"
+        r"|\btakedown\s+(?:notices?|requests?)\b"
     ),
     # the product's own eval named by its score, taken at each checkpoint ("reports the
     # claims-set score on every checkpoint", "scoring every checkpoint on both"), or built
@@ -964,8 +965,33 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         # the gap itself measured: "the gap between product and benchmark scores"
         r"\b(?:gap|difference|delta|spread)\s+between\s+(?:the\s+|our\s+)?(?:(?:product|customer|"
         r"user|internal)\w*|benchmark\w*|public)(?:\s+[a-z]+)?\s+(?:and|vs\.?|versus)\s+(?:the\s+|our\s+)?"
-        r"(?:[a-z]+\s+)?(?:scores?|numbers|results|metrics)\b"
+        r"(?:[a-z]+\s+)?(?:scores?|numbers|results|metrics)\b|"
+        # the product's own measures: win rates on customer tasks, ratings by its users, a
+        # golden set of real questions
+        r"\b(?:win\s+rates?|(?:customer|user|support|clinician|lawyer|agent)\w*\s+(?:\w+\s+)?ratings?|"
+        r"golden\s+sets?\s+(?:of|from)\s+real)\b"
     ),
+    # a data signal beside the vocabulary's: language identification, toxicity or junk
+    # rates of the data, documents read by hand, a small model trained on each mix
+    "data_quality": re.compile(
+        r"\b(?:language\s+id\w*|lang\s?id|toxicity\s+(?:filter\s+)?rates?|"
+        r"(?:read|reads|reading)\s+(?:of\s+)?(?:\d+\s+)?(?:random\s+|sampled\s+)?(?:documents|docs|pages)|"
+        r"(?:small|1b|proxy|tiny)\s+models?\s+trained\s+on\s+(?:each|every)\s+(?:mix|version|batch))\b"
+    ),
+    # a leak shows as a score too good to be true or a jump on one benchmark
+    "contamination": re.compile(
+        r"\b(?:too\s+good|suspicious(?:ly)?\s+(?:\w+\s+)?(?:jumps?|gains?|high)|"
+        r"jumps?\s+on\s+(?:one|a\s+single)\s+benchmark)\b"
+    ),
+    "hardware": re.compile(
+        r"\bgpu\s+(?:temperatures?|temps?|thermals?)\b|\bthermal\s+(?:alerts?|throttl\w*)"
+    ),
+    # instabilities seen before the loss moves: logits or activations growing, NaNs
+    "loss_spike": re.compile(
+        r"\b(?:(?:attention\s+)?logits?\s+(?:growth|norms?)|activation\s+norms?|nans?\s+alerts?|"
+        r"nan\s+checks?|loss\s+scale)\b"
+    ),
+    "safety": re.compile(r"\brefusal\s+rates?\b"),
 }
 
 
