@@ -87,6 +87,13 @@ from tests.test_prose_reader4 import _sure, _unsure
             "I'd want the data lead, who owns corpus quality, to read samples daily.",
             {"owner:data_quality=data"},
         ),
+        # phrasings of non-native speakers
+        ("For corpus quality I would put the data lead as owner.", {"owner:data_quality=data"}),
+        ("We make data lead owner of quality.", {"owner:data_quality=data"}),
+        ("Data team will be responsible to check quality.", {"owner:data_quality=data"}),
+        ("Data team take care about quality.", {"owner:data_quality=data"}),
+        ("Data lead is in charge for the quality.", {"owner:data_quality=data"}),
+        ("The data lead would be the owner for the quality of data.", {"owner:data_quality=data"}),
         # one owner for each
         (
             "I'd put one owner on each: the data team for the dirty data, infra for the machines.",
@@ -129,6 +136,9 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         ("The data lead's job is hard enough already.", "owner:"),
         ("The plan is on track for the data lead.", "owner:"),
         ("The evals team owns the gap between benchmarks and the product.", "warning:"),
+        ("We have no owner for corpus quality.", "owner:"),
+        ("Nobody is owner of corpus quality.", "owner:"),
+        ("The product owner of the app decides features.", "owner:"),
         # asked, not said; an indirect question; a past habit
         ("Should the data lead own corpus quality? I'm not sure.", "owner:"),
         ("Does infra own the GPUs?", "owner:"),

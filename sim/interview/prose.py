@@ -171,13 +171,13 @@ POSSESSIVE = (
     r"(?<!\bher\s)"
 )
 OWN_VERB = re.compile(
-    rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of|to)|"
     # "is owner of", "has the pager for", "on the hook for" (the holder before it)
     r"(?:is|are)\s+(?:the\s+)?owners?\s+of|has\s+the\s+pager\s+for|on\s+the\s+hook\s+for|"
     # "has the responsibility for", "have responsibility of", "carries benchmark leakage"
     r"(?:has|have)\s+(?:the\s+)?responsibilit(?:y|ies)\s+(?:for|of)|carr(?:y|ies)(?=\s+(?:the\s+)?[a-z])|"
-    r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
-    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
+    r"in\s+charge\s+(?:of|for)|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
+    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+(?:of|about)(?!\s+(?:itself|themselves))|"
     # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
     r"(?:is\s+|are\s+)?(?:accountable|answerable)\s+for|answers\s+for|"
     r"(?:sits?|rests?|lies)\s+with|"
@@ -187,7 +187,9 @@ OWN_VERB = re.compile(
     r"keeps?\s+an\s+eye\s+on|manag(?:es|e)(?=\s+(?!(?:the\s+|a\s+|our\s+|their\s+|his\s+|her\s+)?"
     r"(?:[a-z]+\s+)?(?:team|people|staff|group|crew|engineers|researchers|folks|squad|org)\b))|"
     # the holder after the verb: "belongs to the infra lead", "the owner of X is the lead"
-    r"belongs?\s+to|belonging\s+to|(?<=\bthe\s)owners?\s+of|"
+    r"belongs?\s+to|belonging\s+to|(?<=\bthe\s)owners?\s+(?:of|for)|"
+    # "we make the data lead owner of quality", "I'd put the data lead as owner"
+    r"(?<=[a-z]\s)(?<!\bthe\s)(?<!\bis\s)(?<!\bare\s)owners?\s+(?:of|for)|as\s+(?:the\s+)?owner\b|"
     # "handled by the evals team", "assigned to the infra lead", "falls on the data lead"
     r"(?:handled|managed|covered|watched|monitored)\s+by|assigned\s+to|"
     r"(?:is|are|sits?|falls?|lands?)\s+(?:squarely\s+)?on(?=\s+(?:the\s+|our\s+|my\s+)?[a-z]+\s+"
@@ -1370,6 +1372,8 @@ class _Reader:
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            if m.group(0).endswith(" to"):
+                obj = re.sub(r"^\s*[a-z]+\s+", " ", obj)  # "responsible to check quality"
             if NOT_HELD.search(subject):
                 continue  # "asked who owns it", "used to own it": nobody holds it now
             if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
@@ -1386,8 +1390,13 @@ class _Reader:
                     subject = app.group(1) or app.group(2)  # "Priya, our data lead, owns …"
             if not _risks_in(obj.split(",")[0]) and not re.match(r"\s*(?:of|for)\b", obj):
                 head = FOR_HEAD.search(low, 0, start)
+                said_for = re.search(
+                    r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:i|we)\b|,|$)", low[: m.start()]
+                )
                 if head is not None:
                     obj = head.group(1)  # "For hardware, the infra lead is the owner"
+                elif said_for is not None and m.group(0).startswith("as"):
+                    obj = said_for.group(1)  # "For quality I'd put the data lead as owner"
             # "…, and her early signal is dedup and toxicity rates": a clause of its own.
             obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
