@@ -29,6 +29,7 @@ Measured on the labelled corpus in tests/data/prose_corpus (benchmarks/prose_rea
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -845,6 +846,19 @@ def _first_team_stretch(before: str, teams: Iterable[str]) -> str:
     return before
 
 
+@functools.cache
+def _team_words(team: str) -> re.Pattern[str]:
+    """Where ``team``'s words start in a text, with the longest word at each start.
+
+    A shorter word of the same team at the same start lies inside the longest, so it
+    neither keeps nor sets aside another team's word that the longest would not
+    (:func:`_team_in`).
+    """
+    words = sorted(TEAM_WORDS.get(team, ()) or (team.replace("_", " "),), key=len, reverse=True)
+    alts = [re.escape(w) + (r"(?![a-z])" if len(w) <= 3 else "") for w in words]
+    return re.compile(rf"(?<![a-z])(?=({'|'.join(alts)}))")
+
+
 def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | None:
     """The team a stretch of text names, or the candidate for "I".
 
@@ -855,12 +869,11 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     # set aside holds nothing.
     low = NOT_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), _low(part))
     found = []
-    spans: list[tuple[int, int, str]] = []
-    for team in teams:
-        words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
-        for w in words:
-            pat = re.escape(w) + r"(?![a-z])" if len(w) <= 3 else re.escape(w)
-            spans += [(m.start(), m.end(), team) for m in re.finditer(rf"(?<![a-z]){pat}", low)]
+    spans = [
+        (m.start(), m.start() + len(m.group(1)), team)
+        for team in teams
+        for m in _team_words(team).finditer(low)
+    ]
     # "the post-training lead": "training lead" inside it (or starting inside it) names no
     # other team.
     for a, b, team in spans:
