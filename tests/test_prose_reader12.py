@@ -94,6 +94,24 @@ from tests.test_prose_reader4 import _sure, _unsure
         ("Data team take care about quality.", {"owner:data_quality=data"}),
         ("Data lead is in charge for the quality.", {"owner:data_quality=data"}),
         ("The data lead would be the owner for the quality of data.", {"owner:data_quality=data"}),
+        # pronouns: the nearest team before, or the one team of the sentence before
+        (
+            "and then for hardware its the infra team they own that and they watch node health",
+            {"owner:hardware=infra", "warning:hardware=yes"},
+        ),
+        (
+            "the evals people they own contamination they run the overlap scans",
+            {"owner:contamination=evals", "warning:contamination=yes"},
+        ),
+        ("The infra team is great and I think they own the GPUs.", {"owner:hardware=infra"}),
+        (
+            "I spoke to the data lead. She owns corpus quality and reads samples daily.",
+            {"owner:data_quality=data", "warning:data_quality=yes"},
+        ),
+        (
+            "owners would be the data team for the crawl and the evals team for contamination",
+            {"owner:data_quality=data", "owner:contamination=evals"},
+        ),
         # one owner for each
         (
             "I'd put one owner on each: the data team for the dirty data, infra for the machines.",
@@ -139,6 +157,11 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         ("We have no owner for corpus quality.", "owner:"),
         ("Nobody is owner of corpus quality.", "owner:"),
         ("The product owner of the app decides features.", "owner:"),
+        # a pronoun with no team before it is nobody's, and never the candidate's
+        ("I think they own the GPUs.", "owner:"),
+        ("The data lead and the infra lead are new. They own quality.", "owner:"),
+        ("We have a data lead. She doesn't own quality.", "owner:"),
+        ("no owners for corpus quality or the GPUs", "owner:"),
         # asked, not said; an indirect question; a past habit
         ("Should the data lead own corpus quality? I'm not sure.", "owner:"),
         ("Does infra own the GPUs?", "owner:"),

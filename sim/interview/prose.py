@@ -1139,6 +1139,8 @@ class _Reader:
         self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
         self.asked: str | None = None
+        #: The sentence before this one ("The data lead is new. She owns quality.").
+        self.before = ""
         #: The risks a question asked the owner of ("Who owns data quality?").
         self.asked_owner: list[str] = []
         #: The risk of the challenge the sentence before named, if it named one.
@@ -1150,6 +1152,7 @@ class _Reader:
                 self.sentence(s, Text.of(s))
             # A clause ending in ";" and the next are one sentence: context carries over.
             self.joined = s if s.rstrip().endswith(";") else ""
+            self.before = s
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
@@ -1325,6 +1328,8 @@ class _Reader:
             self._owner_of(colon.group(1), colon.group(2), s)
         if not verbs:
             self._owned_head(low, s)
+            if colon is None:
+                self._spoken_owners(low, s)
         self._possessed(low, s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
         listed = OWNER_LIST.match(low)
@@ -1389,6 +1394,28 @@ class _Reader:
                 obj = re.sub(r"^\s*[a-z]+\s+", " ", obj)  # "responsible to check quality"
             if NOT_HELD.search(subject):
                 continue  # "asked who owns it", "used to own it": nobody holds it now
+            pron = re.search(
+                r"(?:^|\s)(?:they|she|he)(?:\s+(?:would|will|should|also|can))?\s*$", subject
+            )
+            if pron is not None and _team_in(ME.sub(" ", subject), self.teams) is None:
+                # "the infra team, they own that", "I think they own it": the nearest team
+                # before the pronoun (never the candidate who speaks of them)
+                before = ME.sub(" ", low[: start + pron.start()])
+                if _team_in(before, self.teams) is not None:
+                    subject = before
+                elif start + pron.start() == 0 or not low[: start + pron.start()].strip(" ,"):
+                    # the sentence opens with it: the one team the sentence before names
+                    named = {t for t in self.teams if _team_words(t).search(_low(self.before))}
+                    subject = _low(self.before) if len(named) == 1 else ""
+                else:
+                    subject = ""
+            if re.search(r"^\s*(?:that|it|this|them|those)\b", obj) and not _risks_in(
+                obj.split(",")[0]
+            ):
+                said_for = re.search(r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:it'?s|its|is|i|we)\b|,)",
+                                     low[: m.start()])  # fmt: skip
+                if said_for is not None:
+                    obj = said_for.group(1)  # "for hardware it's the infra team, they own that"
             if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
                 # "the data lead, who owns quality, …": the noun before the relative
                 ante = re.search(r"((?:[a-z']+\s+){0,4}[a-z']+)\s*,?\s*$", low[:start])
@@ -1422,6 +1449,26 @@ class _Reader:
             # a clause opened at its team is read alone: a negator before it reaches
             # neither the verb nor what is watched
             self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
+
+    def _spoken_owners(self, low: str, s: str) -> None:
+        """A list of owners said without marks, an item starting at each team.
+
+        "owners would be the data team for the crawl and the evals team for contamination":
+        after "owners", a team starts an item once the item before holds its "for".
+        """
+        head = re.search(r"\bowners?\b(?:\s+(?:are|would\s+be|will\s+be|is|then|like))?\s+", low)
+        if head is None or NO_OWNER.search(low[: head.end()]):
+            return
+        rest = low[head.end() :]
+        starts = sorted({mm.start() for t in self.teams for mm in _team_words(t).finditer(rest)})
+        # an item starts at a team only where the item before already holds its "for"
+        cuts = [0]
+        for at in starts:
+            if at > cuts[-1] and re.search(r"\bfor\b", rest[cuts[-1] : at]):
+                cuts.append(at)
+        items = [rest[a:b] for a, b in zip(cuts, [*cuts[1:], len(rest)], strict=True)]
+        if sum(bool(re.search(r"\bfor\b", i)) for i in items) >= 2:
+            self._owner_list("; ".join(items), s)
 
     def _possessed(self, low: str, s: str) -> None:
         """The owner said as whose job it is, or as whom it is assigned to.
