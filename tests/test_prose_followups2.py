@@ -31,6 +31,15 @@ from sim.interview.prose_followups import read_followup
         ("loss_spike", "She is going back to the checkpoint from this morning, skipping those "
          "batches.", ("rollback_skip",)),
         ("loss_spike", "We rewind to the last good checkpoint.", ("rollback_skip",)),
+        # Fifth session: more words for the same calls (probes written for the purpose).
+        ("loss_spike", "Let it ride for a few hundred steps and see if it recovers.",
+         ("continue",)),
+        ("loss_spike", "The training lead reloads the previous checkpoint and skips those "
+         "batches.", ("rollback_skip",)),
+        ("budget_cut", "Dip into the contingency, and if that's not enough cut a round of RLHF.",
+         ("use_reserve", "fewer_post_training_rounds")),
+        ("budget_cut", "Shrink the eval suite and drop one SFT round.",
+         ("smaller_eval_scope", "fewer_post_training_rounds")),
         # Fixing the data and tuning again.
         ("benchmarks_vs_product", "Not ready; we are fixing the data and tuning again.",
          ("fix_data_and_retune",)),

@@ -29,6 +29,7 @@ Measured on the labelled corpus in tests/data/prose_corpus (benchmarks/prose_rea
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,20 +83,23 @@ CANDIDATE_TEAM = "product"
 TEAM_WORDS: dict[str, tuple[str, ...]] = {
     "leadership": ("leadership", "exec", "executive", "vp", "cto", "ceo", "sponsor",
                    "steering", "director", "board", "leadership group"),
-    "product": ("product team", "product manager", "pm", "product lead"),
+    "product": ("product team", "product manager", "pm", "product lead", "head of product"),
     "pretraining": ("pretraining", "pre training", "training lead", "training team",
                     "research lead", "pretraining lead", "pretraining team", "pretrain lead",
                     "pretrain team",
-                    "training workstream", "training crew", "training group"),
+                    "training workstream", "training crew", "training group",
+                    "head of training", "head of research", "research team"),
     "infra": ("infra", "infrastructure", "sre", "cluster team", "platform team", "ops team"),
     "data": ("data team", "data engineer", "data lead", "data people", "data folks",
-             "data person", "data crew", "data workstream", "data group", "data squad"),
+             "data person", "data crew", "data workstream", "data group", "data squad",
+             "head of data", "data manager"),
     "post_training": ("post training", "alignment team", "fine tuning team", "alignment",
                       "tuning lead", "tuning team", "fine tuning lead", "alignment lead"),
     "evals": ("evals", "eval team", "evaluation team", "eval folks", "eval people",
               "eval lead", "evaluation", "eval crew", "evals crew"),
     "safety_legal": ("legal", "safety team", "privacy team", "safety and legal", "counsel",
-                     "lawyers", "privacy", "licensing team", "licensing folks", "licensing lead"),
+                     "lawyers", "privacy", "licensing team", "licensing folks", "licensing lead",
+                     "safety lead", "head of safety", "trust and safety"),
 }  # fmt: skip
 #: A consequence stated: the risk leads to a cost ("so quality falls short", "-> days lost").
 CAUSE = re.compile(
@@ -161,8 +165,10 @@ DETERMINER = re.compile(r"\b(?:the|our|a|an|their)\s+$")
 #: Also a head that gives each risk its owner ("every risk gets an owner: …"; not "each
 #: step has one owner", whose items are steps).
 OWNER_LIST = re.compile(
-    r"^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?(?:[^:]{0,60}\brisks?\b[^:]{0,40}\b)?owners?\b[^:]{0,60}:"
-    r"\s*(.+)$"
+    r"(?:^\W*(?:\d+[.)]\s*|[a-z][.)]\s+)?(?:[^:]{0,60}\brisks?\b[^:]{0,40}\b)?owners?\b[^:]{0,60}:"
+    # "I'm putting one owner on each:", "a single owner for every one of them:"
+    r"|^[^:]{0,40}\b(?:one|a\s+single|an)\s+owners?\s+(?:for|per|on|to)\s+(?:each|every|all)\b"
+    r"[^:]{0,30}:)\s*(.+)$"
 )
 #: A head that gives no one a risk ("nobody is the owner: …").
 NO_OWNER = re.compile(r"\b(?:nobody|no\s?one|no\s+owner|not\s+(?:an?\s+|the\s+)?owner)\b")
@@ -174,17 +180,76 @@ POSSESSIVE = (
     r"(?<!\bher\s)"
 )
 OWN_VERB = re.compile(
-    rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of)|"
+    rf"\b{POSSESSIVE}(?:owns?|owned\s+(?:by|from)|is\s+responsible|are\s+responsible|responsible\s+(?:for|of|to)|"
     # "is owner of", "has the pager for", "on the hook for" (the holder before it)
     r"(?:is|are)\s+(?:the\s+)?owners?\s+of|has\s+the\s+pager\s+for|on\s+the\s+hook\s+for|"
     # "has the responsibility for", "have responsibility of", "carries benchmark leakage"
     r"(?:has|have)\s+(?:the\s+)?responsibilit(?:y|ies)\s+(?:for|of)|carr(?:y|ies)(?=\s+(?:the\s+)?[a-z])|"
-    r"in\s+charge\s+of|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
-    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+of(?!\s+(?:itself|themselves))|"
+    r"in\s+charge\s+(?:of|for)|looks?\s+after|handles?|watch(?:es)?|monitors?|runs|covers|"
+    r"(?<=they\s)run|(?<=they\s)watch|tracks|takes?\s+care\s+(?:of|about)(?!\s+(?:itself|themselves))|"
     # "is accountable for", "answers for", "sits with the data lead" (the holder after it)
     r"(?:is\s+|are\s+)?(?:accountable|answerable)\s+for|answers\s+for|"
-    r"(?:sits?|rests?|lies)\s+with)\b",
+    r"(?:sits?|rests?|lies)\s+with|"
+    # "has / takes ownership of", "is the DRI for", "the point person on", "keeps an eye on"
+    r"(?:has|have|had|takes?|took|taking)\s+(?:full\s+|clear\s+|the\s+)?ownership\s+(?:of|for|over)|"
+    r"(?:is|are)\s+(?:the\s+)?(?:dri|point\s+person|go\s?to\s+person)\s+(?:for|on|of)|"
+    r"keeps?\s+an\s+eye\s+on|manag(?:es|e)(?=\s+(?!(?:the\s+|a\s+|our\s+|their\s+|his\s+|her\s+)?"
+    r"(?:[a-z]+\s+)?(?:team|people|staff|group|crew|engineers|researchers|folks|squad|org)\b))|"
+    # the holder after the verb: "belongs to the infra lead", "the owner of X is the lead"
+    r"belongs?\s+to|belonging\s+to|(?<=\bthe\s)owners?\s+(?:of|for)|"
+    # "we make the data lead owner of quality", "I'd put the data lead as owner"
+    r"(?<=[a-z]\s)(?<!\bthe\s)(?<!\bis\s)(?<!\bare\s)owners?\s+(?:of|for)|as\s+(?:the\s+)?owner\b|"
+    # "handled by the evals team", "assigned to the infra lead", "falls on the data lead"
+    r"(?:handled|managed|covered|watched|monitored)\s+by|assigned\s+to|"
+    r"(?:is|are|sits?|falls?|lands?)\s+(?:squarely\s+)?on(?=\s+(?:the\s+|our\s+|my\s+)?[a-z]+\s+"
+    r"(?:lead|team|folks|people|head|owner)\b)|"
+    # "For data quality, the data lead is the owner": the owned thing in the head before
+    r"(?:is|are)\s+(?:the\s+)?(?:owners?|dri|one\s+accountable|one\s+responsible)"
+    r"(?=\s*(?:[.;,!?)]|$|\band\b|\bhere\b|\bthere\b)))\b",
     re.I,
+)
+#: A subject named by a person and an apposition: "Priya, our data lead, owns …", "Marco
+#: (infra) owns …", "Sam, who runs the cluster team, owns …": the apposition names the team.
+APPOSITIVE = re.compile(
+    r"(?:^|[.;!?]\s+)[^\w(]*[a-z][\w']*(?:\s+[a-z][\w']*){0,2}\s*"
+    r"(?:,\s*([^,;:.()]{2,60}?)\s*,|\(\s*([^()]{2,60}?)\s*\))\s*$"
+)
+#: The thing owned said first, in a head before the owner's clause: "For data quality, the
+#: data lead is the owner", "As for hardware, infra owns it".
+FOR_HEAD = re.compile(r"(?:^|[.;!?]\s+)[^\w]*(?:and\s+)?(?:as\s+)?for\s+([^,;:.]{3,80}?),\s*$")
+#: The owned thing first, then its owner after a mark: "Hardware failures: infra",
+#: "Loss spikes -> the pretraining lead, watching grad norm" ("->" reads " >" once lowered).
+OWNED_HEAD = re.compile(r"^\W*([a-z][a-z\s']{2,60}?)\s*(?::|\s>|→|=|\s[–—]\s)\s*(.+)$")
+#: A question asked, not an owner said: "Does infra own the GPUs?".
+QUESTION = re.compile(
+    r"^\W*(?:should|would|could|does|do|did|is|are|can|shall|will|who|whom|"
+    r"which|why|how|what)\b"
+)
+#: A subject that holds nothing now: an indirect question, or a past habit.
+NOT_HELD = re.compile(
+    r"\b(?:ask\w*|wonder\w*|know|knows|unclear|clear|decide\w*|sure|figure\s+out|see|debate\w*)"
+    r"\s+(?:who|whom|which\s+team)\s*$|\bused\s+to\s*$"
+)
+#: Whose job a risk is: "X is the data lead's job", "X would be my responsibility".
+POSSESSED = re.compile(
+    r"([^;:.]{3,80}?)\s+(?:is|are|would\s+be|will\s+be|becomes?)\s+(?:squarely\s+|entirely\s+|"
+    r"clearly\s+)?((?:the\s+|our\s+)?(?:[a-z]+\s+){0,2}?[a-z]+'s|my|their)\s+(?:job|responsibility|"
+    r"problem|area|remit|domain|baby|to\s+own)\b"
+)
+#: Assigned in the active voice: "I'd assign node failures to the infra lead".
+ASSIGNED = re.compile(r"\bassign(?:s|ed|ing)?\s+([^;:.]{3,80}?)\s+to\s+([^;:.,]{2,40})")
+#: Words that may stand beside a team's words in an owner said alone ("our data lead").
+OWNER_FILLER = frozenset(
+    "the our their a an my your lead leads team head manager folks people person owner "
+    "group crew squad engineer engineers".split()
+)
+#: A clause whose subject is a signal: "the early signal is …", "her first warning would be …".
+SIGNAL_SUBJECT = re.compile(
+    r"^\W*(?:and\s+)?(?:the|her|his|their|its|our|my|a|an|that\s+team's|the\s+team's)\s+"
+    r"(?:(?:early|earliest|first|leading|main|key|best|usual)\s+)?(?:warning\s+)?"
+    r"(?:signals?|warnings?|indicators?|tells?|alarms?|tripwires?|triggers?|canar(?:y|ies)|"
+    r"metrics?\s+to\s+watch)\s+(?:\w+\s+){0,3}?"
+    r"(?:is|are|would\s+be|will\s+be|=|:)\s"
 )
 #: A decision named as a noun ("rollbacks", "data fixes", "the ship", "release").
 DECISION_NOUN = r"(?:rollback|roll\s+back|data\s+fix|release|ship|launch|budget|schedule)\w*"
@@ -210,11 +275,17 @@ DECIDE_VERB = re.compile(
     r"(?:owns?|holds?|controls?)\s+the\s+purse(?:\s+strings)?|"
     # "says when we roll back", "is the one who says roll back": the say over an action
     r"says?\s+(?:when|whether|if)\s+(?:we\s+|to\s+)?(?=roll\s+back|ship|launch|release)|"
-    r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch)))\b",
+    r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch))|"
+    # "has the final say on", "has (the) authority over", "is the decision maker for"
+    r"(?:has|have|holds?|gets?)\s+(?:the\s+)?(?:final|last)\s+(?:say|word|call)|"
+    r"(?:has|have|holds?)\s+(?:the\s+|full\s+|final\s+|sole\s+)?(?:authority|veto)\s+(?:over|on|for)|"
+    r"(?:is|are)\s+(?:the\s+)?(?:final\s+)?decision\s+makers?\s+(?:for|on|about)|"
+    # "gets the rollback call", "pulls the trigger on a rollback"
+    r"gets?\s+the\s+(?:[a-z]+\s+){0,2}?(?:call|decision|say)|pulls?\s+the\s+trigger\s+on)\b",
     re.I,
 )
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
-    "rollback": ("rollback", "roll back", "loss spike", "spike", "rewind"),
+    "rollback": ("rollback", "roll back", "rolling back", "loss spike", "spike", "rewind"),
     "data_fix": ("data fix", "data defect", "fix the data", "patch the data",
                  "patches the data"),
     "budget": ("budget", "spend", "purse"),
@@ -225,10 +296,20 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 #: mine", "would be mine", "the ship decision is also me", "that call is theirs" (group 1),
 #: "is the training lead's call" (group 2).
 MINE = re.compile(
-    r"\b(?:call|decision|say)(?:\s+(?:to|on|about|over|for)\s+[a-z]+(?:\s+[a-z]+)?)?\s+"
+    r"\b(?:call|decision|say|go\s*/?\s*no\s+go)(?:\s+(?:to|on|about|over|for)\s+[a-z]+(?:\s+[a-z]+)?)?\s+"
     r"(?:is|are|would\s+be|will\s+be|stays?)\s+(?:also\s+|always\s+|then\s+)?"
     r"(mine|my\s+own|me|theirs|hers|his)\b|"
     r"\bmy\s+(?:call|decision)\b|(?:is|are)\s+(?:the\s+)?([a-z\s]+?)'s\s+(?:call|decision)\b"
+)
+#: A decision up to its holder: "is up to the training lead (whether we roll back)".
+UP_TO = re.compile(
+    r"\b(?:is|are|'s|would\s+be|will\s+be|stays?)\s+(?:entirely\s+|completely\s+|fully\s+)?"
+    r"up\s+to\s+([^,;]+?)(?:\s+(?:whether|when|if|to\s+decide)\s+(.+))?\s*(?:[,;.]|$)"
+)
+#: A decision handed to its holder: "leave rollbacks to the lead", "delegate X to Y".
+LEFT_TO = re.compile(
+    r"\b(?:leave|leaves|left|delegat(?:e|es|ed|ing)|hand(?:s|ed)?(?:\s+over)?|entrust\w*|"
+    r"give|gives|gave)\s+([^;:.]{3,60}?)\s+to\s+([^;:.]{2,60})"
 )
 #: A decision that is passed to its holder: "rollbacks go to the leadership group",
 #: "every data fix comes to me", "escalates to the VP".
@@ -259,7 +340,8 @@ AUTHORITY = re.compile(
 ALONE = re.compile(
     r"\b(?:on\s+(?:their|her|his|its|my)\s+own(?:\s+authority)?|alone|themselves|herself|"
     r"himself|without\s+(?:a\s+|any\s+)?(?:meeting|escalation|escalating|asking|waiting|"
-    r"sign\s+off|approval|permission|a\s+vote)|no\s+meeting)\b"
+    r"sign\s+off|approval|permission|a\s+vote|me\b|checking|consulting)|no\s+meeting|"
+    r"no\s+(?:escalation|sign\s+off|approval)\s+(?:needed|required))\b"
 )
 #: A sentence whose decisions are no one's or everyone's ("nobody", "together", "the
 #: group"); the leadership group is a team.
@@ -853,6 +935,19 @@ def _first_team_stretch(before: str, teams: Iterable[str]) -> str:
     return before
 
 
+@functools.cache
+def _team_words(team: str) -> re.Pattern[str]:
+    """Where ``team``'s words start in a text, with the longest word at each start.
+
+    A shorter word of the same team at the same start lies inside the longest, so it
+    neither keeps nor sets aside another team's word that the longest would not
+    (:func:`_team_in`).
+    """
+    words = sorted(TEAM_WORDS.get(team, ()) or (team.replace("_", " "),), key=len, reverse=True)
+    alts = [re.escape(w) + (r"(?![a-z])" if len(w) <= 3 else "") for w in words]
+    return re.compile(rf"(?<![a-z])(?=({'|'.join(alts)}))")
+
+
 def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | None:
     """The team a stretch of text names, or the candidate for "I".
 
@@ -863,12 +958,11 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     # set aside holds nothing.
     low = NOT_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), _low(part))
     found = []
-    spans: list[tuple[int, int, str]] = []
-    for team in teams:
-        words = TEAM_WORDS.get(team, ()) or (team.replace("_", " "),)
-        for w in words:
-            pat = re.escape(w) + r"(?![a-z])" if len(w) <= 3 else re.escape(w)
-            spans += [(m.start(), m.end(), team) for m in re.finditer(rf"(?<![a-z]){pat}", low)]
+    spans = [
+        (m.start(), m.start() + len(m.group(1)), team)
+        for team in teams
+        for m in _team_words(team).finditer(low)
+    ]
     # "the post-training lead": "training lead" inside it (or starting inside it) names no
     # other team.
     for a, b, team in spans:
@@ -1137,6 +1231,7 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         r"\b(?:check\w*|audit\w*|vet\w*|signs?\s+off|signing\s+off|clear\w*|verif\w*|"
         r"approv\w*)\s+(?:(?:on|of|off)\s+)?(?:each|every|all|any)\s+(?:[a-z]+\s+)?"
         r"(?:sources?|providers?|datasets?|repos?|vendors?|suppliers?)\b"
+        r"|\btakedown\s+(?:notices?|requests?)\b"
     ),
     # the product's own eval named by its score, taken at each checkpoint ("reports the
     # claims-set score on every checkpoint", "scoring every checkpoint on both"), or built
@@ -1148,8 +1243,37 @@ SIGNALED_AS: dict[str, re.Pattern[str]] = {
         r"\bscor\w*\s+(?:each|every)\s+checkpoint|"
         r"\bbuild\w*\s+(?:(?:a|the|our|its|their)\s+)?(?:[a-z]+\s+){0,2}?(?:test\s+sets?|tests|"
         r"evals?|suites?)\s+(?:(?:out\s+)?of|from|with)\s+(?:real|actual|what\s+(?:our\s+)?"
-        r"(?:customers?|users?|clients?))"
+        r"(?:customers?|users?|clients?))|"
+        # the gap itself measured: "the gap between product and benchmark scores"
+        r"\b(?:gap|difference|delta|spread)\s+between\s+(?:the\s+|our\s+)?(?:(?:product|customer|"
+        r"user|internal)\w*|benchmark\w*|public)(?:\s+[a-z]+)?\s+(?:and|vs\.?|versus)\s+(?:the\s+|our\s+)?"
+        r"(?:[a-z]+\s+)?(?:scores?|numbers|results|metrics)\b|"
+        # the product's own measures: win rates on customer tasks, ratings by its users, a
+        # golden set of real questions
+        r"\b(?:win\s+rates?|(?:customer|user|support|clinician|lawyer|agent)\w*\s+(?:\w+\s+)?ratings?|"
+        r"golden\s+sets?\s+(?:of|from)\s+real)\b"
     ),
+    # a data signal beside the vocabulary's: language identification, toxicity or junk
+    # rates of the data, documents read by hand, a small model trained on each mix
+    "data_quality": re.compile(
+        r"\b(?:language\s+id\w*|lang\s?id|toxicity\s+(?:filter\s+)?rates?|"
+        r"(?:read|reads|reading)\s+(?:of\s+)?(?:\d+\s+)?(?:random\s+|sampled\s+)?(?:documents|docs|pages)|"
+        r"(?:small|1b|proxy|tiny)\s+models?\s+trained\s+on\s+(?:each|every)\s+(?:mix|version|batch))\b"
+    ),
+    # a leak shows as a score too good to be true or a jump on one benchmark
+    "contamination": re.compile(
+        r"\b(?:too\s+good|suspicious(?:ly)?\s+(?:\w+\s+)?(?:jumps?|gains?|high)|"
+        r"jumps?\s+on\s+(?:one|a\s+single)\s+benchmark)\b"
+    ),
+    "hardware": re.compile(
+        r"\bgpu\s+(?:temperatures?|temps?|thermals?)\b|\bthermal\s+(?:alerts?|throttl\w*)"
+    ),
+    # instabilities seen before the loss moves: logits or activations growing, NaNs
+    "loss_spike": re.compile(
+        r"\b(?:(?:attention\s+)?logits?\s+(?:growth|norms?)|activation\s+norms?|nans?\s+alerts?|"
+        r"nan\s+checks?|loss\s+scale)\b"
+    ),
+    "safety": re.compile(r"\brefusal\s+rates?\b"),
 }
 
 
@@ -1282,6 +1406,10 @@ class _Reader:
         self.owned: list[str] = []
         #: The decisions a question asked the holder of ("Who decides the rollback?").
         self.asked: str | None = None
+        #: The sentence before this one ("The data lead is new. She owns quality.").
+        self.before = ""
+        #: The risks a question asked the owner of ("Who owns data quality?").
+        self.asked_owner: list[str] = []
         #: The risk of the challenge the sentence before named, if it named one.
         self.last_challenge: str | None = None
         said = sentences(text)
@@ -1291,6 +1419,7 @@ class _Reader:
                 self.sentence(s, Text.of(s))
             # A clause ending in ";" and the next are one sentence: context carries over.
             self.joined = s if s.rstrip().endswith(";") else ""
+            self.before = s
 
     def note(self, field: str, value: str, sentence: str, key: str, unsure: bool = False) -> None:
         self.readings.append(
@@ -1395,7 +1524,9 @@ class _Reader:
         no subject or verb of its own, so it is the first one's object continued.
         """
         owned, self.owned = self.owned, []
-        if not self.joined or has_clause(s):
+        # "…; the early signal is the dedup rate", "Her first warning would be …": a clause
+        # whose subject is a signal goes on with the owner before (joined or not).
+        if not SIGNAL_SUBJECT.match(_low(s)) and (not self.joined or has_clause(s)):
             return
         for risk in owned:
             old = self.risks.get(risk)
@@ -1456,6 +1587,22 @@ class _Reader:
     def _owners(self, s: str) -> None:
         """Owners: the subject of each owning verb, the risks of its object."""
         low = _low(s)
+        asked, self.asked_owner = self.asked_owner, []
+        if QUESTION.match(low) and s.rstrip().endswith("?"):
+            # "Should the data lead own quality?": asked, not said; "Who owns X?" is
+            # answered by a next sentence that opens with its owner ("The data lead.")
+            who = re.match(rf"^\W*who\s+(?:{OWN_VERB.pattern})(.*)\?\W*$", low)
+            self.asked_owner = _risks_in(who.group(who.lastindex or 0)) if who else []
+            return
+        if asked:
+            holder = re.split(r"[,;(]|\s(?:with|watching|who|by|through|via)\b", low)[0]
+            team = _team_in(holder, self.teams) if len(holder.split()) <= 4 else None
+            if team is not None and not re.search(
+                r"n't|\b(?:not|no|nobody|unclear|maybe)\b", holder
+            ):
+                for risk in asked:
+                    self._own(risk, team, s, low, unsure=False)
+                return
         verbs = list(OWN_VERB.finditer(low))
         colon = re.match(r"^\W*([a-z\s]+?):\s*(.+)$", low)
         # "Evals team: contamination, overlap scans" names an owner; "Evaluation: leaked
@@ -1464,6 +1611,11 @@ class _Reader:
                 and _team_in(colon.group(1), self.teams) and not NOT_A_TEAM.search(colon.group(1))
                 and not _consequence(colon.group(2))):  # fmt: skip
             self._owner_of(colon.group(1), colon.group(2), s)
+        if not verbs:
+            self._owned_head(low, s)
+            if colon is None:
+                self._spoken_owners(low, s)
+        self._possessed(low, s)
         # A list of owners under its head; a clause after its ";" goes on with the list.
         listed = OWNER_LIST.match(low)
         if listed is not None and NO_OWNER.search(low[: listed.start(1)]):
@@ -1500,12 +1652,76 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith(("owned by", "owned from", "sit", "rest", "lies")):
+            if m.group(0).startswith(
+                (
+                    "owned by",
+                    "owned from",
+                    "sit",
+                    "rest",
+                    "lies",
+                    "belong",
+                    "handled",
+                    "managed",
+                    "covered",
+                    "watched",
+                    "monitored",
+                    "assigned",
+                    "is on",
+                    "are on",
+                    "falls",
+                    "lands",
+                )
+            ):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
             subject, obj = low[start : m.start()], low[m.end() : end]
+            if m.group(0).endswith(" to"):
+                obj = re.sub(r"^\s*[a-z]+\s+", " ", obj)  # "responsible to check quality"
+            if NOT_HELD.search(subject):
+                continue  # "asked who owns it", "used to own it": nobody holds it now
+            pron = re.search(
+                r"(?:^|\s)(?:they|she|he)(?:\s+(?:would|will|should|also|can))?\s*$", subject
+            )
+            if pron is not None and _team_in(ME.sub(" ", subject), self.teams) is None:
+                # "the infra team, they own that", "I think they own it": the nearest team
+                # before the pronoun (never the candidate who speaks of them)
+                before = ME.sub(" ", low[: start + pron.start()])
+                if _team_in(before, self.teams) is not None:
+                    subject = before
+                elif start + pron.start() == 0 or not low[: start + pron.start()].strip(" ,"):
+                    # the sentence opens with it: the one team the sentence before names
+                    named = {t for t in self.teams if _team_words(t).search(_low(self.before))}
+                    subject = _low(self.before) if len(named) == 1 else ""
+                else:
+                    subject = ""
+            if re.search(r"^\s*(?:that|it|this|them|those)\b", obj) and not _risks_in(
+                obj.split(",")[0]
+            ):
+                said_for = re.search(r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:it'?s|its|is|i|we)\b|,)",
+                                     low[: m.start()])  # fmt: skip
+                if said_for is not None:
+                    obj = said_for.group(1)  # "for hardware it's the infra team, they own that"
+            if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
+                # "the data lead, who owns quality, …": the noun before the relative
+                ante = re.search(r"((?:[a-z']+\s+){0,4}[a-z']+)\s*,?\s*$", low[:start])
+                subject = ante.group(1) if ante else subject
             if colon is not None and _team_in(subject, self.teams) is None:
                 subject = colon.group(1)  # "Data lead: on the hook for corpus quality"
+            if _team_in(subject, self.teams) is None and re.fullmatch(
+                r"[\s,]*(?:(?:is|are|will|would|should|can|also|be)\b[\s,]*)*", subject
+            ):
+                app = APPOSITIVE.search(low, 0, start)
+                if app is not None and not negated(app.group(0), 0):
+                    subject = app.group(1) or app.group(2)  # "Priya, our data lead, owns …"
+            if not _risks_in(obj.split(",")[0]) and not re.match(r"\s*(?:of|for)\b", obj):
+                head = FOR_HEAD.search(low, 0, start)
+                said_for = re.search(
+                    r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:i|we)\b|,|$)", low[: m.start()]
+                )
+                if head is not None:
+                    obj = head.group(1)  # "For hardware, the infra lead is the owner"
+                elif said_for is not None and m.group(0).startswith("as"):
+                    obj = said_for.group(1)  # "For quality I'd put the data lead as owner"
             # "…, and her early signal is dedup and toxicity rates": a clause of its own.
             obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
@@ -1518,6 +1734,76 @@ class _Reader:
             # a clause opened at its team is read alone: a negator before it reaches
             # neither the verb nor what is watched
             self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
+
+    def _spoken_owners(self, low: str, s: str) -> None:
+        """A list of owners said without marks, an item starting at each team.
+
+        "owners would be the data team for the crawl and the evals team for contamination":
+        after "owners", a team starts an item once the item before holds its "for".
+        """
+        head = re.search(r"\bowners?\b(?:\s+(?:are|would\s+be|will\s+be|is|then|like))?\s+", low)
+        if head is None or NO_OWNER.search(low[: head.end()]):
+            return
+        rest = low[head.end() :]
+        starts = sorted({mm.start() for t in self.teams for mm in _team_words(t).finditer(rest)})
+        # an item starts at a team only where the item before already holds its "for"
+        cuts = [0]
+        for at in starts:
+            if at > cuts[-1] and re.search(r"\bfor\b", rest[cuts[-1] : at]):
+                cuts.append(at)
+        items = [rest[a:b] for a, b in zip(cuts, [*cuts[1:], len(rest)], strict=True)]
+        if sum(bool(re.search(r"\bfor\b", i)) for i in items) >= 2:
+            self._owner_list("; ".join(items), s)
+
+    def _possessed(self, low: str, s: str) -> None:
+        """The owner said as whose job it is, or as whom it is assigned to.
+
+        "Data quality is the data lead's job", "hardware failures would be infra's
+        problem", "contamination is my responsibility", "I'd assign node failures to the
+        infra lead"; negated ("is not the data lead's job") or held by nobody, nothing.
+        """
+        for m in POSSESSED.finditer(low):
+            obj, who = m.group(1), m.group(2)
+            if negated(low[: m.end()], m.start(2)) or NO_OWNER.search(who):
+                continue
+            who = "me" if who == "my" else who  # "my responsibility": the candidate's
+            self._owner_of(who, obj[clause_start(obj, len(obj)) :], s)
+        for m in ASSIGNED.finditer(low):
+            if not negated(low, m.start()):
+                self._owner_of(m.group(2), m.group(1), s)
+
+    def _owned_head(self, low: str, s: str) -> None:
+        """The owned thing first, its owner after a mark: "Hardware failures: the infra team".
+
+        Only a head that names one risk and no team, and an owner said in a few words that
+        name one team (what follows a comma may name its signal); a head that names a stage
+        or a cost ("Evaluation: leaked items inflate the scores") gives nothing.
+        """
+        m = OWNED_HEAD.match(low)
+        # a head naming a decision ("Data fix call: the data lead") gives a right, no risk
+        if (m is None or _team_in(m.group(1), self.teams) is not None
+                or re.search(rf"\b{DECISION_NOUN}|\b(?:calls?|decisions?|sign\s?off)\b",
+                             m.group(1))):  # fmt: skip
+            return
+        risks = _risks_in(m.group(1))
+        pieces = re.split(r"[,;(]|\s[–—-]\s|\bwho\b|\bwatch", m.group(2))
+        owner = pieces[0]
+        if len(pieces) > 1 and len(owner.split()) <= 2 and _team_in(owner, self.teams) is None:
+            owner = pieces[1]  # "Hardware: Marco, our infra lead"
+        if (len(risks) != 1 or _consequence(m.group(2)) or negated(m.group(2), 0)
+                or NO_OWNER.search(owner)):  # fmt: skip
+            return
+        teams = {t for t in self.teams if _team_in(owner, (t,)) is not None}
+        if len(teams) != 1:
+            return
+        team = teams.pop()
+        # the owner in a few words: its team's words, a determiner, a name ("fewer
+        # post-training rounds" names a cut, not the post-training team)
+        left = owner
+        for w in sorted(TEAM_WORDS.get(team, ()), key=len, reverse=True):
+            left = re.sub(rf"(?<![a-z]){re.escape(w)}(?![a-z])", " ", left)
+        if len([w for w in re.findall(r"[a-z']+", left) if w not in OWNER_FILLER]) <= 1:
+            self._own(risks[0], team, s, m.group(2), unsure=False)
 
     def _owner_list(self, items: str, s: str) -> None:
         """A list of owners under an "Owners:" head, each a team and what it owns or watches.
@@ -1623,7 +1909,9 @@ class _Reader:
         budget and I decide the ship call" gives three holders); a question "Who decides
         X?" is answered by a next sentence that opens with its holder ("The training lead.").
         """
-        low = _low(s)
+        # "ship/no-ship is my call": the ship call, not a negated ship
+        low = re.sub(r"\b(?:ship|launch|release)\s*/\s*no\s+(?:ship|launch|release)\b", "ship call",
+                     _low(s))  # fmt: skip
         asked, self.asked = self.asked, None
         # "together" makes any decision of its sentence shared; "nobody", "everyone", a
         # group hold nothing, and say nothing of another clause's holder ("…, and nobody
@@ -1698,10 +1986,23 @@ class _Reader:
             ):
                 return [(holder, listed.group(1))]
         # "For the schedule, the decision is from leadership", "the ship call rests with me".
-        held = re.search(r"\b(?:decisions?|calls?|say)\s+(?:is|are|comes?|rests?|lies|sits?)\s+"
-                         r"(?:from|with|up\s+to)\s+(.+)$", low)  # fmt: skip
+        held = re.search(
+            r"\b(?:decisions?|calls?|say|authority|rights?|power)(?:\s+(?:to|on|about|over|for)\s+"
+            r"[a-z]+(?:\s+[a-z]+)?)?\s+(?:is|are|comes?|rests?|lies|sits?|belongs?)\s+"
+            r"(?:from|with|up\s+to|to)\s+(.+)$", low)  # fmt: skip
         if held is not None and not negated(low, held.start(), refusals=False):
             return [(held.group(1), low[: held.end(0) - len(held.group(1))])]
+        # "Rolling back is up to the training lead", "it's up to the PM whether we ship"
+        up_to = UP_TO.search(low)
+        if up_to is not None and not negated(low, up_to.start(), refusals=False):
+            what = low[: up_to.start()] + " " + (up_to.group(2) or "")
+            if any(_first_at(what, ws) >= 0 for ws in DECISION_WORDS.values()):
+                return [(up_to.group(1), what)]
+        # "I'd leave rollbacks to the training lead", "delegate data fixes to the data lead"
+        left = LEFT_TO.search(low)
+        if left is not None and CALLED.search(left.group(1)) and not negated(low, left.start()):
+            return [(re.split(r"[,;(]|\s(?:because|since|and|who)\b", left.group(2))[0],
+                     left.group(1))]  # fmt: skip
         passive = re.search(r"\b(?:decided|signed\s+off|approved|made|called)\s+by\s+(.+)$", low)
         if passive is not None and not negated(low, passive.start(), refusals=False):
             return [(passive.group(1), low[: passive.start()])]
