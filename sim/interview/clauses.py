@@ -291,7 +291,9 @@ def bind_numbers(text: str, nouns: Mapping[str, Iterable[str]], unit: str) -> li
     spots: list[tuple[int, int, str]] = []
     for noun, words in nouns.items():
         for w in words:
-            for m in re.finditer(rf"(?<![a-z]){re.escape(w)}", low):
+            # a noun written "re:…" is a pattern ("keep … back"); the others are words
+            word = w[3:] if w.startswith("re:") else re.escape(w)
+            for m in re.finditer(rf"(?<![a-z]){word}", low):
                 spots.append((m.start(), m.end(), noun))
     nums = [n for n in numbers(text) if n.unit == unit]
     listed = _respectively(text, spots, nums)

@@ -360,6 +360,13 @@ OWNED_CALL = re.compile(rf"\b{DECISION_NOUN}\s+(?:calls?|decisions?)\b|\bgo\s*/?
 #: A holder that is a body of many, whose decisions are no one team's ("the steering
 #: committee", "a change board chaired by the sponsor").
 COMMITTEE = re.compile(r"\b(?:committee|council|panel|forum|change\s+board|working\s+group)\b")
+#: A post-training round dropped, said with a verb ("drop a round", "descope a tuning round",
+#: "shorten post-training"); an option word written "re:…" is a pattern.
+ROUND_CUT = (
+    r"re:(?:drop\w*|cut\w*|skip\w*|los\w*|descop\w*|trim\w*)\s+(?:a|one|the\s+last|the\s+final)"
+    r"\s+(?:[a-z]+\s+)?round",
+    r"re:(?:shorten\w*|trim\w*|less)\s+(?:the\s+)?post\s+training",
+)
 #: The words for each playbook option, by decision kind.
 OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "budget": {"use_reserve": ("reserve", "contingency", "the buffer"),
@@ -370,25 +377,38 @@ OPTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
                "fewer_post_training_rounds": ("post training round", "fewer round",
                                               "tuning round", "preference round", "rlhf round",
                                               "rl round", "round of post training",
-                                              "round of fine tuning", "round less"),
+                                              "round of fine tuning", "round less", *ROUND_CUT),
+               "smaller_eval_scope": ("eval scope", "fewer evals", "smaller eval"),
                "accept_overrun": ("overrun",)},
     "schedule": {"cut_post_training_rounds": ("post training round", "cut round",
                                               "fewer round", "tuning round", "preference round",
                                               "rlhf round", "rl round", "round of post training",
-                                              "round of fine tuning", "round less"),
+                                              "round of fine tuning", "round less", *ROUND_CUT),
                  "add_core_staff": ("add staff", "add people", "add core", "hire",
                                     "more staff", "add more people", "core engineer",
-                                    "more engineers", "add engineers", "extra engineers"),
+                                    "more engineers", "add engineers", "extra engineers",
+                                    # "add two engineers", "adding a couple of people"
+                                    r"re:add\w*\s+(?:[a-z0-9]+\s+){1,3}?(?:engineer|people|"
+                                    r"staff|hands|headcount)"),
                  "accept_slip": ("accept the slip", "move the date", "accept a slip",
                                  "accept the delay", "slip the date", "accept slip",
                                  "take the slip", "push the date", "move the launch",
                                  "then the date", "moving the date", "pushing the date",
-                                 "slipping the date")},
+                                 "slipping the date",
+                                 # "a round goes before the (launch) date (does)"
+                                 r"re:before\s+the\s+(?:launch\s+)?date")},
     "rollback": {"rollback_skip": ("roll back", "rollback", "skip the batch",
                                    "last good checkpoint"),
                  "pause_investigate": ("pause", "investigate"),
                  "continue": ("train on", "keep training", "carry on"),
-                 "overreact": ("change the recipe", "new recipe", "from scratch")},
+                 "overreact": ("change the recipe", "new recipe", "from scratch",
+                               # a recipe change: "restart with a lower learning rate", "fix
+                               # the learning rate and warmup", "scrap the recipe"
+                               r"re:(?:lower\w*|reduc\w*|cut\w*|chang\w*|fix\w*|tweak\w*|"
+                               r"adjust\w*|new|another|different|safer|smaller|scrap\w*)\s+"
+                               r"(?:the\s+|a\s+)?"
+                               r"(?:learning\s+rate|lr|warmup|recipe|hyper\s?parameter|settings)",
+                               r"re:start\w*\s+(?:the\s+run\s+|it\s+|everything\s+)?over")},
     "ship": {"extra_round": ("another round", "extra round"),
              "fix_data_and_retune": ("fix the data", "retune"), "ship": ("ship",)},
 }  # fmt: skip
@@ -401,7 +421,9 @@ PLAYBOOK_CUES: dict[str, re.Pattern[str]] = {
         r"schedule\s+(?:is\s+)?slip|we\s+slip|slipping|behind\s+schedule|we\s+run\s+late|"
         r"we\s+are\s+late|falls?\s+behind"
     ),
-    "rollback": re.compile(r"loss\s+spike|spikes?\b|diverg"),
+    "rollback": re.compile(
+        r"loss\s+spike|spikes?\b|diverg|loss\s+(?:is\s+|keeps\s+)?(?:jump|explod|blow)\w*"
+    ),
     "ship": re.compile(r"\blag|product\s+evals?\s+(?:are\s+)?below|below\s+target"),
 }
 #: A reserve or an ablation budget refused outright, with no number of its own ("we don't
@@ -413,14 +435,30 @@ REFUSED_SHARE: dict[str, re.Pattern[str]] = {
         r"\b(?:no|zero|without\s+(?:a|any))\s+(?:[a-z]+\s+)?(?:reserve|contingency)\b|"
         r"(?:n't|\bnot|\bnever)\s+(?:need|keep|hold|have|set\s+aside)\s+(?:a\s+|any\s+)?"
         r"(?:[a-z]+\s+)?(?:reserve|contingency)\b|"
-        r"\b(?:reserve|contingency)\s+(?:we|i)\s+(?:do\s+not|don't|never)\s+(?:keep|need|hold)\b"
+        r"\b(?:reserve|contingency)\s+(?:we|i)\s+(?:do\s+not|don't|never|are\s+not|aren't|am\s+not|"
+        r"will\s+not|won't)\s+(?:keep|need|hold|want|plan)\w*\b|"
+        # a head answered "none", nothing kept back, a reserve said to be needless
+        r"\b(?:reserve|contingency)\s*[:=]\s*(?:none|zero|nil|no\b|0\b)|"
+        r"\bnothing\s+(?:is\s+)?(?:held|kept|set|put)\s+(?:back|aside)\b|"
+        r"\b(?:reserve|contingency)\s+(?:is|are)\s+(?:not|n't)\s+(?:needed|necessary|required)\b|"
+        r"\b(?:reserve|contingency)\s+(?:isn't|aren't)\s+(?:needed|necessary|required)\b"
     ),
     "ablation_fraction": re.compile(
         r"\b(?:skip|drop|no|zero|without)\s+(?:the\s+|any\s+)?ablations?\b(?!\s+(?:gate|review))|"
-        r"(?:n't|\bnot|\bnever)\s+(?:do|run|need)\s+(?:any\s+)?ablations?\b(?!\s+(?:gate|review))|"
-        r"\bablations?\s+are\s+(?:a\s+luxury|a\s+waste|pointless)"
+        r"(?:n't|\bnot|\bnever)\s+(?:do|run|need|make|want|plan|bother\s+with)\s+(?:any\s+)?"
+        r"ablations?\b(?!\s+(?:gate|review))|"
+        r"\bablations?\s+are\s+(?:a\s+luxury|a\s+waste|pointless)|"
+        r"\bablations?\s*[:=]\s*(?:none|zero|nil|no\b|0\b|skip)"
     ),
 }
+#: Where a refused share's own stretch ends (a refusal beside another share's number, as in
+#: "ablations 5%, and no reserve", is still one).
+SHARE_STRETCH = re.compile(r"[,;(]|\band\b|\bbut\b")
+#: A refusal coordinated before this one ("with no reserve and no ablations"): its negator
+#: does not cancel the next one's.
+NO_BEFORE = re.compile(r"\b(?:no|zero)\s+[a-z]+(?:\s+[a-z]+)?\s*(?:,\s*)?(?:and|or|,)\s+$")
+#: "not hold less than a 10% reserve": a floor, not a refusal.
+AT_LEAST = re.compile(r"\b(?:not|never)\s+(?:[a-z]+\s+){1,2}?(?:less|fewer|lower)\s+than\b")
 #: A share changed to a figure ("ablations down to 3%"): a response to a cut, not the plan's
 #: share; asked.
 CHANGED_TO = re.compile(
@@ -446,7 +484,7 @@ EARLY_WORDS = (
 #: "before the first token is trained", "before pretraining".
 EARLY_BEFORE = re.compile(
     r"\bbefore\s+(?:(?:we|you|they|anyone)\s+)?(?:(?:start|begin)\w*\s+)?"
-    r"(?:(?:any|the|a)\s+)?(?:single\s+)?(?:pre\s?)?(?:train|tun|sft\b|first\s+token)|"
+    r"(?:(?:any|the|a)\s+)?(?:single\s+|first\s+)?(?:pre\s?)?(?:train|tun|sft\b|first\s+token)|"
     r"\bbefore\s+anything\s+(?:is\s+)?(?:pre\s?)?train"
 )
 #: Who looks after safety and the law, in the words people use for them.
@@ -485,6 +523,19 @@ SILO = re.compile(
 TRACK_VERB = re.compile(
     r"\b(?:track\w*|review\w*|report\w*|compar\w*|monitor\w*|watch\w*|against|reconcil\w*|"
     r"check\w*\s+(?:in\s+)?on|flag\w*)\b"
+)
+#: Spend looked at on a cadence, said in other words (reader only): the spend ("spent", "the
+#: costs"), a verb of looking or showing right beside it ("burn vs forecast", "burn checked",
+#: "look … how much we spend", "put the burn in front of everyone"), and the cadence ("every
+#: Monday").
+SPENT = re.compile(r"\b(?:burn\w*|spen[dt]\w*|costs?|money)\b")
+LOOK_AT = re.compile(
+    r"\b(?:vs|versus|check(?:s|ed|ing)?|look(?:s|ed|ing)?|present\w*|shar(?:e|es|ed|ing)|"
+    r"publish\w*|in\s+front\s+of)\b"
+)
+CADENCE = re.compile(
+    r"\b(?:every|each|per)\s+(?:monday|tuesday|wednesday|thursday|friday|month|sprint|"
+    r"fortnight|two\s+weeks)\b|\bfortnightly\b"
 )
 SEQUENCE = re.compile(r"\b(?:first|then|next|after\s+that|afterwards|finally|last(?:ly)?)\b")
 
@@ -554,6 +605,14 @@ def _further_step(low: str, hits: list[tuple[int, str]]) -> bool:
     return FURTHER.search(low, last) is not None
 
 
+#: An option said as the subject of what it would do ("adding people late only makes it
+#: later", "cutting tokens hurts"): judged, not chosen.
+JUDGED = re.compile(
+    r"\s+(?:[a-z]+\s+){0,2}?(?:late\s+)?(?:only\s+|just\s+|always\s+)?(?:makes?|made|slows?|"
+    r"hurts?|backfires?|never\s+(?:helps?|works?))\b"
+)
+#: A condition a playbook's cue stands in ("if we slip", "when the budget is cut").
+IF_CUE = re.compile(r"\b(?:if|when|whenever|once|should|in\s+case)\b")
 #: A possibility, not a plan: "could", "might", "may" just before an option.
 MAYBE = re.compile(r"\b(?:could|might|may)\s+(?:\w+\s+)?$")
 
@@ -577,6 +636,11 @@ def _unknown_item(low: str, spans: list[tuple[int, int]]) -> bool:
         if words:
             return True
     return False
+
+
+def _option(word: str) -> str:
+    """An option word as a pattern: "re:…" is one already, any other is a phrase."""
+    return word[3:] if word.startswith("re:") else re.escape(word)
 
 
 def _exclusive(kind: str, option: str) -> bool:
@@ -659,6 +723,59 @@ GATE_WORDS = (
 #: A gate named in a sentence makes it a plan, not a challenge; "the last checkpoint" is
 #: what a failure loses, not a gate.
 CHALLENGE_NOT_GATE = tuple(w for w in GATE_WORDS if w != "checkpoint")
+#: The small experiments an ablations gate decides on, in the words people use for them
+#: ("small tuning runs", "a pilot-run review", "1B runs", "proxies", "the scaling fit"): the
+#: phase and its evidence at once. A bare "pilot" counts only beside the main run it gates.
+SMALL_RUNS = re.compile(
+    r"\b(?:(?:small|smaller|tiny|mini|pilot|proxy|toy)\s+(?:[a-z0-9]+\s+){0,2}?"
+    r"(?:runs?|models?|experiments?)|proxy\s+stages?|proxies|"
+    r"\d+(?:\.\d+)?\s?[mb]\s+(?:[a-z]+\s+)?runs?|(?:[1-3](?:\.\d)?b|\d{2,3}m)\s+models?|"
+    r"scaling(?:\s+law)?\s+(?:fit|curve|law|prediction)s?|scaling\s+laws?)\b"
+)
+PILOT = re.compile(r"\bpilots?\b")
+#: The expensive run a gate holds back ("the main run", "the big training", "the full
+#: fine-tune", "the cluster", "the full budget").
+MAIN_RUN = (
+    r"(?:(?:the|a|any|our)\s+)?(?:(?:main|big|full|large|real|final|expensive|production)\s+"
+    r"(?:[a-z0-9]+\s+)?(?:run|training|fine\s?tune|tuning|pretraining|job|budget|spend)s?|"
+    r"(?:the\s+)?cluster)"
+)
+MAIN_RUN_AT = re.compile(rf"\b{MAIN_RUN}\b")
+#: A gate said as a condition on the main run, with no gate word: "we don't launch the big
+#: run until …", "no main run (starts) before / unless …", "the full run starts only if …",
+#: "only if they match the curve we go", "if it fails we don't begin", "nothing scales up
+#: until …", "No fit, no big run". Its negators are the condition's, not a refusal.
+GATE_CONDITION = re.compile(
+    r"(?:\b(?:not|never)|n't|\b(?:dont|wont|wouldnt))\s+(?:[a-z]+\s+){0,2}?"
+    r"(?:start|begin|launch|kick\s+off|go\s+(?:into|ahead)|commit|touch|scale|proceed|move\s+to)"
+    rf"\w*\s+(?:on\s+|with\s+|to\s+|up\s+)?{MAIN_RUN}\b[^.;:]{{0,60}}?"
+    r"\b(?:until|till|before|unless|without)\b|"
+    rf"\bno\s+{MAIN_RUN}\s+(?:(?:starts?|begins?|goes\s+ahead|launch\w*|happens?)\s+)?"
+    r"(?:until|till|before|unless|without)\b|"
+    r"\bnothing\s+(?:[a-z]+\s+){0,2}?(?:until|till|before|unless)\b|"
+    rf"\b{MAIN_RUN}\s+(?:[a-z]+\s+){{0,2}}?(?:starts?|begins?|goes\s+ahead|launch\w*|"
+    r"happens?|proceeds?)\s+only\s+(?:if|when|once|after)\b|"
+    r"\bonly\s+(?:if|when|once|after)\b[^.;:]{0,80}?\b(?:we|i)\s+(?:go|start|launch|begin|"
+    r"proceed|commit|scale)\b|"
+    r"\bif\b[^.;:]{0,80}?(?:\bfail\w*|\bnot\b|n't)[^.;:]{0,60}?\b(?:we|i)\s+"
+    r"(?:do\s+not|don't|dont|will\s+not|won't|wont|never|cannot|can't)\s+(?:[a-z]+\s+)?"
+    r"(?:start|begin|launch|go|proceed|commit|scale)\w*|"
+    rf"\bno\s+[a-z]+(?:\s+[a-z]+)?,\s*no\s+{MAIN_RUN}"
+)
+#: A data-preparation gate's phase in other words ("after prep", "a data-readiness review",
+#: "an intake review", "after cleaning").
+PREPARE_CUE = re.compile(
+    r"\bafter\s+(?:the\s+)?(?:data\s+)?(?:prep|preparation|cleaning|curation)\b|"
+    r"\bdata\s+[a-z]+\s+(?:review|gate)\b|\b(?:readiness|intake)\s+(?:review|gate)\b"
+)
+#: A head that opens a list of gates ("6. Gates.", "Gates:"), said alone.
+GATES_HEAD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?!(?:no|zero)\b)(?:[a-z]+\s+)?gates?\s*[.:]?\s*$")
+#: A list item under it that names its phase ("After ablations: …", "Gate 2: …").
+GATE_ITEM = re.compile(r"^\W*(?:(?:after|before)\s+[a-z\s]{1,30}?:|gate\s+\w+\s*:)")
+#: The next item of gates after a semicolon ("…; after ablations (…)", "…; then proxy runs").
+GATE_NEXT = re.compile(r"^\W*(?:(?:and\s+)?then\s|(?:after|before)\s|gate\s+\w+\s*:)")
+#: The gate words that name a gate alone ("review" and "checkpoint" have other uses).
+GATE_NAMED = ("gate", "go no go", "go/no-go", "milestone")
 STAGE_OF_RISK: dict[str, str] = {
     "data_quality": "data", "contamination": "evaluation", "licensing": "safety_legal",
     "tokenizer_config": "sizing", "loss_spike": "stability", "hardware": "cluster",
@@ -699,11 +816,21 @@ def first_seen(text: str) -> str | None:
 #: hold a number that is no plan field ("40% MFU", "3% of the items leaked").
 PERCENT_NOUNS: dict[str, tuple[str, ...]] = {
     "reserve": ("reserve", "contingency", "buffer", "held back", "hold back", "holdback",
-                "back\\b"),
-    "ablation": ("ablation", "proxy"),
+                "back\\b", "contingencies", "cushion", "kept back", "for surprises",
+                "for the surprises", "for unknowns",
+                # a share kept back or aside ("we keep 10% back", "keep 12% of it aside"), not
+                # one set aside for a purpose ("for ablations we set aside 8%")
+                "re:(?:keep|kept|hold|held|set|put|leav|stay)\\w*\\s+(?:[^\\s.,;:]+\\s+){0,3}?"
+                "(?:\\d[\\d.]*\\s?%|[a-z0-9.]+\\s+per\\s?cent)\\s+(?:[^\\s.,;:]+\\s+){0,4}?"
+                "(?:back|aside)\\b"),
+    # the small experiments in other words ("the sweeps", "small runs", "the pilots")
+    "ablation": ("ablation", "proxy", "proxies", "sweep", "small run", "small experiment",
+                 "smaller run", "pilot run", "pilots"),
     "other": ("mfu", "utili", "efficien", "uptime", "cut\\b", "failure", "leak", "items",
               "overlap", "contaminat", "per day", "attrition", "accuracy", "score",
-              "target", "duplicate", "dedup", "tokens"),
+              "target", "duplicate", "dedup", "tokens",
+              # a share of the data is no share of the budget ("a pilot on 10% of the data")
+              "of the data", "of our data", "of the corpus", "of the mix", "of the documents"),
 }  # fmt: skip
 #: Nouns a dollar amount binds to.
 DOLLAR_NOUNS: dict[str, tuple[str, ...]] = {
@@ -1392,6 +1519,10 @@ class _Reader:
         self.risks: dict[str, RiskPlan] = {}
         self.rights: dict[str, str] = {}
         self.gates: dict[str, GatePlan] = {}
+        #: A head of gates said alone ("6. Gates."): the items after it are gate sentences.
+        self.gate_head = False
+        #: The sentence before, as the gate reader saw it.
+        self.gate_before = ""
         self.budget: dict[str, object] = {}
         self.levers: dict[str, object] = {}
         self.playbook: dict[str, list[str]] = {}
@@ -2171,42 +2302,115 @@ class _Reader:
         return max(spots) if spots else len(between)
 
     def _gate(self, s: str, t: Text) -> None:
+        said = s
         # "a weekly burn review" tracks spend: no gate.
         s = SPEND_REVIEW.sub(lambda m: " " * len(m.group(0)), s)
         t = Text.of(s)
-        if not _has(t, GATE_WORDS):
+        low = _low(s)
+        before, self.gate_before = self.gate_before, low
+        # Under a head of gates ("6. Gates." then "After ablations: …"), or after a clause
+        # naming gates that a semicolon joined to this one, an item is a gate sentence.
+        listed = bool(self.gate_head and GATE_ITEM.match(low)) or bool(
+            self.joined
+            and GATE_NEXT.match(low)
+            and _has(Text.of(SPEND_REVIEW.sub(" ", self.joined)), GATE_WORDS)
+        )
+        self.gate_head = bool(GATES_HEAD.match(low) or listed and self.gate_head)
+        cond = GATE_CONDITION.search(low)
+        if cond is not None:
+            # "we don't launch the big run until …": the condition's negators say what waits
+            # for the gate, not that a gate is refused.
+            blank = NOT.sub(lambda m: " " * len(m.group(0)), s[cond.start() : cond.end()])
+            s = s[: cond.start()] + blank + s[cond.end() :]
+            t = Text.of(s)
+        if not (_has(t, GATE_WORDS) or cond or listed):
             return
         named = [w for w in GATE_WORDS if w != "before the main run"]
-        if ("%" in s or "$" in s) and not _has(t, named):
+        if ("%" in s or "$" in s) and not (_has(t, named) or cond or listed):
             # "We spend 10% of the compute on ablations before the main run" allocates a
             # share to a phase: when it happens, not a decision taken on what it finds.
             return
-        for clause in GATE_CLAUSE.split(s):
-            self._gate_clause(clause, Text.of(clause), s)
+        if (
+            not self._gate_cues(_low(s), s)
+            and (cond or _has(t, GATE_NAMED))
+            and len(self._gate_cues(before, before)) == 1
+        ):
+            # A gate that names no phase takes the one the sentence before named ("Ablations
+            # on 1B models, 5% of compute. Gate B: the mix must beat the baseline.").
+            self._gate_clause(f"{before} {s}", Text.of(f"{before} {s}"), said, shown=said)
+            return
+        cuts = [0, *(x for m in GATE_CLAUSE.finditer(s) for x in m.span()), len(s)]
+        spans = list(zip(cuts[::2], cuts[1::2], strict=True))
+        for i, (a, b) in enumerate(spans):
+            # What a gate checks may follow in the next clause ("a readiness review after
+            # data prep, and the exit criteria are a clean sampled audit …").
+            after = s[slice(*spans[i + 1])] if i + 1 < len(spans) else ""
+            after = "" if self._gate_cues(_low(after), s) else after
+            self._gate_clause(s[a:b], Text.of(s[a:b]), said, after, said[a:b])
 
-    def _gate_clause(self, c: str, t: Text, sentence: str) -> None:
+    def _gate_cues(self, low: str, sentence: str) -> list[tuple[int, str]]:
+        """Where a clause first names each gate's phase, in order of position."""
+        out = []
+        prepare = _first_at(low, GATE_PHASES["prepare"])
+        said = PREPARE_CUE.search(low)
+        if said is not None and (prepare < 0 or said.start() < prepare):
+            prepare = said.start()
+        if prepare >= 0:
+            out.append((prepare, "prepare"))
+        # "before the ablations" names the data gate's phase, not the ablations'.
+        rest = re.sub(r"before\s+(?:the\s+)?ablations", lambda m: " " * len(m[0]), low)
+        spots = [_first_at(rest, GATE_PHASES["ablations"])]
+        spots += [m.start() for m in (SMALL_RUNS.search(rest),) if m is not None]
+        if MAIN_RUN_AT.search(_low(sentence)):
+            spots += [m.start() for m in (PILOT.search(rest),) if m is not None]
+        spots = [a for a in spots if a >= 0]
+        if spots:
+            out.append((min(spots), "ablations"))
+        return sorted(out)
+
+    def _gate_clause(
+        self, c: str, t: Text, sentence: str, after: str = "", shown: str = ""
+    ) -> None:
         low = _low(c)
         at = _first_at(c, [w.replace("/", " ").replace("-", " ") for w in GATE_WORDS])
         if at >= 0 and negated(low, at):
             return
-        for phase, cues in GATE_PHASES.items():
-            cue = _first_at(c, cues)
-            if cue < 0 or phase in self.gates or negated(low, cue):
+        cues = self._gate_cues(low, sentence)
+        for i, (cue, phase) in enumerate(cues):
+            if phase in self.gates or negated(low, cue):
                 continue
+            # Two phases in one clause ("a data review with sampled audits, then 1B proxy
+            # runs"): each reads its evidence from its own stretch.
+            part = low if len(cues) == 1 else low[: cues[1][0]] if i == 0 else low[cue:]
             # The evidence is named apart from the phase ("milestone reviews after the
             # ablations" names a phase and no experiment run at it).
-            apart = Text.of(re.sub(rf"(?<![a-z]){re.escape(cues[0])}\w*", " ", low)) \
-                if phase == "ablations" else t  # fmt: skip
+            apart = Text.of(re.sub(r"(?<![a-z])ablation\w*", " ", part)) \
+                if phase == "ablations" else Text.of(part)  # fmt: skip
             catches = [k for k, m in METHODS.items() if find(apart, m).found]
+            if (
+                not catches
+                and phase == "ablations"
+                and (
+                    SMALL_RUNS.search(part)
+                    or PILOT.search(part)
+                    and MAIN_RUN_AT.search(_low(sentence))
+                )
+            ):
+                # small runs, proxies or a scaling fit are the experiment itself
+                catches = [k for k, m in METHODS.items() if "proxy_runs" in m]
+            if not catches and len(cues) == 1 and after:
+                more = Text.of(f"{' '.join(apart.raw)} {after}")
+                catches = [k for k, m in METHODS.items() if find(more, m).found]
             if catches:
                 self.gates[phase] = GatePlan(
                     id=f"{phase}_gate",
                     after=phase,  # type: ignore[arg-type]
                     catches=catches,
-                    experiment=c[:TEXT_MAX],
+                    experiment=(shown or c)[:TEXT_MAX],
                 )  # type: ignore[arg-type]
                 self.note(f"gate after {phase}", ", ".join(catches), sentence, f"gate:{phase}=yes")
-                return
+                # an item that named a gate ("After data prep: …") heads the items after it
+                self.gate_head = self.gate_head or GATE_ITEM.match(_low(sentence)) is not None
 
     def _numbers(self, s: str, t: Text) -> None:
         low = _low(s)
@@ -2214,7 +2418,8 @@ class _Reader:
             field = {"reserve": "reserve_fraction", "ablation": "ablation_fraction"}.get(
                 b.noun or ""
             )
-            if field is None or negated(low, b.number.span[0], refusals=False):
+            floor = AT_LEAST.sub(lambda m: " " * len(m[0]), low)
+            if field is None or negated(floor, b.number.span[0], refusals=False):
                 continue
             store = self.budget if field == "reserve_fraction" else self.levers
             if field in store:
@@ -2227,24 +2432,23 @@ class _Reader:
                 store[field] = value
             name = "reserve" if field == "reserve_fraction" else "ablation budget"
             self.note(name, f"{value:.0%}", s, f"{b.noun}={_fraction(value)}", not sure)
-        if "%" not in low:
-            for field, refused in REFUSED_SHARE.items():
-                store = self.budget if field == "reserve_fraction" else self.levers
-                said = refused.search(low)
-                if field in store or said is None:
-                    continue
-                if (
-                    len(
-                        NOT.findall(
-                            NOT_EXCEPT.sub(" ", low[clause_start(low, said.start()) : said.start()])
-                        )
-                    )
-                    % 2
-                ):
-                    continue  # "I would never plan without a reserve": two negations cancel
-                store[field] = 0.0
-                noun = "reserve" if field == "reserve_fraction" else "ablation"
-                self.note(f"{noun} refused", "none", s, f"{noun}=0")
+        for field, refused in REFUSED_SHARE.items():
+            store = self.budget if field == "reserve_fraction" else self.levers
+            said = refused.search(low)
+            if field in store or said is None:
+                continue
+            # a number in the refusal's own stretch says what the share is ("we do not keep
+            # a reserve above 12%"); one beside it is another share's
+            begin = max([0] + [m.end() for m in SHARE_STRETCH.finditer(low, 0, said.start())])
+            end = next((m.start() for m in SHARE_STRETCH.finditer(low, said.end())), len(low))
+            if re.search(r"%|\bper\s?cent", low[begin:end]):
+                continue
+            head = NO_BEFORE.sub(" ", low[clause_start(low, said.start()) : said.start()])
+            if len(NOT.findall(NOT_EXCEPT.sub(" ", head))) % 2:
+                continue  # "I would never plan without a reserve": two negations cancel
+            store[field] = 0.0
+            noun = "reserve" if field == "reserve_fraction" else "ablation"
+            self.note(f"{noun} refused", "none", s, f"{noun}=0")
         for b in bind_numbers(low, DOLLAR_NOUNS, "$"):
             if b.noun not in DOLLAR_KEY or b.noun in self.budget:
                 continue
@@ -2264,6 +2468,20 @@ class _Reader:
         ):
             self.budget["tracking"] = s[:TEXT_MAX]
             self.note("how spend is tracked", s, s, "tracking=yes")
+        elif "tracking" not in self.budget and (
+            find(t, ("cadence", "owner_role")).found or CADENCE.search(low)
+        ):
+            # the spend is what is looked at: the two in one clause, a few words apart
+            looks = [v.span() for p in (LOOK_AT, TRACK_VERB) for v in p.finditer(low)]
+            if any(
+                abs(a - m.start()) <= 40
+                and not BOUNDARY.search(low, min(b, m.end()), max(a, m.start()))
+                and not negated(low, m.start())
+                for m in SPENT.finditer(low)
+                for a, b in looks
+            ):
+                self.budget["tracking"] = s[:TEXT_MAX]
+                self.note("how spend is tracked", s, s, "tracking=yes")
 
     def _playbook(self, s: str) -> None:
         low = _low(s)
@@ -2275,23 +2493,45 @@ class _Reader:
             hits, spans = [], []
             for option, words in OPTION_WORDS[kind].items():
                 for w in words:
-                    for m in re.finditer(rf"(?<![a-z]){re.escape(w)}(?:s|es)?(?![a-z])", low):
+                    for m in re.finditer(rf"(?<![a-z]){_option(w)}(?:s|es)?(?![a-z])", low):
                         spans.append(m.span())
-                        if not negated(low, m.start(), refusals=False):
+                        # "adding people late only makes it later": judged, not chosen
+                        if not negated(low, m.start(), refusals=False) and not JUDGED.match(
+                            low, m.end()
+                        ):
                             hits.append((m.start(), option))
             blank = list(low)
             for a, b in spans:
                 blank[a:b] = " " * (b - a)
-            cue_at = cue.search("".join(blank)) or (
-                cue.search(_low(self.joined)) if self.joined else None
-            )
+            here = cue.search("".join(blank))
+            cue_at = here or (cue.search(_low(self.joined)) if self.joined else None)
             exclusive = sorted((a, o) for a, o in hits if _exclusive(kind, o))
+            # the other kind's own options said in the sentence (a budget's, a slip's)
+            others = [
+                m.start()
+                for k in ("budget", "schedule")
+                if k != kind
+                for o, ws in OPTION_WORDS[k].items()
+                if _exclusive(k, o)
+                for m in re.finditer(rf"(?<![a-z])(?:{'|'.join(map(_option, ws))})", low)
+            ]
             if cue_at is None and not (
                 kind in ("budget", "schedule")
                 and len({o for _, o in exclusive}) >= 2
                 and SEQUENCE.search(low, exclusive[0][0], exclusive[-1][0])
             ):
                 continue  # no cue: the options must stand in a sequence of their own
+            if cue_at is None:
+                # With no cue, a word both kinds share goes with the kind whose own option is
+                # nearest it ("we descope a tuning round and then move the date, and we draw
+                # the reserve and then shrink the eval scope": the round is the slip's).
+                hits = [
+                    (a, o)
+                    for a, o in hits
+                    if _exclusive(kind, o)
+                    or min(abs(a - x) for x, _ in exclusive)
+                    <= min((abs(a - x) for x in others), default=len(low))
+                ]
             # Refused when every mention is negated: "we won't cut tokens first …, and fewer
             # tokens only after that" refuses the order, not the option.
             said = {o for _, o in hits}
@@ -2299,7 +2539,7 @@ class _Reader:
                 o
                 for o, ws in OPTION_WORDS[kind].items()
                 if o not in said
-                and any(negated(low, a, False) for a in _spots(low, map(re.escape, ws)))
+                and any(negated(low, a, False) for a in _spots(low, map(_option, ws)))
             }
             hits = [(a, o) for a, o in hits if o not in refused]
             options, sure = ordered(low, hits)
@@ -2307,8 +2547,27 @@ class _Reader:
             if kind in ("budget", "schedule"):
                 sure = sure and not _unknown_item(low, spans)
             # "we could ship something that lags": a possibility, not the response; asked.
-            sure = sure and not any(MAYBE.search(low[max(0, a - 24) : a]) for a, _ in hits)
-            if len(options) >= (1 if kind in ("rollback", "ship") else 2):
+            sure = sure and not any(
+                MAYBE.search(low[max(0, a - 24) : a]) or HEDGE.search(low, max(0, a - 24), a)
+                for a, _ in hits
+            )
+            if len(options) == 1 and kind in ("budget", "schedule") and cue_at is not None:
+                # One response said alone ("if we slip, we move the date"; "…; we move the
+                # date."): read where the cue is a condition it answers, said before it.
+                said_in = "".join(blank) if here else _low(self.joined)
+                single = (
+                    IF_CUE.search(said_in, max(0, cue_at.start() - 40), cue_at.start())
+                    and not negated(said_in, cue_at.start())
+                    and (here is None or min(a for a, _ in hits) > cue_at.end())
+                )
+                if not single:
+                    continue
+                # beside a response refused ("we do not cut rounds and then accept the slip"):
+                # the negation may reach it too; asked
+                sure = sure and not any(negated(low, a, False) for a, _ in spans)
+            if len(options) >= (1 if kind in ("rollback", "ship") else 2) or (
+                len(options) == 1 and cue_at is not None
+            ):
                 if self.sure(f"playbook:{kind}={'>'.join(options)}", sure):
                     self.playbook[kind] = options
                 self.note(f"playbook: {kind}", " → ".join(options), s,
@@ -2339,6 +2598,14 @@ class _Reader:
             # "a set of 1,500 real claims we assemble before training": the product's own
             # evaluation, named by what it is made of.
             self._lever("product_evals_early", "product evals early", s, min(built.start(), early))
+        elif (
+            early >= 0
+            and re.match(r"\W*(?:they|these|those|both)\b", low)
+            and find(Text.of(self.joined), ("product_evals",)).found
+        ):
+            # "…build product evals; they exist before training starts": the clause before
+            # the semicolon names what "they" are.
+            self._lever("product_evals_early", "product evals early", s, early)
         if _has(t, SAFETY_WORDS):
             if early >= 0:
                 self._lever("safety_from_start", "safety from the start", s, early)

@@ -30,7 +30,7 @@ TOKEN = re.compile(r"\$|%|[0-9]+(?:[.,][0-9]+)*[a-z]*|[a-z]+(?:'[a-z]+)?")
 NUMBER = re.compile(
     r"(?P<cur>\$)?\s?(?P<num>[0-9]+(?:[.,][0-9]+)*(?:\s[0-9]{3}(?![0-9.,]))*)\s?"
     r"(?P<unit>%|k\b|m\b|b\b|million|billion|"
-    r"thousand|percent|days?|weeks?|months?|gpus?|tokens?|t\b)?(?P<usd>\s?(?:dollars|usd))?",
+    r"thousand|percent|per\s+cent\b|days?|weeks?|months?|gpus?|tokens?|t\b)?(?P<usd>\s?(?:dollars|usd))?",
     re.IGNORECASE,
 )
 
@@ -367,7 +367,7 @@ def numbers(text: str) -> list[Number]:
         value = _value(m["num"])
         if value is None:
             continue
-        unit = (m["unit"] or "").lower()
+        unit = re.sub(r"\s+", "", (m["unit"] or "").lower())
         if unit in ("%", "percent"):
             out.append(Number(value / 100.0, "%", m.span()))
             continue
@@ -379,6 +379,8 @@ def numbers(text: str) -> list[Number]:
         value = _words_value(m["num"])
         if value is not None:
             out.append(Number(value / 100.0, "%", m.span()))
+    for m in WORD_SHARE.finditer(text):
+        out.append(Number(SHARES[m["share"].lower()], "%", m.span()))
     return sorted(out, key=lambda n: n.span)
 
 
@@ -393,6 +395,10 @@ WORD_PERCENT = re.compile(
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?:percent|per\s+cent)\b",
     re.IGNORECASE,
 )
+
+#: A share said as a fraction in words ("a tenth of the budget", "one fifth").
+SHARES = {"tenth": 0.1, "fifth": 0.2, "twentieth": 0.05}
+WORD_SHARE = re.compile(r"\b(?:a|one)\s+(?P<share>tenth|fifth|twentieth)\b", re.IGNORECASE)
 
 
 def _words_value(words: str) -> float | None:
