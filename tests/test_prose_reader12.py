@@ -279,3 +279,21 @@ def test_signals_beside_the_vocabulary(text: str, read: str) -> None:
 def test_no_signal_said_reads_no_warning(text: str) -> None:
     said = _sure(text) | _unsure(text)
     assert not any(k.startswith("warning:") for k in said), (text, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "challenge"),
+    [
+        # a task handed over, or an owner made, states no cost
+        ("Give data quality to the data team.", None),
+        ("I give responsibility of data quality to data team.", None),
+        ("We make the data lead owner of corpus quality.", None),
+        # the same verbs stating what a risk does still read it
+        ("Bad data gives us a weaker model.", "data_quality"),
+        ("Bad data gives the training team a weaker model to tune.", "data_quality"),
+        ("Contamination makes the scores lie.", "contamination"),
+    ],
+)
+def test_handing_over_a_risk_is_no_challenge(text: str, challenge: str | None) -> None:
+    said = {k for k in _sure(text) | _unsure(text) if k.startswith("challenge=")}
+    assert said == ({f"challenge={challenge}"} if challenge else set()), (text, said)

@@ -1112,7 +1112,13 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
 #: a definition ("done means 85% accuracy", "success means …").
 NO_CAUSE = re.compile(
     r"^\W*so\b|\b(?:done|success|good|finished|winning|the\s+target|the\s+goal|"
-    r"the\s+bar)\s+means?\b"
+    r"the\s+bar)\s+means?\b|"
+    # a task handed to someone, or someone made its owner: "give data quality to the data
+    # team", "make the data lead owner of quality"
+    r"\b(?:give|gives|gave)(?=\s+(?:[a-z']+\s+){0,6}?to\s+(?:the\s+|our\s+|a\s+)?[a-z]+\s+"
+    r"(?:lead|team|folks|people|engineer|group|owner)s?\b)|"
+    r"\b(?:make|makes|made)(?=\s+(?:[a-z']+\s+){0,4}?(?:owners?|responsible|accountable|"
+    r"in\s+charge)\b)"
 )
 
 
