@@ -55,6 +55,10 @@ BLIND_SETS = (
     # session's last reader.
     BlindSet("held-out 6, written blind 2026-12-05", CORPUS.with_name("heldout6.yaml"),
              CORPUS.with_name("heldout6_grades.yaml"), held_out=True),
+    # Written and graded blind in the fifth session (HELDOUT7.md); measured once with that
+    # session's last reader.
+    BlindSet("held-out 7, written blind 2026-12-05", CORPUS.with_name("heldout7.yaml"),
+             CORPUS.with_name("heldout7_grades.yaml"), held_out=True),
 )  # fmt: skip
 FOLLOWUP_IDS = ("loss_spike", "budget_cut", "benchmarks_vs_product")
 

@@ -297,3 +297,32 @@ def test_no_signal_said_reads_no_warning(text: str) -> None:
 def test_handing_over_a_risk_is_no_challenge(text: str, challenge: str | None) -> None:
     said = {k for k in _sure(text) | _unsure(text) if k.startswith("challenge=")}
     assert said == ({f"challenge={challenge}"} if challenge else set()), (text, said)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # "product" alone as a subject, and the budget held
+        ("Product decides rollbacks.", {"right:rollback=product"}),
+        ("For speed, product makes the data-fix calls.", {"right:data_fix=product"}),
+        ("Leadership holds the budget.", {"right:budget=leadership"}),
+        ("Finance controls the budget.", set()),
+    ],
+)
+def test_product_alone_and_the_budget_held(text: str, read: set[str]) -> None:
+    assert read <= _sure(text), (text, _sure(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The product owns corpus quality.",
+        "Product evals decide the release.",
+        "We want a good product.",
+        "Nobody holds the budget.",
+        "The PM holds the budget line.",
+    ],
+)
+def test_no_product_team_in_look_alikes(text: str) -> None:
+    said = _sure(text) | _unsure(text)
+    assert not any(k.endswith("=product") for k in said), (text, said)

@@ -273,6 +273,8 @@ DECIDE_VERB = re.compile(
     # "holds the purse strings" (the budget)
     r"owns?\s+(?:the\s+)?go\s*/?\s*no\s+go|owns?\s+(?:ship|launch|release)(?=\s*(?:[,;.]|$))|"
     r"(?:owns?|holds?|controls?)\s+the\s+purse(?:\s+strings)?|"
+    # "leadership holds the budget", "finance controls the budget"
+    r"(?:holds?|controls?)\s+the\s+budget(?!\s+(?:risk|line|forecast|numbers))|"
     # "says when we roll back", "is the one who says roll back": the say over an action
     r"says?\s+(?:when|whether|if)\s+(?:we\s+|to\s+)?(?=roll\s+back|ship|launch|release)|"
     r"says?\s+(?=roll\s+back\b)|signs?\s+(?=(?:the\s+|each\s+|every\s+)?(?:budget|release|launch))|"
@@ -1062,6 +1064,13 @@ def _first_team_stretch(before: str, teams: Iterable[str]) -> str:
     return before
 
 
+#: "product" alone ending a subject ("…, product makes the calls", "product (the PM)").
+BARE_PRODUCT = re.compile(
+    r"(?<![a-z'])(?<!\bthe\s)(?<!\bour\s)(?<!\ba\s)(?<!\bthis\s)(?<!\byour\s)(?<!\bmy\s)"
+    r"(?<!\btheir\s)product(?:\s*\([^()]{1,30}\))?\s*(?:also\s+|alone\s+)?$"
+)
+
+
 @functools.cache
 def _team_words(team: str) -> re.Pattern[str]:
     """Where ``team``'s words start in a text, with the longest word at each start.
@@ -1103,6 +1112,11 @@ def _team_in(part: str, teams: Iterable[str], nearest: bool = True) -> str | Non
     me = ME.search(low)
     if me and CANDIDATE_TEAM in teams:
         found.append((me.start(), CANDIDATE_TEAM))
+    # "…, product makes the rollback calls": a bare "product" that ends the stretch is the
+    # subject of the verb after it (never "product evals" or "the product's users")
+    bare = BARE_PRODUCT.search(low)
+    if bare and CANDIDATE_TEAM in teams and not any(t == CANDIDATE_TEAM for _, t in found):
+        found.append((bare.start(), CANDIDATE_TEAM))
     if not found:
         return None
     return (max(found) if nearest else min(found))[1]
