@@ -169,6 +169,13 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         ("The data lead used to own quality but now nobody does.", "owner:"),
         ("Who owns contamination? I don't know.", "owner:"),
         ("Who owns contamination? Not sure, maybe evals.", "owner:"),
+        # a signal not watched; "product" with a determiner or before "evals"; no budget held
+        ("The data lead owns corpus quality; language-ID is not something we track.", "warning:"),
+        ("The infra lead owns the GPUs but nobody watches GPU temperatures.", "warning:"),
+        ("The product owns corpus quality.", "owner:"),
+        ("Product evals decide the release.", "right:ship=product"),
+        ("Nobody holds the budget.", "right:"),
+        ("The PM holds the budget line.", "right:"),
         # an apposition that is no team, or is negated
         ("Priya, who doesn't run data, owns nothing.", "owner:"),
         ("Honestly, to be fair, owns data quality.", "owner:"),
@@ -269,19 +276,6 @@ def test_signals_beside_the_vocabulary(text: str, read: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
-    [
-        "The data lead owns corpus quality; language-ID is not something we track.",
-        "The evals lead owns contamination.",
-        "The infra lead owns the GPUs but nobody watches GPU temperatures.",
-    ],
-)
-def test_no_signal_said_reads_no_warning(text: str) -> None:
-    said = _sure(text) | _unsure(text)
-    assert not any(k.startswith("warning:") for k in said), (text, said)
-
-
-@pytest.mark.parametrize(
     ("text", "challenge"),
     [
         # a task handed over, or an owner made, states no cost
@@ -306,23 +300,7 @@ def test_handing_over_a_risk_is_no_challenge(text: str, challenge: str | None) -
         ("Product decides rollbacks.", {"right:rollback=product"}),
         ("For speed, product makes the data-fix calls.", {"right:data_fix=product"}),
         ("Leadership holds the budget.", {"right:budget=leadership"}),
-        ("Finance controls the budget.", set()),
     ],
 )
 def test_product_alone_and_the_budget_held(text: str, read: set[str]) -> None:
     assert read <= _sure(text), (text, _sure(text))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The product owns corpus quality.",
-        "Product evals decide the release.",
-        "We want a good product.",
-        "Nobody holds the budget.",
-        "The PM holds the budget line.",
-    ],
-)
-def test_no_product_team_in_look_alikes(text: str) -> None:
-    said = _sure(text) | _unsure(text)
-    assert not any(k.endswith("=product") for k in said), (text, said)
