@@ -220,6 +220,11 @@ FOR_HEAD = re.compile(r"(?:^|[.;!?]\s+)[^\w]*(?:and\s+)?(?:as\s+)?for\s+([^,;:.]
 #: The owned thing first, then its owner after a mark: "Hardware failures: infra",
 #: "Loss spikes -> the pretraining lead, watching grad norm" ("->" reads " >" once lowered).
 OWNED_HEAD = re.compile(r"^\W*([a-z][a-z\s']{2,60}?)\s*(?::|\s>|→|=|\s[–—]\s)\s*(.+)$")
+#: Owning verbs whose holder comes after them ("owned by", "sits with", "belongs to",
+#: "handled by", "assigned to", "falls on"): the object is what came before.
+HOLDER_AFTER = ("owned by", "owned from", "sit", "rest", "lies", "belong", "handled", "managed",
+                "covered", "watched", "monitored", "assigned", "is on", "are on", "falls",
+                "lands")  # fmt: skip
 #: A question asked, not an owner said: "Does infra own the GPUs?".
 QUESTION = re.compile(
     r"^\W*(?:should|would|could|does|do|did|is|are|can|shall|will|who|whom|"
@@ -1803,76 +1808,14 @@ class _Reader:
             if decide is not None and decide.start() < end:
                 cut = clause_start(low, decide.start())
                 end = cut if cut > m.end() else decide.start()
-            if m.group(0).startswith(
-                (
-                    "owned by",
-                    "owned from",
-                    "sit",
-                    "rest",
-                    "lies",
-                    "belong",
-                    "handled",
-                    "managed",
-                    "covered",
-                    "watched",
-                    "monitored",
-                    "assigned",
-                    "is on",
-                    "are on",
-                    "falls",
-                    "lands",
-                )
-            ):
+            if m.group(0).startswith(HOLDER_AFTER):
                 self._owner_of(low[m.end() : end], low[start : m.start()], s)
                 continue
-            subject, obj = low[start : m.start()], low[m.end() : end]
-            if m.group(0).endswith(" to"):
-                obj = re.sub(r"^\s*[a-z]+\s+", " ", obj)  # "responsible to check quality"
+            subject = low[start : m.start()]
             if NOT_HELD.search(subject):
                 continue  # "asked who owns it", "used to own it": nobody holds it now
-            pron = re.search(
-                r"(?:^|\s)(?:they|she|he)(?:\s+(?:would|will|should|also|can))?\s*$", subject
-            )
-            if pron is not None and _team_in(ME.sub(" ", subject), self.teams) is None:
-                # "the infra team, they own that", "I think they own it": the nearest team
-                # before the pronoun (never the candidate who speaks of them)
-                before = ME.sub(" ", low[: start + pron.start()])
-                if _team_in(before, self.teams) is not None:
-                    subject = before
-                elif start + pron.start() == 0 or not low[: start + pron.start()].strip(" ,"):
-                    # the sentence opens with it: the one team the sentence before names
-                    named = {t for t in self.teams if _team_words(t).search(_low(self.before))}
-                    subject = _low(self.before) if len(named) == 1 else ""
-                else:
-                    subject = ""
-            if re.search(r"^\s*(?:that|it|this|them|those)\b", obj) and not _risks_in(
-                obj.split(",")[0]
-            ):
-                said_for = re.search(r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:it'?s|its|is|i|we)\b|,)",
-                                     low[: m.start()])  # fmt: skip
-                if said_for is not None:
-                    obj = said_for.group(1)  # "for hardware it's the infra team, they own that"
-            if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
-                # "the data lead, who owns quality, …": the noun before the relative
-                ante = re.search(r"((?:[a-z']+\s+){0,4}[a-z']+)\s*,?\s*$", low[:start])
-                subject = ante.group(1) if ante else subject
-            if colon is not None and _team_in(subject, self.teams) is None:
-                subject = colon.group(1)  # "Data lead: on the hook for corpus quality"
-            if _team_in(subject, self.teams) is None and re.fullmatch(
-                r"[\s,]*(?:(?:is|are|will|would|should|can|also|be)\b[\s,]*)*", subject
-            ):
-                app = APPOSITIVE.search(low, 0, start)
-                if app is not None and not negated(app.group(0), 0):
-                    subject = app.group(1) or app.group(2)  # "Priya, our data lead, owns …"
-            if not _risks_in(obj.split(",")[0]) and not re.match(r"\s*(?:of|for)\b", obj):
-                head = FOR_HEAD.search(low, 0, start)
-                said_for = re.search(
-                    r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:i|we)\b|,|$)", low[: m.start()]
-                )
-                if head is not None:
-                    obj = head.group(1)  # "For hardware, the infra lead is the owner"
-                elif said_for is not None and m.group(0).startswith("as"):
-                    obj = said_for.group(1)  # "For quality I'd put the data lead as owner"
+            subject = self._owning_subject(low, start, subject, colon)
+            obj = self._owned_object(low, start, m, low[m.end() : end])
             # "…, and her early signal is dedup and toxicity rates": a clause of its own.
             obj = re.split(r",?\s+and\s+(?:her|his|their|its|my|our)\s", obj)[0]
             if DECISION_OWNED.match(obj):
@@ -1885,6 +1828,69 @@ class _Reader:
             # a clause opened at its team is read alone: a negator before it reaches
             # neither the verb nor what is watched
             self._owner_of(subject, obj, s, start if start > clause_start(low, m.start()) else 0)
+
+    def _owning_subject(
+        self, low: str, start: int, subject: str, colon: re.Match[str] | None
+    ) -> str:
+        """The subject of an owning verb, its team found where the clause does not name it.
+
+        A pronoun takes the nearest team before it, never the candidate who speaks of them
+        ("the infra team, they own that", "I think they own it"), or, opening the sentence,
+        the one team of the sentence before; a relative its noun ("the data lead, who owns
+        …"); a colon's head ("Data lead: on the hook for …"); a person their apposition
+        ("Priya, our data lead, owns …").
+        """
+        pron = re.search(
+            r"(?:^|\s)(?:they|she|he)(?:\s+(?:would|will|should|also|can))?\s*$", subject
+        )
+        if pron is not None and _team_in(ME.sub(" ", subject), self.teams) is None:
+            before = ME.sub(" ", low[: start + pron.start()])
+            if _team_in(before, self.teams) is not None:
+                subject = before
+            elif not low[: start + pron.start()].strip(" ,"):
+                named = {t for t in self.teams if _team_words(t).search(_low(self.before))}
+                subject = _low(self.before) if len(named) == 1 else ""
+            else:
+                subject = ""
+        if re.fullmatch(r"\s*(?:who|that|which)\s*", subject):
+            ante = re.search(r"((?:[a-z']+\s+){0,4}[a-z']+)\s*,?\s*$", low[:start])
+            subject = ante.group(1) if ante else subject
+        if colon is not None and _team_in(subject, self.teams) is None:
+            subject = colon.group(1)
+        if _team_in(subject, self.teams) is None and re.fullmatch(
+            r"[\s,]*(?:(?:is|are|will|would|should|can|also|be)\b[\s,]*)*", subject
+        ):
+            app = APPOSITIVE.search(low, 0, start)
+            if app is not None and not negated(app.group(0), 0):
+                subject = app.group(1) or app.group(2)
+        return subject
+
+    def _owned_object(self, low: str, start: int, m: re.Match[str], obj: str) -> str:
+        """What an owning verb (``m``) owns; the thing said before, where its object names none.
+
+        "responsible to check quality" (the verb after "to" set aside); an owned "that" or
+        "it" takes the "for X" said before ("for hardware it's the infra team, they own
+        that"); so does an object with no risk under a head ("For hardware, the infra lead
+        is the owner") or after "as owner" ("For quality I'd put the data lead as owner").
+        """
+        if m.group(0).endswith(" to"):
+            obj = re.sub(r"^\s*[a-z]+\s+", " ", obj)
+        if re.search(r"^\s*(?:that|it|this|them|those)\b", obj) and not _risks_in(
+            obj.split(",")[0]
+        ):
+            said_for = re.search(
+                r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:it'?s|its|is|i|we)\b|,)", low[: m.start()]
+            )
+            if said_for is not None:
+                obj = said_for.group(1)
+        if not _risks_in(obj.split(",")[0]) and not re.match(r"\s*(?:of|for)\b", obj):
+            head = FOR_HEAD.search(low, 0, start)
+            said_for = re.search(r"\bfor\s+([^,;:.]{3,40}?)(?=\s+(?:i|we)\b|,|$)", low[: m.start()])
+            if head is not None:
+                obj = head.group(1)
+            elif said_for is not None and m.group(0).startswith("as"):
+                obj = said_for.group(1)
+        return obj
 
     def _spoken_owners(self, low: str, s: str) -> None:
         """A list of owners said without marks, an item starting at each team.
