@@ -172,7 +172,9 @@ def test_owners_said_as_new_authors_say_them(text: str, read: set[str]) -> None:
         # a signal not watched; "product" with a determiner or before "evals"; no budget held
         ("The data lead owns corpus quality; language-ID is not something we track.", "warning:"),
         ("The infra lead owns the GPUs but nobody watches GPU temperatures.", "warning:"),
+        ("The evals lead owns contamination.", "warning:"),
         ("The product owns corpus quality.", "owner:"),
+        ("We want a good product.", "owner:"),
         ("Product evals decide the release.", "right:ship=product"),
         ("Nobody holds the budget.", "right:"),
         ("The PM holds the budget line.", "right:"),
